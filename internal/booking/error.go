@@ -1,0 +1,102 @@
+package booking
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Error codes callers map to responses. Each says what kind of failure it is,
+// not where it happened.
+const (
+	ECONFLICT = "conflict"  // seats are taken by someone else
+	EINVALID  = "invalid"   // the request itself is wrong
+	ENOTFOUND = "not_found" // no such thing, or not yours to see
+	EGONE     = "gone"      // it existed but can no longer be used
+	EINTERNAL = "internal"  // anything else; its text is never shown
+)
+
+// Error is a domain error whose Message is safe to show a person.
+type Error struct {
+	Code    string
+	Message string
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// Errorf returns an *Error with a formatted, person-safe message.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Sentinels callers tell apart with errors.Is.
+var (
+	ErrShowNotFound    = &Error{Code: ENOTFOUND, Message: "There is no such show."}
+	ErrHoldNotFound    = &Error{Code: ENOTFOUND, Message: "There is no such hold."}
+	ErrPaymentNotFound = &Error{Code: ENOTFOUND, Message: "There is no such payment."}
+	ErrBookingNotFound = &Error{Code: ENOTFOUND, Message: "There is no such booking."}
+	// ErrNotOwner is reported as not found: another session must not learn
+	// that a hold exists.
+	ErrNotOwner = &Error{Code: ENOTFOUND, Message: "There is no such hold."}
+
+	ErrHoldExpired   = &Error{Code: EGONE, Message: "Your hold on these seats has expired. Please choose your seats again."}
+	ErrHoldReleased  = &Error{Code: EGONE, Message: "These seats were released. Please choose your seats again."}
+	ErrHoldReplaced  = &Error{Code: EGONE, Message: "You chose other seats for this show since; this hold no longer counts."}
+	ErrHoldCompleted = &Error{Code: EGONE, Message: "This hold has already been paid for."}
+
+	ErrPaymentMismatch = &Error{Code: EINVALID, Message: "The payment does not match its hold or amount."}
+)
+
+// UnavailableError says which of the requested seats could not be held.
+type UnavailableError struct {
+	Seats []string // sorted
+}
+
+func (e *UnavailableError) Error() string {
+	if len(e.Seats) == 1 {
+		return fmt.Sprintf("Seat %s was just taken by someone else.", e.Seats[0])
+	}
+	return fmt.Sprintf("Seats %s were just taken by someone else.", strings.Join(e.Seats, ", "))
+}
+
+// ErrorCode returns the code of err, EINTERNAL for errors of unknown kind.
+func ErrorCode(err error) string {
+	var e *Error
+	var u *UnavailableError
+	switch {
+	case err == nil:
+		return ""
+	case errors.As(err, &u):
+		return ECONFLICT
+	case errors.As(err, &e):
+		return e.Code
+	default:
+		return EINTERNAL
+	}
+}
+
+// ErrorMessage returns the person-safe message of err; internal errors get a
+// generic one so that no internal detail leaks.
+func ErrorMessage(err error) string {
+	var e *Error
+	var u *UnavailableError
+	switch {
+	case err == nil:
+		return ""
+	case errors.As(err, &u):
+		return u.Error()
+	case errors.As(err, &e):
+		return e.Message
+	default:
+		return "Something went wrong on our side. Please try again."
+	}
+}
+
+// UnavailableSeats returns the seats named by an *UnavailableError in err.
+func UnavailableSeats(err error) []string {
+	var u *UnavailableError
+	if errors.As(err, &u) {
+		return u.Seats
+	}
+	return nil
+}

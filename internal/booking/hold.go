@@ -1,0 +1,141 @@
+package booking
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// HoldState is where a hold is in its lifecycle. An active hold may still have
+// expired: that is decided by time, like the seat rule, never written.
+type HoldState string
+
+const (
+	HoldActive    HoldState = "active"
+	HoldReleased  HoldState = "released"  // Back pressed, or the payment failed
+	HoldReplaced  HoldState = "replaced"  // the session held other seats of the show
+	HoldCompleted HoldState = "completed" // a payment succeeded: booked or refund due
+)
+
+// Hold is a session's claim on some seats of one show while it pays.
+type Hold struct {
+	ID        string
+	ShowID    string
+	Owner     string // the visitor that made it
+	SeatIDs   []string
+	Amount    Money
+	Currency  string
+	CreatedAt time.Time // equal to the lockedAt of its seats
+	State     HoldState
+}
+
+// ExpiresAt is when the hold's locks stop protecting its seats.
+func (h Hold) ExpiresAt(ttl time.Duration) time.Time { return h.CreatedAt.Add(ttl) }
+
+// ExpiredAt reports whether the hold's locks have lapsed at m.
+func (h Hold) ExpiredAt(m Moment) bool { return LockLapsed(h.CreatedAt, m) }
+
+// CheckPayable says whether a payment may start for h at m: only an active,
+// unexpired hold can be paid for.
+func (h Hold) CheckPayable(m Moment) error {
+	switch h.State {
+	case HoldReleased:
+		return ErrHoldReleased
+	case HoldReplaced:
+		return ErrHoldReplaced
+	case HoldCompleted:
+		return ErrHoldCompleted
+	}
+	if h.ExpiredAt(m) {
+		return ErrHoldExpired
+	}
+	return nil
+}
+
+// CheckOwner hides h from anyone but its owner.
+func (h Hold) CheckOwner(owner string) error {
+	if owner == "" || h.Owner != owner {
+		return ErrNotOwner
+	}
+	return nil
+}
+
+// ValidateSeatRequest checks a hold request before any store sees it: 1 to
+// maxSeats distinct, well-formed seat ids.
+func ValidateSeatRequest(seatIDs []string, maxSeats int) error {
+	if len(seatIDs) == 0 {
+		return Errorf(EINVALID, "Choose at least one seat.")
+	}
+	if len(seatIDs) > maxSeats {
+		return Errorf(EINVALID, "You can hold at most %d seats at a time; you chose %d.", maxSeats, len(seatIDs))
+	}
+	seen := make(map[string]bool, len(seatIDs))
+	for _, id := range seatIDs {
+		if !ValidSeatID(id) {
+			return Errorf(EINVALID, "%q is not a seat.", truncate(id, 12))
+		}
+		if seen[id] {
+			return Errorf(EINVALID, "Seat %s was chosen twice.", id)
+		}
+		seen[id] = true
+	}
+	return nil
+}
+
+// CheckHoldable decides a hold request against the current state of the
+// requested seats: found holds the seats the store found (in any order),
+// previousHoldID is the session's active hold for the show, whose seats count
+// as available to it. It returns an EINVALID error for seats the show does
+// not have, an *UnavailableError naming every seat that is taken, or nil.
+func CheckHoldable(requested []string, found []Seat, previousHoldID string, m Moment) error {
+	byID := make(map[string]Seat, len(found))
+	for _, s := range found {
+		byID[s.ID] = s
+	}
+	var unknown, taken []string
+	for _, id := range requested {
+		s, ok := byID[id]
+		switch {
+		case !ok:
+			unknown = append(unknown, id)
+		case s.AvailableAt(m) || s.LockedBy(previousHoldID):
+		default:
+			taken = append(taken, id)
+		}
+	}
+	if len(unknown) > 0 {
+		SortSeatIDs(unknown)
+		return Errorf(EINVALID, "This show has no seat %s.", strings.Join(unknown, ", "))
+	}
+	if len(taken) > 0 {
+		SortSeatIDs(taken)
+		return &UnavailableError{Seats: taken}
+	}
+	return nil
+}
+
+// SumPrices is the amount of a hold of these seats.
+func SumPrices(seats []Seat) Money {
+	var total Money
+	for _, s := range seats {
+		total += s.Price
+	}
+	return total
+}
+
+// NormalizeSeatIDs returns a sorted copy, so that holds list seats the way a
+// person reads them.
+func NormalizeSeatIDs(ids []string) []string {
+	out := slices.Clone(ids)
+	SortSeatIDs(out)
+	return out
+}
+
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return fmt.Sprintf("%s…", string(r[:n]))
+}

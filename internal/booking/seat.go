@@ -1,0 +1,155 @@
+package booking
+
+import (
+	"cmp"
+	"regexp"
+	"slices"
+	"strconv"
+	"time"
+)
+
+// SeatStatus is what the store records about a seat. A locked seat may
+// already count as available again: see Seat.AvailableAt.
+type SeatStatus string
+
+const (
+	SeatAvailable SeatStatus = "available"
+	SeatLocked    SeatStatus = "locked"
+	SeatBooked    SeatStatus = "booked"
+)
+
+// SeatKind marks seats that need a symbol of their own on the map.
+type SeatKind string
+
+const (
+	KindStandard   SeatKind = "standard"
+	KindWheelchair SeatKind = "wheelchair"
+	KindCompanion  SeatKind = "companion"
+)
+
+// Seat is one seat of one show: its place on the map, its price, and the
+// state the store last wrote. LockedAt and HoldID are set while locked.
+type Seat struct {
+	ShowID    string
+	ID        string // "F12": row label and number
+	Row       string // "F"
+	Number    int    // 12
+	GridRow   int    // 0-based line on the map, from the screen
+	GridCol   int    // 0-based column; gaps between columns are aisles
+	Category  string // "Prime"
+	Price     Money
+	Kind      SeatKind
+	Status    SeatStatus
+	LockedAt  time.Time
+	HoldID    string
+	BookingID string
+}
+
+// Moment is the instant an operation happens together with the hold TTL in
+// force, because the seat rule needs both and every store must apply it with
+// the same values the domain does.
+type Moment struct {
+	Now time.Time
+	TTL time.Duration
+}
+
+// LapsedBefore is the cutoff of the seat rule: a lock taken at or before it
+// no longer protects its seat. Stores compare locked_at <= LapsedBefore().
+func (m Moment) LapsedBefore() time.Time { return m.Now.Add(-m.TTL) }
+
+// LockLapsed reports whether a lock taken at lockedAt has stopped protecting
+// its seat at m. It is the time half of the seat rule.
+func LockLapsed(lockedAt time.Time, m Moment) bool {
+	return !lockedAt.After(m.LapsedBefore())
+}
+
+// SeatIsAvailable is the seat rule of SPEC §1, the one written in Go: a seat is
+// available when its status says so, or when it is locked and the lock is at
+// least TTL old. Nothing rewrites a lapsed lock; every reader decides by this.
+func SeatIsAvailable(status SeatStatus, lockedAt time.Time, m Moment) bool {
+	switch status {
+	case SeatAvailable:
+		return true
+	case SeatLocked:
+		return LockLapsed(lockedAt, m)
+	default:
+		return false
+	}
+}
+
+// AvailableAt applies the seat rule to s.
+func (s Seat) AvailableAt(m Moment) bool { return SeatIsAvailable(s.Status, s.LockedAt, m) }
+
+// LockedBy reports whether s is still locked by hold holdID, whatever the age
+// of the lock.
+func (s Seat) LockedBy(holdID string) bool {
+	return holdID != "" && s.Status == SeatLocked && s.HoldID == holdID
+}
+
+// HeldAt reports whether s is locked by a lock that still protects it at m.
+func (s Seat) HeldAt(m Moment) bool { return s.Status == SeatLocked && !LockLapsed(s.LockedAt, m) }
+
+// LockExpiresAt is when the lock on s stops protecting it.
+func (s Seat) LockExpiresAt(ttl time.Duration) time.Time { return s.LockedAt.Add(ttl) }
+
+// SeatState is how a seat looks to one viewer: SPEC §5's data-state.
+type SeatState string
+
+const (
+	StateAvailable SeatState = "available"
+	StateHeld      SeatState = "held"
+	StateBooked    SeatState = "booked"
+	StateMine      SeatState = "mine"
+)
+
+// StateFor is the state of s as shown to a viewer whose active hold for the
+// show is myHoldID (empty when none).
+func (s Seat) StateFor(myHoldID string, m Moment) SeatState {
+	switch {
+	case s.Status == SeatBooked:
+		return StateBooked
+	case s.AvailableAt(m):
+		return StateAvailable
+	case s.LockedBy(myHoldID):
+		return StateMine
+	default:
+		return StateHeld
+	}
+}
+
+var seatIDPattern = regexp.MustCompile(`^([A-Z]{1,2})([1-9][0-9]{0,2})$`)
+
+// ValidSeatID reports whether id looks like a seat id: one or two row letters
+// and a number.
+func ValidSeatID(id string) bool { return seatIDPattern.MatchString(id) }
+
+// SortSeatIDs sorts ids the way a person reads them: by row, then by number
+// (A2 before A10).
+func SortSeatIDs(ids []string) {
+	slices.SortFunc(ids, CompareSeatIDs)
+}
+
+// CompareSeatIDs orders seat ids by row letters, then numerically.
+func CompareSeatIDs(a, b string) int {
+	ra, na := splitSeatID(a)
+	rb, nb := splitSeatID(b)
+	if c := cmp.Compare(len(ra), len(rb)); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(ra, rb); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(na, nb); c != 0 {
+		return c
+	}
+	return cmp.Compare(a, b)
+}
+
+func splitSeatID(id string) (string, int) {
+	m := seatIDPattern.FindStringSubmatch(id)
+	if m == nil {
+		return id, 0
+	}
+	n, _ := strconv.Atoi(m[2])
+	return m[1], n
+}

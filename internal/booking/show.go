@@ -1,0 +1,86 @@
+package booking
+
+import "time"
+
+// Movie is what is being shown.
+type Movie struct {
+	ID         string
+	Title      string
+	Rating     string // certificate, e.g. "UA"
+	RuntimeMin int
+	Language   string
+}
+
+// Theatre is where: a cinema with several screens.
+type Theatre struct {
+	ID   string
+	Name string
+	City string
+}
+
+// Show is one screening of a movie in one screen of a theatre. Its seats are
+// stored with it and carry their own category and price.
+type Show struct {
+	ID       string
+	Movie    Movie
+	Theatre  Theatre
+	Screen   string
+	StartsAt time.Time
+	Currency string // ISO 4217, e.g. "INR"
+}
+
+// ShowSummary is a show as listed: with what is left to sell, counted by the
+// store's query under the seat rule.
+type ShowSummary struct {
+	Show
+	SeatsTotal int
+	SeatsLeft  int
+	MinPrice   Money
+	MaxPrice   Money
+}
+
+// Occupancy counts the seats of a show at a moment, by the seat rule: Held is
+// locks that still protect their seats, lapsed locks count as Available.
+type Occupancy struct {
+	Total     int
+	Booked    int
+	Held      int
+	Available int
+}
+
+// CountOccupancy is the Go reference for what stores compute in their query.
+func CountOccupancy(seats []Seat, m Moment) Occupancy {
+	var o Occupancy
+	for _, s := range seats {
+		o.Total++
+		switch {
+		case s.Status == SeatBooked:
+			o.Booked++
+		case s.AvailableAt(m):
+			o.Available++
+		default:
+			o.Held++
+		}
+	}
+	return o
+}
+
+// Category is a band of seats sold at one price, as shown in the legend.
+type Category struct {
+	Name  string
+	Price Money
+}
+
+// Categories lists the categories of seats in map order (nearest the screen
+// first), each once.
+func Categories(seats []Seat) []Category {
+	var out []Category
+	seen := map[string]bool{}
+	for _, s := range seats {
+		if !seen[s.Category] {
+			seen[s.Category] = true
+			out = append(out, Category{Name: s.Category, Price: s.Price})
+		}
+	}
+	return out
+}
