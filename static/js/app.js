@@ -1,0 +1,1 @@
+// boxoffice scripts
