@@ -1,0 +1,249 @@
+package mongo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"boxoffice/internal/booking"
+)
+
+// holdDoc is a hold. PaymentID is set by the first StartPayment, so that two
+// concurrent Pay presses write the same document and one of them retries and
+// finds the other's payment.
+type holdDoc struct {
+	ID        string   `bson:"_id"`
+	ShowID    string   `bson:"show_id"`
+	Owner     string   `bson:"owner"`
+	SeatIDs   []string `bson:"seat_ids"`
+	Amount    int64    `bson:"amount"`
+	Currency  string   `bson:"currency"`
+	CreatedAt int64    `bson:"created_at"` // Unix ns, equal to its seats' locked_at
+	State     string   `bson:"state"`
+	PaymentID string   `bson:"payment_id"`
+}
+
+func toHoldDoc(h booking.Hold) holdDoc {
+	return holdDoc{
+		ID: h.ID, ShowID: h.ShowID, Owner: h.Owner, SeatIDs: h.SeatIDs,
+		Amount: int64(h.Amount), Currency: h.Currency, CreatedAt: nanos(h.CreatedAt),
+		State: string(h.State),
+	}
+}
+
+func (d holdDoc) hold() booking.Hold {
+	return booking.Hold{
+		ID: d.ID, ShowID: d.ShowID, Owner: d.Owner, SeatIDs: d.SeatIDs,
+		Amount: booking.Money(d.Amount), Currency: d.Currency,
+		CreatedAt: fromNanos(d.CreatedAt), State: booking.HoldState(d.State),
+	}
+}
+
+func byID(id string) bson.D { return bson.D{{Key: "_id", Value: id}} }
+
+func activeHoldFilter(showID, owner string) bson.D {
+	return bson.D{
+		{Key: "show_id", Value: showID},
+		{Key: "owner", Value: owner},
+		{Key: "state", Value: string(booking.HoldActive)},
+	}
+}
+
+// Hold returns a hold by id, whoever owns it.
+func (s *Store) Hold(ctx context.Context, holdID string) (booking.Hold, error) {
+	d, err := findHold(ctx, s.col(colHolds), byID(holdID))
+	if err != nil {
+		return booking.Hold{}, notFound(err, booking.ErrHoldNotFound, "hold")
+	}
+	return d.hold(), nil
+}
+
+// ActiveHold returns owner's active hold for a show, possibly expired.
+func (s *Store) ActiveHold(ctx context.Context, showID, owner string) (booking.Hold, error) {
+	d, err := findHold(ctx, s.col(colHolds), activeHoldFilter(showID, owner))
+	if err != nil {
+		return booking.Hold{}, notFound(err, booking.ErrHoldNotFound, "active hold")
+	}
+	return d.hold(), nil
+}
+
+func findHold(ctx context.Context, c *mongo.Collection, filter bson.D) (holdDoc, error) {
+	var d holdDoc
+	err := c.FindOne(ctx, filter).Decode(&d)
+	return d, err
+}
+
+// errHoldRace says that another hold of the same session for the same show
+// committed while this one ran: the show_owner_active index refused a second
+// active hold. Running the step again sees that hold and replaces it, as if
+// the two requests had come one after the other.
+var errHoldRace = errors.New("a concurrent hold of the same session committed first")
+
+// HoldSeats locks h.SeatIDs for hold h at m.Now, all or nothing, and replaces
+// the owner's previous active hold for the show in the same transaction.
+//
+// Inside the transaction it reads the requested seats and lets
+// booking.CheckHoldable decide, which gives the person an exact answer (which
+// seats are taken, which do not exist). The decision is then enforced by the
+// database: each seat is locked by a write that is conditional on the seat
+// rule, and unless every requested seat matched, the transaction is aborted.
+// A concurrent transaction that took one of the seats after this one's
+// snapshot makes that write fail with WriteConflict, and the driver runs the
+// whole step again against the new state, where CheckHoldable names the seat.
+func (s *Store) HoldSeats(ctx context.Context, h booking.Hold, m booking.Moment) (booking.Hold, error) {
+	// Sorted and each seat once: the conditional write below must match
+	// exactly len(h.SeatIDs) seats.
+	h.SeatIDs = slices.Compact(booking.NormalizeSeatIDs(h.SeatIDs))
+	// One deadline for every run: errHoldRace re-runs the step while a
+	// session keeps firing holds, but not past the step's time.
+	ctx, cancel := context.WithTimeout(ctx, s.txTimeout)
+	defer cancel()
+	var (
+		out booking.Hold
+		err error
+	)
+	for {
+		out, err = inTx(ctx, s, func(ctx context.Context) (booking.Hold, error) {
+			return s.holdSeats(ctx, h, m)
+		})
+		if !errors.Is(err, errHoldRace) || ctx.Err() != nil {
+			break
+		}
+	}
+	if err != nil {
+		return booking.Hold{}, wrap("hold seats", err)
+	}
+	return out, nil
+}
+
+// holdSeats is one attempt of HoldSeats, run inside a transaction.
+func (s *Store) holdSeats(ctx context.Context, h booking.Hold, m booking.Moment) (booking.Hold, error) {
+	var show showDoc
+	err := s.col(colShows).FindOne(ctx, byID(h.ShowID),
+		options.FindOne().SetProjection(bson.D{{Key: "currency", Value: 1}})).Decode(&show)
+	if err != nil {
+		return booking.Hold{}, noDoc(err, booking.ErrShowNotFound, "read show")
+	}
+	prevID := ""
+	prev, err := findHold(ctx, s.col(colHolds), activeHoldFilter(h.ShowID, h.Owner))
+	switch {
+	case err == nil && prev.ID == h.ID:
+		// The same request again (a retry whose first try committed):
+		// answer as the first time rather than replace h by itself.
+		return prev.hold(), nil
+	case err == nil:
+		prevID = prev.ID
+	case !errors.Is(err, mongo.ErrNoDocuments):
+		return booking.Hold{}, fmt.Errorf("read previous hold: %w", err)
+	}
+
+	seats := s.col(colSeats)
+	found, err := seatsOf(ctx, seats, h.ShowID, h.SeatIDs)
+	if err != nil {
+		return booking.Hold{}, fmt.Errorf("read seats: %w", err)
+	}
+	if err := booking.CheckHoldable(h.SeatIDs, found, prevID, m); err != nil {
+		return booking.Hold{}, err
+	}
+
+	res, err := seats.UpdateMany(ctx,
+		bson.D{
+			{Key: "show_id", Value: h.ShowID},
+			{Key: "seat_id", Value: bson.D{{Key: "$in", Value: h.SeatIDs}}},
+			seatRule(m, prevID),
+		},
+		bson.D{{Key: "$set", Value: bson.D{
+			{Key: "status", Value: string(booking.SeatLocked)},
+			{Key: "hold_id", Value: h.ID},
+			{Key: "locked_at", Value: nanos(m.Now)},
+		}}})
+	if err != nil {
+		return booking.Hold{}, fmt.Errorf("lock seats: %w", err)
+	}
+	if res.MatchedCount != int64(len(h.SeatIDs)) {
+		// The read above and this write see the same snapshot, so this is
+		// the query and booking.SeatIsAvailable disagreeing: a bug, never
+		// a person's conflict. Returning an error aborts the transaction.
+		return booking.Hold{}, fmt.Errorf("seat rule filter matched %d of %d seats that booking.CheckHoldable found holdable",
+			res.MatchedCount, len(h.SeatIDs))
+	}
+
+	if prevID != "" {
+		// The previous hold's seats that h took again are now locked by
+		// h; the rest go back.
+		if _, err := seats.UpdateMany(ctx, lockedBy(h.ShowID, prevID), releaseUpdate); err != nil {
+			return booking.Hold{}, fmt.Errorf("release previous hold: %w", err)
+		}
+		if _, err := s.col(colHolds).UpdateOne(ctx, byID(prevID), setState(booking.HoldReplaced)); err != nil {
+			return booking.Hold{}, fmt.Errorf("replace previous hold: %w", err)
+		}
+	}
+
+	h.Amount = booking.SumPrices(found)
+	h.Currency = show.Currency
+	h.CreatedAt = m.Now
+	h.State = booking.HoldActive
+	if _, err := s.col(colHolds).InsertOne(ctx, toHoldDoc(h)); err != nil {
+		if mongo.IsDuplicateKeyError(err) {
+			return booking.Hold{}, errHoldRace
+		}
+		return booking.Hold{}, fmt.Errorf("insert hold: %w", err)
+	}
+	return h, nil
+}
+
+func setState(state booking.HoldState) bson.D {
+	return bson.D{{Key: "$set", Value: bson.D{{Key: "state", Value: string(state)}}}}
+}
+
+// ReleaseHold is Back: the seats the hold still locks go back to available
+// and an active hold becomes released (booking.HoldStateAfter, as for a
+// declined payment). Releasing again changes nothing.
+func (s *Store) ReleaseHold(ctx context.Context, holdID, owner string) (booking.Hold, error) {
+	h, err := inTx(ctx, s, func(ctx context.Context) (booking.Hold, error) {
+		d, err := findHold(ctx, s.col(colHolds), byID(holdID))
+		if err != nil {
+			return booking.Hold{}, noDoc(err, booking.ErrHoldNotFound, "read hold")
+		}
+		h := d.hold()
+		if err := h.CheckOwner(owner); err != nil {
+			return booking.Hold{}, err
+		}
+		if err := s.releaseSeats(ctx, h); err != nil {
+			return booking.Hold{}, err
+		}
+		return s.moveHold(ctx, h, booking.HoldStateAfter(h, booking.EffectReleased))
+	})
+	if err != nil {
+		return booking.Hold{}, wrap("release hold", err)
+	}
+	return h, nil
+}
+
+// releaseSeats frees the seats h still locks, inside the caller's
+// transaction. Seats whose lock lapsed and that someone else took since are
+// not h's any more and stay as they are.
+func (s *Store) releaseSeats(ctx context.Context, h booking.Hold) error {
+	if _, err := s.col(colSeats).UpdateMany(ctx, lockedBy(h.ShowID, h.ID), releaseUpdate); err != nil {
+		return fmt.Errorf("release seats: %w", err)
+	}
+	return nil
+}
+
+// moveHold writes h's new state when it changes, inside the caller's
+// transaction, and returns h as it now is.
+func (s *Store) moveHold(ctx context.Context, h booking.Hold, state booking.HoldState) (booking.Hold, error) {
+	if state == h.State {
+		return h, nil
+	}
+	if _, err := s.col(colHolds).UpdateOne(ctx, byID(h.ID), setState(state)); err != nil {
+		return booking.Hold{}, fmt.Errorf("update hold: %w", err)
+	}
+	h.State = state
+	return h, nil
+}

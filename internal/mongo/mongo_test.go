@@ -1,0 +1,230 @@
+package mongo
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"boxoffice/internal/booking"
+)
+
+func TestDatabaseName(t *testing.T) {
+	tests := []struct {
+		name, uri, want string
+	}{
+		{"none", "mongodb://localhost:27017", DefaultDatabase},
+		{"none with options", "mongodb://localhost:27017/?replicaSet=rs0", DefaultDatabase},
+		{"named", "mongodb://mongo:27017/boxoffice_prod?replicaSet=rs0", "boxoffice_prod"},
+		{"several hosts and credentials", "mongodb://u:p@a:27017,b:27018,c/tickets?replicaSet=rs0&w=majority", "tickets"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := databaseName(tt.uri)
+			if err != nil || got != tt.want {
+				t.Errorf("databaseName(%q) = %q, %v; want %q", tt.uri, got, err, tt.want)
+			}
+		})
+	}
+	if _, err := databaseName("postgres://localhost/x"); err == nil {
+		t.Error("databaseName accepted a non-MongoDB URI")
+	}
+}
+
+func TestURIWithDatabase(t *testing.T) {
+	tests := []struct{ uri, want string }{
+		{"mongodb://localhost:27017", "mongodb://localhost:27017/t1"},
+		{"mongodb://localhost:27017/", "mongodb://localhost:27017/t1"},
+		{"mongodb://localhost:27017/?replicaSet=rs0", "mongodb://localhost:27017/t1?replicaSet=rs0"},
+		{"mongodb://u:p@a:1,b:2/old?replicaSet=rs0&w=majority", "mongodb://u:p@a:1,b:2/t1?replicaSet=rs0&w=majority"},
+		{"mongodb+srv://cluster0.example.net/old", "mongodb+srv://cluster0.example.net/t1"},
+	}
+	for _, tt := range tests {
+		got, err := uriWithDatabase(tt.uri, "t1")
+		if err != nil || got != tt.want {
+			t.Errorf("uriWithDatabase(%q) = %q, %v; want %q", tt.uri, got, err, tt.want)
+		}
+		if !strings.HasPrefix(tt.uri, "mongodb+srv") { // +srv needs DNS to parse
+			if name, err := databaseName(got); err != nil || name != "t1" {
+				t.Errorf("databaseName(%q) = %q, %v; want t1", got, name, err)
+			}
+		}
+	}
+}
+
+// TestTopologyError is Open's replica-set check on the answers of the hello
+// command from each kind of deployment.
+func TestTopologyError(t *testing.T) {
+	tests := []struct {
+		name  string
+		hello helloReply
+		ok    bool
+	}{
+		{"replica set member", helloReply{SetName: "rs0"}, true},
+		{"mongos", helloReply{Msg: "isdbgrid"}, true},
+		{"standalone", helloReply{}, false},
+		{"standalone with another msg", helloReply{Msg: "hello"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := topologyError(tt.hello)
+			if (err == nil) != tt.ok {
+				t.Fatalf("topologyError(%+v) = %v; want ok=%v", tt.hello, err, tt.ok)
+			}
+			if err != nil && !strings.Contains(err.Error(), "replica set") {
+				t.Errorf("the error does not say a replica set is needed: %v", err)
+			}
+		})
+	}
+}
+
+// TestOpenUnreachable needs no server: Open must fail within its context,
+// with a message, rather than hand out a store that fails later.
+func TestOpenUnreachable(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	start := time.Now()
+	s, err := Open(ctx, "mongodb://127.0.0.1:1/boxoffice?serverSelectionTimeoutMS=300&connectTimeoutMS=300")
+	if err == nil {
+		s.Close()
+		t.Fatal("Open of an unreachable server succeeded")
+	}
+	if !strings.Contains(err.Error(), "cannot reach") {
+		t.Errorf("error %q does not say the database cannot be reached", err)
+	}
+	if d := time.Since(start); d > 4*time.Second {
+		t.Errorf("Open took %v to fail", d)
+	}
+}
+
+func TestOpenRejectsBadURI(t *testing.T) {
+	for _, uri := range []string{"", "sqlite:data/x.db", "mongodb://"} {
+		if s, err := Open(context.Background(), uri); err == nil {
+			s.Close()
+			t.Errorf("Open(%q) succeeded", uri)
+		}
+	}
+}
+
+// TestNoTTLIndexOnSeats: SPEC §1 forbids expiring seats in the database;
+// only sessions have a TTL index.
+func TestNoTTLIndexOnSeats(t *testing.T) {
+	for col, models := range indexes() {
+		for _, m := range models {
+			var o options.IndexOptions
+			for _, set := range m.Options.Opts {
+				if err := set(&o); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if o.ExpireAfterSeconds != nil && col != colSessions {
+				t.Errorf("collection %s has a TTL index %v", col, *o.Name)
+			}
+		}
+	}
+}
+
+// TestOpenReplicaSet opens the deployment MONGODB_URI names, which must be a
+// replica set or a sharded cluster, and checks what Open promises.
+func TestOpenReplicaSet(t *testing.T) {
+	s := mustOpen(t)
+	ctx := context.Background()
+	if err := s.Ping(ctx); err != nil {
+		t.Fatalf("Ping: %v", err)
+	}
+	if err := s.checkTopology(ctx); err != nil {
+		t.Fatalf("checkTopology on MONGODB_URI: %v", err)
+	}
+	if !strings.HasPrefix(s.Database().Name(), "boxoffice_test_") {
+		t.Errorf("database %q is not the test's own", s.Database().Name())
+	}
+}
+
+func TestMigrateIsIdempotentAndLeavesSeatsAlone(t *testing.T) {
+	s := mustOpen(t)
+	ctx := context.Background()
+	if err := s.Migrate(ctx); err != nil {
+		t.Fatalf("second Migrate: %v", err)
+	}
+	cur, err := s.col(colSeats).Indexes().List(ctx)
+	if err != nil {
+		t.Fatalf("list indexes: %v", err)
+	}
+	var specs []bson.M
+	if err := cur.All(ctx, &specs); err != nil {
+		t.Fatalf("list indexes: %v", err)
+	}
+	var unique bool
+	for _, spec := range specs {
+		if _, ok := spec["expireAfterSeconds"]; ok {
+			t.Errorf("seats has a TTL index: %v", spec)
+		}
+		if spec["name"] == "show_seat" && spec["unique"] == true {
+			unique = true
+		}
+	}
+	if !unique {
+		t.Errorf("seats has no unique show_seat index: %v", specs)
+	}
+}
+
+// TestTransactionDeadline: a step that cannot finish gives up at the
+// store's transaction timeout instead of retrying for the driver's 120 s.
+func TestTransactionDeadline(t *testing.T) {
+	s := mustOpen(t)
+	s.txTimeout = 200 * time.Millisecond
+	start := time.Now()
+	_, err := inTx(context.Background(), s, func(ctx context.Context) (int, error) {
+		<-ctx.Done()
+		return 0, ctx.Err()
+	})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("inTx = %v, want context.DeadlineExceeded", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("inTx took %v", d)
+	}
+}
+
+// TestDuplicateShowIsRefused: seats are keyed by show and seat id.
+func TestDuplicateShowIsRefused(t *testing.T) {
+	s := mustOpen(t)
+	ctx := context.Background()
+	show := booking.Show{ID: booking.NewID(), StartsAt: time.Now(), Currency: "INR"}
+	seats := []booking.Seat{{ID: "A1", Row: "A", Number: 1, Price: 100}, {ID: "A2", Row: "A", Number: 2, GridCol: 1, Price: 100}}
+	if err := s.CreateShow(ctx, show, seats); err != nil {
+		t.Fatalf("CreateShow: %v", err)
+	}
+	if err := s.CreateShow(ctx, show, seats); booking.ErrorCode(err) != booking.EINVALID {
+		t.Errorf("second CreateShow = %v, want an EINVALID error", err)
+	}
+	if n, err := s.col(colSeats).CountDocuments(ctx, bson.D{{Key: "show_id", Value: show.ID}}); err != nil || n != 2 {
+		t.Errorf("seats of the show = %d, %v; want 2", n, err)
+	}
+}
+
+// TestCreateShowInBatches stores more seats than one InsertMany carries.
+func TestCreateShowInBatches(t *testing.T) {
+	s := mustOpen(t)
+	ctx := context.Background()
+	show := booking.Show{ID: booking.NewID(), StartsAt: time.Now(), Currency: "INR"}
+	var seats []booking.Seat
+	for r := range 26 {
+		for c := range 2*seatBatch/26 + 1 {
+			row := string(rune('A' + r))
+			seats = append(seats, booking.Seat{ID: row + strconv.Itoa(c+1), Row: row, Number: c + 1, GridRow: r, GridCol: c, Price: 100})
+		}
+	}
+	if err := s.CreateShow(ctx, show, seats); err != nil {
+		t.Fatalf("CreateShow: %v", err)
+	}
+	o, err := s.Occupancy(ctx, show.ID, booking.Moment{Now: time.Now(), TTL: time.Minute})
+	if err != nil || o.Total != len(seats) || o.Available != len(seats) {
+		t.Errorf("Occupancy = %+v, %v; want %d seats, all available", o, err, len(seats))
+	}
+}

@@ -1,0 +1,228 @@
+package mongo
+
+import (
+	"context"
+	"fmt"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"boxoffice/internal/booking"
+)
+
+// seatDoc is one seat of one show. Its _id is "<show id>/<seat id>", derived
+// from the seat key, so that inserting a seat twice fails on _id even where
+// the unique {show_id, seat_id} index cannot be enforced (a collection
+// sharded by hashed show_id: both copies would land on one shard).
+type seatDoc struct {
+	ID        string `bson:"_id"`
+	ShowID    string `bson:"show_id"`
+	SeatID    string `bson:"seat_id"`
+	Row       string `bson:"row"`
+	Number    int    `bson:"number"`
+	GridRow   int    `bson:"grid_row"`
+	GridCol   int    `bson:"grid_col"`
+	Category  string `bson:"category"`
+	Price     int64  `bson:"price"`
+	Kind      string `bson:"kind"`
+	Status    string `bson:"status"`
+	LockedAt  int64  `bson:"locked_at"` // Unix ns; 0 unless locked
+	HoldID    string `bson:"hold_id"`   // "" unless locked
+	BookingID string `bson:"booking_id"`
+}
+
+func seatKey(showID, seatID string) string { return showID + "/" + seatID }
+
+func toSeatDoc(showID string, s booking.Seat) seatDoc {
+	return seatDoc{
+		ID: seatKey(showID, s.ID), ShowID: showID, SeatID: s.ID,
+		Row: s.Row, Number: s.Number, GridRow: s.GridRow, GridCol: s.GridCol,
+		Category: s.Category, Price: int64(s.Price), Kind: string(s.Kind),
+		Status: string(booking.SeatAvailable),
+	}
+}
+
+func (d seatDoc) seat() booking.Seat {
+	return booking.Seat{
+		ShowID: d.ShowID, ID: d.SeatID, Row: d.Row, Number: d.Number,
+		GridRow: d.GridRow, GridCol: d.GridCol, Category: d.Category,
+		Price: booking.Money(d.Price), Kind: booking.SeatKind(d.Kind),
+		Status: booking.SeatStatus(d.Status), LockedAt: fromNanos(d.LockedAt),
+		HoldID: d.HoldID, BookingID: d.BookingID,
+	}
+}
+
+// seatRule is the seat rule of SPEC §1 (booking.SeatIsAvailable) as a query
+// filter element, the only place the adapter writes it: a seat is available
+// when its status is available, or when it is locked and locked_at is at or
+// before m's cutoff (booking.Moment.LapsedBefore, the same comparison as
+// booking.LockLapsed, exact because both sides are integer nanoseconds).
+//
+// When alsoLockedBy is a hold id, seats still locked by that hold match too,
+// however old the lock: to a hold replacing it, the previous hold's seats
+// count as available, and a payment books the seats its hold still locks.
+//
+// Every read that decides availability and every write that takes a seat
+// uses it, so the database's answer is the rule's answer.
+func seatRule(m booking.Moment, alsoLockedBy string) bson.E {
+	alternatives := bson.A{
+		bson.D{{Key: "status", Value: string(booking.SeatAvailable)}},
+		bson.D{
+			{Key: "status", Value: string(booking.SeatLocked)},
+			{Key: "locked_at", Value: bson.D{{Key: "$lte", Value: nanos(m.LapsedBefore())}}},
+		},
+	}
+	if alsoLockedBy != "" {
+		alternatives = append(alternatives, bson.D{
+			{Key: "status", Value: string(booking.SeatLocked)},
+			{Key: "hold_id", Value: alsoLockedBy},
+		})
+	}
+	return bson.E{Key: "$or", Value: alternatives}
+}
+
+// lockedBy selects the seats of a show that hold holdID still locks.
+func lockedBy(showID, holdID string) bson.D {
+	return bson.D{
+		{Key: "show_id", Value: showID},
+		{Key: "hold_id", Value: holdID},
+		{Key: "status", Value: string(booking.SeatLocked)},
+	}
+}
+
+// releaseUpdate sets seats back to available. Nothing else ever does: a lock
+// that lapsed stays written as locked until someone takes or releases it.
+var releaseUpdate = bson.D{{Key: "$set", Value: bson.D{
+	{Key: "status", Value: string(booking.SeatAvailable)},
+	{Key: "hold_id", Value: ""},
+	{Key: "locked_at", Value: int64(0)},
+}}}
+
+// mapOrder sorts seats as booking.Store.Seats promises, served by the
+// show_grid index.
+var mapOrder = bson.D{{Key: "grid_row", Value: 1}, {Key: "grid_col", Value: 1}}
+
+// Seats returns the seats of a show in map order, as stored.
+func (s *Store) Seats(ctx context.Context, showID string) ([]booking.Seat, error) {
+	seats, err := findSeats(ctx, s.col(colSeats), bson.D{{Key: "show_id", Value: showID}})
+	if err != nil {
+		return nil, fmt.Errorf("mongo: seats: %w", err)
+	}
+	if len(seats) == 0 {
+		if err := s.showExists(ctx, showID); err != nil {
+			return nil, err
+		}
+	}
+	return seats, nil
+}
+
+// AvailableSeatIDs lists the seats that the query form of the seat rule finds
+// available at m, in map order.
+func (s *Store) AvailableSeatIDs(ctx context.Context, showID string, m booking.Moment) ([]string, error) {
+	filter := bson.D{{Key: "show_id", Value: showID}, seatRule(m, "")}
+	cur, err := s.col(colSeats).Find(ctx, filter, options.Find().
+		SetSort(mapOrder).SetProjection(bson.D{{Key: "seat_id", Value: 1}}))
+	if err != nil {
+		return nil, fmt.Errorf("mongo: available seats: %w", err)
+	}
+	var docs []struct {
+		SeatID string `bson:"seat_id"`
+	}
+	if err := cur.All(ctx, &docs); err != nil {
+		return nil, fmt.Errorf("mongo: available seats: %w", err)
+	}
+	ids := make([]string, 0, len(docs))
+	for _, d := range docs {
+		ids = append(ids, d.SeatID)
+	}
+	if len(ids) == 0 {
+		if err := s.showExists(ctx, showID); err != nil {
+			return nil, err
+		}
+	}
+	return ids, nil
+}
+
+// Occupancy counts a show's seats at m in one aggregation: seats by status,
+// and the available ones by the seat rule's own filter (not a second
+// expression of it), so held = total - booked - available exactly as
+// booking.CountOccupancy counts.
+func (s *Store) Occupancy(ctx context.Context, showID string, m booking.Moment) (booking.Occupancy, error) {
+	count := bson.D{{Key: "$count", Value: "n"}}
+	pipeline := mongo.Pipeline{
+		{{Key: "$match", Value: bson.D{{Key: "show_id", Value: showID}}}},
+		{{Key: "$facet", Value: bson.D{
+			{Key: "by_status", Value: bson.A{
+				bson.D{{Key: "$group", Value: bson.D{
+					{Key: "_id", Value: "$status"},
+					{Key: "n", Value: bson.D{{Key: "$sum", Value: 1}}},
+				}}},
+			}},
+			{Key: "available", Value: bson.A{
+				bson.D{{Key: "$match", Value: bson.D{seatRule(m, "")}}},
+				count,
+			}},
+		}}},
+	}
+	cur, err := s.col(colSeats).Aggregate(ctx, pipeline)
+	if err != nil {
+		return booking.Occupancy{}, fmt.Errorf("mongo: occupancy: %w", err)
+	}
+	var out []struct {
+		ByStatus []struct {
+			Status string `bson:"_id"`
+			N      int    `bson:"n"`
+		} `bson:"by_status"`
+		Available []struct {
+			N int `bson:"n"`
+		} `bson:"available"`
+	}
+	if err := cur.All(ctx, &out); err != nil {
+		return booking.Occupancy{}, fmt.Errorf("mongo: occupancy: %w", err)
+	}
+	var o booking.Occupancy
+	if len(out) == 1 {
+		for _, g := range out[0].ByStatus {
+			o.Total += g.N
+			if g.Status == string(booking.SeatBooked) {
+				o.Booked += g.N
+			}
+		}
+		if len(out[0].Available) == 1 {
+			o.Available = out[0].Available[0].N
+		}
+	}
+	o.Held = o.Total - o.Booked - o.Available
+	if o.Total == 0 {
+		if err := s.showExists(ctx, showID); err != nil {
+			return booking.Occupancy{}, err
+		}
+	}
+	return o, nil
+}
+
+// findSeats runs a seat query and returns the seats in map order.
+func findSeats(ctx context.Context, c *mongo.Collection, filter bson.D) ([]booking.Seat, error) {
+	cur, err := c.Find(ctx, filter, options.Find().SetSort(mapOrder))
+	if err != nil {
+		return nil, err
+	}
+	var docs []seatDoc
+	if err := cur.All(ctx, &docs); err != nil {
+		return nil, err
+	}
+	seats := make([]booking.Seat, 0, len(docs))
+	for _, d := range docs {
+		seats = append(seats, d.seat())
+	}
+	return seats, nil
+}
+
+// seatsOf reads the named seats of a show.
+func seatsOf(ctx context.Context, c *mongo.Collection, showID string, seatIDs []string) ([]booking.Seat, error) {
+	return findSeats(ctx, c, bson.D{
+		{Key: "show_id", Value: showID},
+		{Key: "seat_id", Value: bson.D{{Key: "$in", Value: seatIDs}}},
+	})
+}

@@ -1,0 +1,227 @@
+package mongo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"boxoffice/internal/booking"
+)
+
+// showDoc is a show with what never changes about its seats (how many, the
+// price range), so that listings need to count only the seats left.
+type showDoc struct {
+	ID         string     `bson:"_id"`
+	Movie      movieDoc   `bson:"movie"`
+	Theatre    theatreDoc `bson:"theatre"`
+	Screen     string     `bson:"screen"`
+	StartsAt   int64      `bson:"starts_at"` // Unix ns
+	Currency   string     `bson:"currency"`
+	SeatsTotal int        `bson:"seats_total"`
+	MinPrice   int64      `bson:"min_price"`
+	MaxPrice   int64      `bson:"max_price"`
+}
+
+type movieDoc struct {
+	ID         string `bson:"id"`
+	Title      string `bson:"title"`
+	Rating     string `bson:"rating"`
+	RuntimeMin int    `bson:"runtime_min"`
+	Language   string `bson:"language"`
+}
+
+type theatreDoc struct {
+	ID   string `bson:"id"`
+	Name string `bson:"name"`
+	City string `bson:"city"`
+}
+
+func (d showDoc) show() booking.Show {
+	return booking.Show{
+		ID: d.ID,
+		Movie: booking.Movie{
+			ID: d.Movie.ID, Title: d.Movie.Title, Rating: d.Movie.Rating,
+			RuntimeMin: d.Movie.RuntimeMin, Language: d.Movie.Language,
+		},
+		Theatre:  booking.Theatre{ID: d.Theatre.ID, Name: d.Theatre.Name, City: d.Theatre.City},
+		Screen:   d.Screen,
+		StartsAt: fromNanos(d.StartsAt),
+		Currency: d.Currency,
+	}
+}
+
+// seatBatch is how many seats one InsertMany sends: big enough that a
+// million seats take about a thousand round trips, small enough to keep each
+// request far below MongoDB's 48 MB message limit.
+const seatBatch = 1000
+
+// CreateShow stores a show and its seats, all available. The seats go first
+// and the show document last, so that a show is never listed with seats
+// missing; a failure halfway leaves seats that no show refers to, which a
+// retry with the same show id reports as a duplicate. It is not one
+// transaction on purpose: `boxoffice seed` creates shows of a million seats,
+// far beyond what a transaction should hold.
+func (s *Store) CreateShow(ctx context.Context, show booking.Show, seats []booking.Seat) error {
+	doc := showDoc{
+		ID: show.ID,
+		Movie: movieDoc{
+			ID: show.Movie.ID, Title: show.Movie.Title, Rating: show.Movie.Rating,
+			RuntimeMin: show.Movie.RuntimeMin, Language: show.Movie.Language,
+		},
+		Theatre:    theatreDoc{ID: show.Theatre.ID, Name: show.Theatre.Name, City: show.Theatre.City},
+		Screen:     show.Screen,
+		StartsAt:   nanos(show.StartsAt),
+		Currency:   show.Currency,
+		SeatsTotal: len(seats),
+	}
+	for i, st := range seats {
+		p := int64(st.Price)
+		if i == 0 || p < doc.MinPrice {
+			doc.MinPrice = p
+		}
+		if i == 0 || p > doc.MaxPrice {
+			doc.MaxPrice = p
+		}
+	}
+	switch err := s.showExists(ctx, show.ID); {
+	case err == nil:
+		return booking.Errorf(booking.EINVALID, "Show %s already exists.", show.ID)
+	case !errors.Is(err, booking.ErrShowNotFound):
+		return err
+	}
+	batch := make([]seatDoc, 0, min(seatBatch, len(seats)))
+	// Unordered: the server may apply a batch's inserts in parallel.
+	insertOpts := options.InsertMany().SetOrdered(false)
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		if _, err := s.col(colSeats).InsertMany(ctx, batch, insertOpts); err != nil {
+			return err
+		}
+		batch = batch[:0]
+		return nil
+	}
+	for _, st := range seats {
+		batch = append(batch, toSeatDoc(show.ID, st))
+		if len(batch) == seatBatch {
+			if err := flush(); err != nil {
+				return createShowError(show.ID, err)
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		return createShowError(show.ID, err)
+	}
+	if _, err := s.col(colShows).InsertOne(ctx, doc); err != nil {
+		return createShowError(show.ID, err)
+	}
+	return nil
+}
+
+func createShowError(showID string, err error) error {
+	if mongo.IsDuplicateKeyError(err) {
+		return booking.Errorf(booking.EINVALID, "Show %s already exists or lists a seat twice.", showID)
+	}
+	return fmt.Errorf("mongo: create show: %w", err)
+}
+
+// CountShows counts all shows, past ones too.
+func (s *Store) CountShows(ctx context.Context) (int, error) {
+	n, err := s.col(colShows).CountDocuments(ctx, bson.D{})
+	if err != nil {
+		return 0, fmt.Errorf("mongo: count shows: %w", err)
+	}
+	return int(n), nil
+}
+
+// Show returns one show.
+func (s *Store) Show(ctx context.Context, showID string) (booking.Show, error) {
+	var d showDoc
+	if err := s.col(colShows).FindOne(ctx, bson.D{{Key: "_id", Value: showID}}).Decode(&d); err != nil {
+		return booking.Show{}, notFound(err, booking.ErrShowNotFound, "show")
+	}
+	return d.show(), nil
+}
+
+// showExists tells an empty answer about a show's seats from an unknown show.
+func (s *Store) showExists(ctx context.Context, showID string) error {
+	err := s.col(colShows).FindOne(ctx, bson.D{{Key: "_id", Value: showID}},
+		options.FindOne().SetProjection(bson.D{{Key: "_id", Value: 1}})).Err()
+	if err != nil {
+		return notFound(err, booking.ErrShowNotFound, "show")
+	}
+	return nil
+}
+
+// UpcomingShows lists up to limit shows starting at or after from, soonest
+// first, with the seats left counted in the database by the seat rule at m:
+// one aggregation over the seats of all listed shows.
+func (s *Store) UpcomingShows(ctx context.Context, from time.Time, limit int, m booking.Moment) ([]booking.ShowSummary, error) {
+	opts := options.Find().SetSort(bson.D{{Key: "starts_at", Value: 1}, {Key: "_id", Value: 1}})
+	if limit > 0 {
+		opts.SetLimit(int64(limit))
+	}
+	cur, err := s.col(colShows).Find(ctx, bson.D{{Key: "starts_at", Value: bson.D{{Key: "$gte", Value: nanos(from)}}}}, opts)
+	if err != nil {
+		return nil, fmt.Errorf("mongo: upcoming shows: %w", err)
+	}
+	var docs []showDoc
+	if err := cur.All(ctx, &docs); err != nil {
+		return nil, fmt.Errorf("mongo: upcoming shows: %w", err)
+	}
+	if len(docs) == 0 {
+		return []booking.ShowSummary{}, nil
+	}
+	ids := make([]string, len(docs))
+	for i, d := range docs {
+		ids[i] = d.ID
+	}
+	left, err := s.seatsLeft(ctx, ids, m)
+	if err != nil {
+		return nil, fmt.Errorf("mongo: upcoming shows: %w", err)
+	}
+	out := make([]booking.ShowSummary, len(docs))
+	for i, d := range docs {
+		out[i] = booking.ShowSummary{
+			Show: d.show(), SeatsTotal: d.SeatsTotal, SeatsLeft: left[d.ID],
+			MinPrice: booking.Money(d.MinPrice), MaxPrice: booking.Money(d.MaxPrice),
+		}
+	}
+	return out, nil
+}
+
+// seatsLeft counts the available seats of each show by the seat rule.
+func (s *Store) seatsLeft(ctx context.Context, showIDs []string, m booking.Moment) (map[string]int, error) {
+	pipeline := mongo.Pipeline{
+		{{Key: "$match", Value: bson.D{
+			{Key: "show_id", Value: bson.D{{Key: "$in", Value: showIDs}}},
+			seatRule(m, ""),
+		}}},
+		{{Key: "$group", Value: bson.D{
+			{Key: "_id", Value: "$show_id"},
+			{Key: "n", Value: bson.D{{Key: "$sum", Value: 1}}},
+		}}},
+	}
+	cur, err := s.col(colSeats).Aggregate(ctx, pipeline)
+	if err != nil {
+		return nil, err
+	}
+	var groups []struct {
+		ShowID string `bson:"_id"`
+		N      int    `bson:"n"`
+	}
+	if err := cur.All(ctx, &groups); err != nil {
+		return nil, err
+	}
+	left := make(map[string]int, len(groups))
+	for _, g := range groups {
+		left[g.ShowID] = g.N
+	}
+	return left, nil
+}
