@@ -113,9 +113,17 @@ func DecideSettlement(p Payment, ev PaymentEvent, h Hold, seats []Seat, m Moment
 		return Settlement{
 			Effect:    EffectRefundDue,
 			Conflicts: conflicts,
-			Reason: fmt.Sprintf("Your payment arrived after your hold ended, and seat %s had been taken by someone else by then. "+
-				"Nothing was booked; your money will be refunded.", strings.Join(conflicts, ", ")),
+			Reason:    refundReason(conflicts),
 		}
 	}
 	return Settlement{Effect: EffectBooked}
+}
+
+func refundReason(conflicts []string) string {
+	what, pronoun, verb := "seat "+conflicts[0], "it", "was"
+	if len(conflicts) > 1 {
+		what, pronoun, verb = "seats "+strings.Join(conflicts, ", "), "they", "were"
+	}
+	return fmt.Sprintf("Your payment arrived after your hold on %s had ended, and by then %s %s no longer free. "+
+		"Nothing was booked; your money will be refunded.", what, pronoun, verb)
 }

@@ -1,0 +1,97 @@
+package booking_test
+
+import (
+	"encoding/base32"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"boxoffice/internal/booking"
+)
+
+func TestNewID(t *testing.T) {
+	const n = 10000
+	valid := regexp.MustCompile(`^[a-z2-7]{26}$`)
+	enc := base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
+	seen := make(map[string]bool, n)
+	var bitsSet [128]int
+	for range n {
+		id := booking.NewID()
+		if !valid.MatchString(id) {
+			t.Fatalf("NewID() = %q, want 26 characters of [a-z2-7]", id)
+		}
+		if seen[id] {
+			t.Fatalf("NewID() returned %q twice in %d calls", id, n)
+		}
+		seen[id] = true
+		raw, err := enc.DecodeString(id)
+		if err != nil || len(raw) != 16 {
+			t.Fatalf("NewID() = %q decodes to %d bytes (%v), want 16 (128 bits)", id, len(raw), err)
+		}
+		for i := range 128 {
+			if raw[i/8]&(1<<(i%8)) != 0 {
+				bitsSet[i]++
+			}
+		}
+	}
+	// Every one of the 128 bits must vary: each is set in about half of the
+	// ids (binomial, n=10000, sigma 50: ±400 is 8 sigma, never by chance).
+	for i, c := range bitsSet {
+		if c < n/2-400 || c > n/2+400 {
+			t.Errorf("bit %d set in %d of %d ids; not random", i, c, n)
+		}
+	}
+}
+
+func TestNewTicketCode(t *testing.T) {
+	valid := regexp.MustCompile(`^[0-9ABCDEFGHJKMNPQRSTVWXYZ]{4}-[0-9ABCDEFGHJKMNPQRSTVWXYZ]{4}$`)
+	seen := map[string]bool{}
+	// 1000 codes of 40 bits collide with probability 5e-7.
+	for range 1000 {
+		c := booking.NewTicketCode()
+		if !valid.MatchString(c) {
+			t.Fatalf("NewTicketCode() = %q, want XXXX-XXXX without I, L, O, U", c)
+		}
+		if seen[c] {
+			t.Fatalf("NewTicketCode() returned %q twice in 1000 calls", c)
+		}
+		seen[c] = true
+	}
+}
+
+func TestManualClock(t *testing.T) {
+	start := time.Date(2026, 1, 1, 10, 0, 0, 5, time.FixedZone("IST", 5*3600+1800))
+	c := booking.NewManualClock(start)
+	if got := c.Now(); !got.Equal(start) || got.Location() != time.UTC {
+		t.Errorf("Now() = %v, want %v in UTC", got, start)
+	}
+	c.Advance(15*time.Minute + 1)
+	if diff := cmp.Diff(start.Add(15*time.Minute+1), c.Now()); diff != "" {
+		t.Errorf("after Advance (-want +got):\n%s", diff)
+	}
+	c.Set(start.Add(-time.Hour))
+	if diff := cmp.Diff(start.Add(-time.Hour), c.Now()); diff != "" {
+		t.Errorf("after Set (-want +got):\n%s", diff)
+	}
+	if got := c.Now(); got.Location() != time.UTC {
+		t.Errorf("after Set: location %v, want UTC", got.Location())
+	}
+}
+
+func TestSystemClock(t *testing.T) {
+	before := time.Now()
+	got := booking.SystemClock{}.Now()
+	after := time.Now()
+	if got.Location() != time.UTC {
+		t.Errorf("location %v, want UTC", got.Location())
+	}
+	if got.Before(before) || got.After(after) {
+		t.Errorf("Now() = %v, not between %v and %v", got, before, after)
+	}
+	// No monotonic reading: == agrees with Equal after a round trip.
+	if rt := time.Unix(0, got.UnixNano()).UTC(); rt != got {
+		t.Errorf("Now() = %#v does not survive a round trip through UnixNano (%#v)", got, rt)
+	}
+}

@@ -1,0 +1,227 @@
+package booking_test
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"boxoffice/internal/booking"
+)
+
+func TestValidateSeatRequest(t *testing.T) {
+	tests := []struct {
+		name     string
+		seats    []string
+		max      int
+		wantErr  bool
+		wantText string // part of the person-safe message
+	}{
+		{name: "one seat", seats: []string{"A1"}, max: 10},
+		{name: "exactly max", seats: []string{"A1", "A2", "A3"}, max: 3},
+		{name: "none", seats: nil, max: 10, wantErr: true, wantText: "at least one seat"},
+		{name: "empty slice", seats: []string{}, max: 10, wantErr: true, wantText: "at least one seat"},
+		{name: "too many", seats: []string{"A1", "A2", "A3", "A4"}, max: 3, wantErr: true, wantText: "at most 3 seats at a time; you chose 4"},
+		{name: "duplicate", seats: []string{"A1", "B2", "A1"}, max: 10, wantErr: true, wantText: "Seat A1 was chosen twice"},
+		{name: "malformed", seats: []string{"A1", "1A"}, max: 10, wantErr: true, wantText: `"1A" is not a seat`},
+		{name: "empty id", seats: []string{""}, max: 10, wantErr: true, wantText: `"" is not a seat`},
+		{name: "lower case", seats: []string{"a1"}, max: 10, wantErr: true, wantText: "is not a seat"},
+		{name: "long malformed id is truncated", seats: []string{strings.Repeat("x", 100)}, max: 10, wantErr: true, wantText: `"xxxxxxxxxxxx…" is not a seat`},
+		{name: "markup is quoted", seats: []string{"<b>A1</b>"}, max: 10, wantErr: true, wantText: `"<b>A1</b>" is not a seat`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := booking.ValidateSeatRequest(tt.seats, tt.max)
+			if !tt.wantErr {
+				if err != nil {
+					t.Fatalf("ValidateSeatRequest(%q, %d) = %v, want nil", tt.seats, tt.max, err)
+				}
+				return
+			}
+			if got := booking.ErrorCode(err); got != booking.EINVALID {
+				t.Fatalf("ValidateSeatRequest(%q, %d) = %v (code %q), want code %q", tt.seats, tt.max, err, got, booking.EINVALID)
+			}
+			if msg := booking.ErrorMessage(err); !strings.Contains(msg, tt.wantText) {
+				t.Errorf("message %q does not contain %q", msg, tt.wantText)
+			}
+		})
+	}
+}
+
+func seat(id string, status booking.SeatStatus, holdID string, lockedAt time.Time) booking.Seat {
+	return booking.Seat{ID: id, Status: status, HoldID: holdID, LockedAt: lockedAt, Price: 100}
+}
+
+func TestCheckHoldable(t *testing.T) {
+	found := []booking.Seat{
+		seat("A1", booking.SeatAvailable, "", time.Time{}),
+		seat("A2", booking.SeatLocked, "other", t0),              // held, live
+		seat("A3", booking.SeatLocked, "other", t0.Add(-ttl)),    // lapsed exactly now
+		seat("A4", booking.SeatBooked, "", time.Time{}),          // booked
+		seat("A5", booking.SeatLocked, "prev", t0),               // my previous hold, live
+		seat("A6", booking.SeatLocked, "prev", t0.Add(-2*ttl)),   // my previous hold, lapsed
+		seat("A10", booking.SeatLocked, "other", t0.Add(-ttl+1)), // held, 1ns from lapsing
+	}
+	tests := []struct {
+		name      string
+		requested []string
+		prev      string
+		wantCode  string   // "" for success
+		wantSeats []string // for ECONFLICT
+		wantText  string   // for EINVALID
+	}{
+		{name: "available", requested: []string{"A1"}},
+		{name: "lapsed lock", requested: []string{"A3"}},
+		{name: "previous hold's seat counts as available", requested: []string{"A5", "A1"}, prev: "prev"},
+		{name: "previous hold's lapsed seat", requested: []string{"A6"}, prev: "prev"},
+		{name: "someone else's previous hold is no help", requested: []string{"A5"}, prev: "other2", wantCode: booking.ECONFLICT, wantSeats: []string{"A5"}},
+		{name: "live lock", requested: []string{"A1", "A2"}, wantCode: booking.ECONFLICT, wantSeats: []string{"A2"}},
+		{name: "booked", requested: []string{"A4"}, prev: "prev", wantCode: booking.ECONFLICT, wantSeats: []string{"A4"}},
+		{name: "every taken seat named, sorted", requested: []string{"A10", "A4", "A1", "A2", "A3"}, wantCode: booking.ECONFLICT, wantSeats: []string{"A2", "A4", "A10"}},
+		{name: "unknown seat", requested: []string{"A1", "Z9"}, wantCode: booking.EINVALID, wantText: "no seat Z9"},
+		{name: "unknown seats win over taken ones", requested: []string{"Z9", "A2", "B1"}, wantCode: booking.EINVALID, wantText: "no seat B1, Z9"},
+		{name: "nothing found", requested: []string{"A1"}, wantCode: booking.EINVALID},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := found
+			if tt.name == "nothing found" {
+				in = nil
+			}
+			err := booking.CheckHoldable(tt.requested, in, tt.prev, at(0))
+			if got := booking.ErrorCode(err); got != tt.wantCode {
+				t.Fatalf("CheckHoldable(%q) = %v (code %q), want code %q", tt.requested, err, got, tt.wantCode)
+			}
+			if diff := cmp.Diff(tt.wantSeats, booking.UnavailableSeats(err)); diff != "" {
+				t.Errorf("unavailable seats (-want +got):\n%s", diff)
+			}
+			if tt.wantText != "" && !strings.Contains(booking.ErrorMessage(err), tt.wantText) {
+				t.Errorf("message %q does not contain %q", booking.ErrorMessage(err), tt.wantText)
+			}
+		})
+	}
+}
+
+func TestHoldCheckPayable(t *testing.T) {
+	h := booking.Hold{ID: "h1", Owner: "o1", CreatedAt: t0, State: booking.HoldActive}
+	with := func(s booking.HoldState) booking.Hold { c := h; c.State = s; return c }
+	tests := []struct {
+		name string
+		hold booking.Hold
+		m    booking.Moment
+		want error
+	}{
+		{"active, fresh", h, at(0), nil},
+		{"active, 1ns before expiry", h, at(ttl - 1), nil},
+		{"active, expired exactly", h, at(ttl), booking.ErrHoldExpired},
+		{"active, long expired", h, at(10 * ttl), booking.ErrHoldExpired},
+		{"released", with(booking.HoldReleased), at(0), booking.ErrHoldReleased},
+		{"replaced", with(booking.HoldReplaced), at(0), booking.ErrHoldReplaced},
+		{"completed", with(booking.HoldCompleted), at(0), booking.ErrHoldCompleted},
+		{"released and expired says released", with(booking.HoldReleased), at(10 * ttl), booking.ErrHoldReleased},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.hold.CheckPayable(tt.m)
+			if !errors.Is(err, tt.want) || (tt.want == nil) != (err == nil) {
+				t.Fatalf("CheckPayable = %v, want %v", err, tt.want)
+			}
+			if err != nil && booking.ErrorCode(err) != booking.EGONE {
+				t.Errorf("code %q, want %q", booking.ErrorCode(err), booking.EGONE)
+			}
+		})
+	}
+}
+
+func TestHoldExpiry(t *testing.T) {
+	h := booking.Hold{CreatedAt: t0}
+	if diff := cmp.Diff(t0.Add(ttl), h.ExpiresAt(ttl)); diff != "" {
+		t.Errorf("ExpiresAt (-want +got):\n%s", diff)
+	}
+	if h.ExpiredAt(at(ttl - 1)) {
+		t.Error("expired 1ns before ExpiresAt")
+	}
+	if !h.ExpiredAt(at(ttl)) {
+		t.Error("not expired at ExpiresAt")
+	}
+}
+
+func TestHoldCheckOwner(t *testing.T) {
+	tests := []struct {
+		name      string
+		holdOwner string
+		owner     string
+		want      error
+	}{
+		{"owner", "o1", "o1", nil},
+		{"someone else", "o1", "o2", booking.ErrNotOwner},
+		{"no session", "o1", "", booking.ErrNotOwner},
+		{"ownerless hold, no session", "", "", booking.ErrNotOwner},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := booking.Hold{Owner: tt.holdOwner}.CheckOwner(tt.owner)
+			if err != tt.want {
+				t.Fatalf("CheckOwner(%q) = %v, want %v", tt.owner, err, tt.want)
+			}
+			if err != nil && booking.ErrorCode(err) != booking.ENOTFOUND {
+				t.Errorf("code %q, want %q (another session must not learn the hold exists)", booking.ErrorCode(err), booking.ENOTFOUND)
+			}
+		})
+	}
+}
+
+func TestSumPrices(t *testing.T) {
+	seats := []booking.Seat{{Price: 15000}, {Price: 25050}, {Price: 0}}
+	if got, want := booking.SumPrices(seats), booking.Money(40050); got != want {
+		t.Errorf("SumPrices = %d, want %d", got, want)
+	}
+	if got := booking.SumPrices(nil); got != 0 {
+		t.Errorf("SumPrices(nil) = %d, want 0", got)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	wrapped := fmt.Errorf("sqlite: hold seats: %w", &booking.UnavailableError{Seats: []string{"A1", "A2"}})
+	tests := []struct {
+		name     string
+		err      error
+		wantCode string
+		wantMsg  string
+	}{
+		{"nil", nil, "", ""},
+		{"sentinel", booking.ErrShowNotFound, booking.ENOTFOUND, "There is no such show."},
+		{"wrapped sentinel", fmt.Errorf("mongo: show: %w", booking.ErrHoldExpired), booking.EGONE, booking.ErrHoldExpired.Message},
+		{"one unavailable seat", &booking.UnavailableError{Seats: []string{"A1"}}, booking.ECONFLICT, "Seat A1 was just taken by someone else."},
+		{"wrapped unavailable seats", wrapped, booking.ECONFLICT, "Seats A1, A2 were just taken by someone else."},
+		{"internal error text is hidden", errors.New("sqlite: database is locked (5)"), booking.EINTERNAL, "Something went wrong on our side. Please try again."},
+		{"Errorf", booking.Errorf(booking.EINVALID, "bad %d", 7), booking.EINVALID, "bad 7"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := booking.ErrorCode(tt.err); got != tt.wantCode {
+				t.Errorf("ErrorCode = %q, want %q", got, tt.wantCode)
+			}
+			if got := booking.ErrorMessage(tt.err); got != tt.wantMsg {
+				t.Errorf("ErrorMessage = %q, want %q", got, tt.wantMsg)
+			}
+		})
+	}
+	t.Run("sentinels are told apart", func(t *testing.T) {
+		if errors.Is(booking.ErrNotOwner, booking.ErrHoldNotFound) {
+			t.Error("ErrNotOwner is ErrHoldNotFound; callers cannot tell them apart")
+		}
+		if booking.ErrNotOwner.Message != booking.ErrHoldNotFound.Message {
+			t.Error("ErrNotOwner's message differs from ErrHoldNotFound's: it tells another session the hold exists")
+		}
+	})
+	if diff := cmp.Diff([]string{"A1", "A2"}, booking.UnavailableSeats(wrapped)); diff != "" {
+		t.Errorf("UnavailableSeats (-want +got):\n%s", diff)
+	}
+	if got := booking.UnavailableSeats(booking.ErrShowNotFound); got != nil {
+		t.Errorf("UnavailableSeats(ErrShowNotFound) = %q, want nil", got)
+	}
+}

@@ -1,0 +1,274 @@
+package booking_test
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"boxoffice/internal/booking"
+)
+
+// stubStore answers the few Store calls the Service tests make and records
+// them; any other call panics through the nil embedded interface.
+type stubStore struct {
+	booking.Store
+	calls      []string
+	hold       booking.Hold
+	holdErr    error
+	activeHold booking.Hold
+	activeErr  error
+	bk         booking.Booking
+	gotHold    booking.Hold
+	gotMoment  booking.Moment
+	gotIDs     booking.PaymentIDs
+	gotTicket  string
+	gotFrom    time.Time
+}
+
+func (s *stubStore) HoldSeats(_ context.Context, h booking.Hold, m booking.Moment) (booking.Hold, error) {
+	s.calls = append(s.calls, "HoldSeats")
+	s.gotHold, s.gotMoment = h, m
+	return h, nil
+}
+
+func (s *stubStore) Hold(context.Context, string) (booking.Hold, error) {
+	s.calls = append(s.calls, "Hold")
+	return s.hold, s.holdErr
+}
+
+func (s *stubStore) ActiveHold(context.Context, string, string) (booking.Hold, error) {
+	s.calls = append(s.calls, "ActiveHold")
+	return s.activeHold, s.activeErr
+}
+
+func (s *stubStore) Booking(context.Context, string) (booking.Booking, error) {
+	s.calls = append(s.calls, "Booking")
+	return s.bk, nil
+}
+
+func (s *stubStore) Show(_ context.Context, id string) (booking.Show, error) {
+	s.calls = append(s.calls, "Show")
+	return booking.Show{ID: id}, nil
+}
+
+func (s *stubStore) Seats(context.Context, string) ([]booking.Seat, error) {
+	s.calls = append(s.calls, "Seats")
+	return nil, nil
+}
+
+func (s *stubStore) StartPayment(_ context.Context, _, _ string, ids booking.PaymentIDs, m booking.Moment) (booking.Payment, booking.Booking, error) {
+	s.calls = append(s.calls, "StartPayment")
+	s.gotIDs, s.gotMoment = ids, m
+	return booking.Payment{}, booking.Booking{}, nil
+}
+
+func (s *stubStore) SettlePayment(_ context.Context, _ booking.PaymentEvent, ticket string, m booking.Moment) (booking.Settlement, error) {
+	s.calls = append(s.calls, "SettlePayment")
+	s.gotTicket, s.gotMoment = ticket, m
+	return booking.Settlement{}, nil
+}
+
+func (s *stubStore) UpcomingShows(_ context.Context, from time.Time, _ int, m booking.Moment) ([]booking.ShowSummary, error) {
+	s.calls = append(s.calls, "UpcomingShows")
+	s.gotFrom, s.gotMoment = from, m
+	return nil, nil
+}
+
+func newService(st *stubStore, p booking.Policy) (*booking.Service, *booking.ManualClock) {
+	clock := booking.NewManualClock(t0)
+	return booking.NewService(st, clock, p), clock
+}
+
+func TestNewServiceDefaults(t *testing.T) {
+	s := booking.NewService(&stubStore{}, nil, booking.Policy{})
+	if s.HoldTTL() != 15*time.Minute || s.MaxSeats() != 10 {
+		t.Errorf("defaults: TTL %v, max %d; want 15m, 10 (SPEC §4)", s.HoldTTL(), s.MaxSeats())
+	}
+	if d := time.Since(s.Now().Now); d < 0 || d > time.Minute {
+		t.Errorf("nil clock: Now() is %v away from the system clock", d)
+	}
+	s = booking.NewService(&stubStore{}, nil, booking.Policy{HoldTTL: 2 * time.Minute, MaxSeats: 4})
+	if s.HoldTTL() != 2*time.Minute || s.MaxSeats() != 4 {
+		t.Errorf("policy: TTL %v, max %d; want 2m, 4", s.HoldTTL(), s.MaxSeats())
+	}
+}
+
+func TestServiceHoldSeatsValidation(t *testing.T) {
+	tests := []struct {
+		name  string
+		owner string
+		seats []string
+	}{
+		{"no session", "", []string{"A1"}},
+		{"no seats", "o1", nil},
+		{"too many for the policy", "o1", []string{"A1", "A2", "A3"}},
+		{"duplicate", "o1", []string{"A1", "A1"}},
+		{"malformed", "o1", []string{"A1", "A1; DROP TABLE seats"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := &stubStore{}
+			svc, _ := newService(st, booking.Policy{MaxSeats: 2})
+			_, err := svc.HoldSeats(context.Background(), "s1", tt.owner, tt.seats)
+			if got := booking.ErrorCode(err); got != booking.EINVALID {
+				t.Errorf("HoldSeats = %v (code %q), want code %q", err, got, booking.EINVALID)
+			}
+			if len(st.calls) != 0 {
+				t.Errorf("store called %v for an invalid request", st.calls)
+			}
+		})
+	}
+}
+
+func TestServiceHoldSeats(t *testing.T) {
+	st := &stubStore{}
+	svc, clock := newService(st, booking.Policy{HoldTTL: 7 * time.Minute, MaxSeats: 3})
+	clock.Advance(time.Second)
+	got, err := svc.HoldSeats(context.Background(), "s1", "o1", []string{"B1", "A10", "A2"})
+	if err != nil {
+		t.Fatalf("HoldSeats: %v", err)
+	}
+	if !regexp.MustCompile(`^[a-z2-7]{26}$`).MatchString(got.ID) {
+		t.Errorf("hold id %q is not a NewID", got.ID)
+	}
+	want := booking.Hold{ID: got.ID, ShowID: "s1", Owner: "o1", SeatIDs: []string{"A2", "A10", "B1"}, CreatedAt: t0.Add(time.Second), State: booking.HoldActive}
+	if diff := cmp.Diff(want, st.gotHold); diff != "" {
+		t.Errorf("hold given to the store (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(booking.Moment{Now: t0.Add(time.Second), TTL: 7 * time.Minute}, st.gotMoment); diff != "" {
+		t.Errorf("moment given to the store (-want +got):\n%s", diff)
+	}
+}
+
+func TestServiceHold(t *testing.T) {
+	h := booking.Hold{ID: "h1", Owner: "o1", State: booking.HoldActive}
+	tests := []struct {
+		name    string
+		owner   string
+		holdErr error
+		want    error
+	}{
+		{"owner", "o1", nil, nil},
+		{"someone else", "o2", nil, booking.ErrNotOwner},
+		{"no session", "", nil, booking.ErrNotOwner},
+		{"unknown", "o1", booking.ErrHoldNotFound, booking.ErrHoldNotFound},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := &stubStore{hold: h, holdErr: tt.holdErr}
+			svc, _ := newService(st, booking.Policy{})
+			got, err := svc.Hold(context.Background(), "h1", tt.owner)
+			if !errors.Is(err, tt.want) || (err == nil) != (tt.want == nil) {
+				t.Fatalf("Hold = %v, want %v", err, tt.want)
+			}
+			if err != nil && got.ID != "" {
+				t.Errorf("Hold returned %+v with error %v; nothing may leak", got, err)
+			}
+		})
+	}
+}
+
+func TestServiceBooking(t *testing.T) {
+	tests := []struct {
+		name  string
+		owner string
+		want  error
+	}{
+		{"owner", "o1", nil},
+		{"someone else", "o2", booking.ErrBookingNotFound},
+		{"no session", "", booking.ErrBookingNotFound},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := &stubStore{bk: booking.Booking{ID: "b1", Owner: "o1", TicketCode: "ABCD-EFGH"}}
+			svc, _ := newService(st, booking.Policy{})
+			got, err := svc.Booking(context.Background(), "b1", tt.owner)
+			if !errors.Is(err, tt.want) || (err == nil) != (tt.want == nil) {
+				t.Fatalf("Booking = %v, want %v", err, tt.want)
+			}
+			if err != nil && got.TicketCode != "" {
+				t.Errorf("Booking leaked %+v to %q", got, tt.owner)
+			}
+		})
+	}
+}
+
+func TestServiceSeatMap(t *testing.T) {
+	mine := booking.Hold{ID: "h1", Owner: "o1", CreatedAt: t0, State: booking.HoldActive}
+	internal := errors.New("disk on fire")
+	tests := []struct {
+		name       string
+		viewer     string
+		advance    time.Duration
+		activeErr  error
+		wantMyHold bool
+		wantErr    error
+	}{
+		{name: "anonymous viewer", viewer: ""},
+		{name: "viewer with a live hold", viewer: "o1", wantMyHold: true},
+		{name: "viewer's hold 1ns from expiry", viewer: "o1", advance: 15*time.Minute - 1, wantMyHold: true},
+		{name: "viewer's hold expired", viewer: "o1", advance: 15 * time.Minute},
+		{name: "viewer without a hold", viewer: "o2", activeErr: booking.ErrHoldNotFound},
+		{name: "store failure", viewer: "o1", activeErr: internal, wantErr: internal},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := &stubStore{activeHold: mine, activeErr: tt.activeErr}
+			svc, clock := newService(st, booking.Policy{})
+			clock.Advance(tt.advance)
+			sm, err := svc.SeatMap(context.Background(), "s1", tt.viewer)
+			if !errors.Is(err, tt.wantErr) || (err == nil) != (tt.wantErr == nil) {
+				t.Fatalf("SeatMap = %v, want %v", err, tt.wantErr)
+			}
+			if got := sm.MyHold != nil; got != tt.wantMyHold {
+				t.Errorf("MyHold = %+v, want set: %v", sm.MyHold, tt.wantMyHold)
+			}
+			if tt.viewer == "" && len(st.calls) != 2 {
+				t.Errorf("anonymous viewer: store calls %v, want Show and Seats only", st.calls)
+			}
+		})
+	}
+}
+
+func TestServicePassesTheMoment(t *testing.T) {
+	st := &stubStore{}
+	svc, _ := newService(st, booking.Policy{HoldTTL: 3 * time.Minute})
+	ctx := context.Background()
+	wantM := booking.Moment{Now: t0, TTL: 3 * time.Minute}
+
+	if _, _, err := svc.StartPayment(ctx, "h1", "o1"); err != nil {
+		t.Fatal(err)
+	}
+	if st.gotIDs.PaymentID == "" || st.gotIDs.BookingID == "" || st.gotIDs.PaymentID == st.gotIDs.BookingID {
+		t.Errorf("StartPayment ids %+v, want two fresh ids", st.gotIDs)
+	}
+	if diff := cmp.Diff(wantM, st.gotMoment); diff != "" {
+		t.Errorf("StartPayment moment (-want +got):\n%s", diff)
+	}
+
+	st.gotMoment = booking.Moment{}
+	if _, err := svc.SettlePayment(ctx, booking.PaymentEvent{ID: "evt_1"}); err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`^[0-9A-Z]{4}-[0-9A-Z]{4}$`).MatchString(st.gotTicket) {
+		t.Errorf("SettlePayment ticket code %q", st.gotTicket)
+	}
+	if diff := cmp.Diff(wantM, st.gotMoment); diff != "" {
+		t.Errorf("SettlePayment moment (-want +got):\n%s", diff)
+	}
+
+	st.gotMoment = booking.Moment{}
+	if _, err := svc.UpcomingShows(ctx, 5); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(wantM, st.gotMoment); diff != "" {
+		t.Errorf("UpcomingShows moment (-want +got):\n%s", diff)
+	}
+	if st.gotFrom.After(t0) {
+		t.Errorf("UpcomingShows from %v is after now %v: a show starting now would be missing", st.gotFrom, t0)
+	}
+}

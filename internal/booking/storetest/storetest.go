@@ -1,0 +1,403 @@
+// Package storetest is the conformance suite every booking.Store adapter
+// passes: the seat rule of SPEC §1, the hold lifecycle of SPEC §2 and the
+// atomicity of SPEC §3, checked through the port only, so that the same
+// tests run on SQLite and on MongoDB.
+//
+// An adapter's test package runs it like this:
+//
+//	func TestMain(m *testing.M) {
+//		storetest.RunWorkerIfRequested(harness)
+//		os.Exit(m.Run())
+//	}
+//
+//	func TestConformance(t *testing.T) { storetest.Run(t, harness) }
+//
+// Every test gets a fresh, empty store; time is given explicitly as
+// booking.Moments, never read from the system clock. Stores must keep times
+// to the nanosecond: a seat's LockedAt is exactly the m.Now it was locked at.
+package storetest
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"boxoffice/internal/booking"
+)
+
+// Harness tells the suite how to make stores of one adapter.
+//
+// The suite closes every store it is given (New, Shared, Open) itself, with
+// t.Cleanup; New and Shared register with t.Cleanup whatever else must go
+// when the test ends (a temporary file goes by itself, a MongoDB database
+// must be dropped). Cleanups run last-in first-out, so the store is closed
+// before the database is removed.
+type Harness struct {
+	// New returns a fresh, empty, migrated store.
+	New func(t *testing.T) booking.Store
+	// Shared returns the address (DSN) of a fresh, empty, migrated database
+	// that other OS processes can open with Open, and a store opened on it.
+	Shared func(t *testing.T) (dsn string, store booking.Store)
+	// Open opens a store on dsn; worker processes of the multi-process race
+	// call it.
+	Open func(ctx context.Context, dsn string) (booking.Store, error)
+}
+
+type test struct {
+	name string
+	run  func(t *testing.T, s booking.Store)
+}
+
+// Run runs the whole suite on stores made by h.
+func Run(t *testing.T, h Harness) {
+	if h.New == nil || h.Shared == nil || h.Open == nil {
+		t.Fatal("storetest: Harness.New, Shared and Open are all required")
+	}
+	// Each test has a store of its own, so the tests of a group run in
+	// parallel; the races run one at a time, so that each races only
+	// itself.
+	groups := []struct {
+		name     string
+		tests    []test
+		parallel bool
+	}{
+		{"Show", showTests, true},
+		{"Rule", ruleTests, true},
+		{"Hold", holdTests, true},
+		{"Release", releaseTests, true},
+		{"StartPayment", startPaymentTests, true},
+		{"Settle", settleTests, true},
+		{"Race", raceTests, false},
+	}
+	for _, g := range groups {
+		t.Run(g.name, func(t *testing.T) {
+			for _, tt := range g.tests {
+				t.Run(tt.name, func(t *testing.T) {
+					if g.parallel {
+						t.Parallel()
+					}
+					tt.run(t, newStore(t, h))
+				})
+			}
+			if g.name == "Race" {
+				t.Run("TwoProcesses", func(t *testing.T) { testProcessRace(t, h) })
+			}
+		})
+	}
+}
+
+func newStore(t *testing.T, h Harness) booking.Store {
+	t.Helper()
+	s := h.New(t)
+	if s == nil {
+		t.Fatal("Harness.New returned a nil store")
+	}
+	closeWithTest(t, s)
+	return s
+}
+
+func closeWithTest(t *testing.T, s booking.Store) {
+	t.Helper()
+	t.Cleanup(func() {
+		if err := s.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+}
+
+// ttl is the hold TTL of most tests; base has nanoseconds on purpose, so a
+// store that rounds times fails.
+const ttl = 15 * time.Minute
+
+var base = time.Date(2026, 4, 1, 10, 0, 0, 123456789, time.UTC)
+
+// at is base+d with the usual TTL.
+func at(d time.Duration) booking.Moment { return booking.Moment{Now: base.Add(d), TTL: ttl} }
+
+// layout of the shows the suite creates: rows A, B, … nearest the screen
+// first; an aisle after the middle seat; the back row dearer.
+const (
+	currency     = "INR"
+	classicPrice = booking.Money(15000)
+	primePrice   = booking.Money(25050)
+)
+
+// newShow creates a show of rows×cols seats starting at startsAt. The seats
+// go to CreateShow shuffled; the result is in map order.
+func newShow(t *testing.T, s booking.Store, rows, cols int, startsAt time.Time) (booking.Show, []booking.Seat) {
+	t.Helper()
+	id := booking.NewID()
+	show := booking.Show{
+		ID:       id,
+		Movie:    booking.Movie{ID: "m-" + id[:6], Title: "The Long Queue " + id[:4], Rating: "UA", RuntimeMin: 142, Language: "Hindi"},
+		Theatre:  booking.Theatre{ID: "t1", Name: "Regal Talkies", City: "Pune"},
+		Screen:   "Audi 2",
+		StartsAt: startsAt,
+		Currency: currency,
+	}
+	var seats []booking.Seat
+	for r := range rows {
+		row := rowLabel(r)
+		for c := range cols {
+			col := c
+			if c >= cols/2 && cols > 1 {
+				col++ // the aisle
+			}
+			seat := booking.Seat{
+				ShowID: id, ID: row + strconv.Itoa(c+1), Row: row, Number: c + 1,
+				GridRow: r, GridCol: col, Category: "Classic", Price: classicPrice,
+				Kind: booking.KindStandard, Status: booking.SeatAvailable,
+			}
+			if r == rows-1 && rows > 1 {
+				seat.Category, seat.Price = "Prime", primePrice
+			}
+			if r == 0 && c == 0 {
+				seat.Kind = booking.KindWheelchair
+			}
+			seats = append(seats, seat)
+		}
+	}
+	createShow(t, s, show, seats)
+	return show, seats
+}
+
+// createShow stores show with seats, given to the store in a shuffled order.
+func createShow(t *testing.T, s booking.Store, show booking.Show, seats []booking.Seat) {
+	t.Helper()
+	shuffled := slices.Clone(seats)
+	rand.New(rand.NewPCG(1, 2)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	if err := s.CreateShow(context.Background(), show, shuffled); err != nil {
+		t.Fatalf("CreateShow: %v", err)
+	}
+}
+
+func rowLabel(r int) string {
+	if r < 26 {
+		return string(rune('A' + r))
+	}
+	return string(rune('A'+r/26-1)) + string(rune('A'+r%26))
+}
+
+func seatIDs(seats []booking.Seat) []string {
+	ids := make([]string, len(seats))
+	for i, s := range seats {
+		ids[i] = s.ID
+	}
+	return ids
+}
+
+// newHold is the hold the Service would give the store.
+func newHold(showID, owner string, m booking.Moment, seats ...string) booking.Hold {
+	return booking.Hold{
+		ID: booking.NewID(), ShowID: showID, Owner: owner,
+		SeatIDs: booking.NormalizeSeatIDs(seats), CreatedAt: m.Now, State: booking.HoldActive,
+	}
+}
+
+// hold holds seats for owner at m and fails the test unless it succeeds.
+func hold(t *testing.T, s booking.Store, showID, owner string, m booking.Moment, seats ...string) booking.Hold {
+	t.Helper()
+	h, err := s.HoldSeats(context.Background(), newHold(showID, owner, m, seats...), m)
+	if err != nil {
+		t.Fatalf("HoldSeats(%v) for %s at %v: %v", seats, owner, m.Now, err)
+	}
+	return h
+}
+
+// pay starts a payment for h at m.
+func pay(t *testing.T, s booking.Store, h booking.Hold, m booking.Moment) (booking.Payment, booking.Booking) {
+	t.Helper()
+	p, b, err := s.StartPayment(context.Background(), h.ID, h.Owner, newPaymentIDs(), m)
+	if err != nil {
+		t.Fatalf("StartPayment(%s) at %v: %v", h.ID, m.Now, err)
+	}
+	return p, b
+}
+
+func newPaymentIDs() booking.PaymentIDs {
+	return booking.PaymentIDs{PaymentID: booking.NewID(), BookingID: booking.NewID()}
+}
+
+// event is the provider's event for p.
+func event(p booking.Payment, typ booking.EventType) booking.PaymentEvent {
+	return booking.PaymentEvent{ID: "evt_" + booking.NewID(), Type: typ, PaymentID: p.ID, HoldID: p.HoldID, Amount: p.Amount, Currency: p.Currency}
+}
+
+// settle applies ev at m and fails the test on error.
+func settle(t *testing.T, s booking.Store, ev booking.PaymentEvent, ticket string, m booking.Moment) booking.Settlement {
+	t.Helper()
+	st, err := s.SettlePayment(context.Background(), ev, ticket, m)
+	if err != nil {
+		t.Fatalf("SettlePayment(%s %s) at %v: %v", ev.ID, ev.Type, m.Now, err)
+	}
+	return st
+}
+
+// book holds seats for owner at m, pays and settles successfully at m.
+func book(t *testing.T, s booking.Store, showID, owner string, m booking.Moment, seats ...string) (booking.Hold, booking.Booking) {
+	t.Helper()
+	h := hold(t, s, showID, owner, m, seats...)
+	p, _ := pay(t, s, h, m)
+	st := settle(t, s, event(p, booking.EventPaymentSucceeded), booking.NewTicketCode(), m)
+	if st.Effect != booking.EffectBooked {
+		t.Fatalf("settling a fresh hold: effect %q (%s), want %q", st.Effect, st.Reason, booking.EffectBooked)
+	}
+	return h, getBooking(t, s, p.BookingID)
+}
+
+func getSeats(t *testing.T, s booking.Store, showID string) []booking.Seat {
+	t.Helper()
+	seats, err := s.Seats(context.Background(), showID)
+	if err != nil {
+		t.Fatalf("Seats(%s): %v", showID, err)
+	}
+	return seats
+}
+
+func getHold(t *testing.T, s booking.Store, holdID string) booking.Hold {
+	t.Helper()
+	h, err := s.Hold(context.Background(), holdID)
+	if err != nil {
+		t.Fatalf("Hold(%s): %v", holdID, err)
+	}
+	return h
+}
+
+func getPayment(t *testing.T, s booking.Store, id string) booking.Payment {
+	t.Helper()
+	p, err := s.Payment(context.Background(), id)
+	if err != nil {
+		t.Fatalf("Payment(%s): %v", id, err)
+	}
+	return p
+}
+
+func getBooking(t *testing.T, s booking.Store, id string) booking.Booking {
+	t.Helper()
+	b, err := s.Booking(context.Background(), id)
+	if err != nil {
+		t.Fatalf("Booking(%s): %v", id, err)
+	}
+	return b
+}
+
+func availableIDs(t *testing.T, s booking.Store, showID string, m booking.Moment) []string {
+	t.Helper()
+	ids, err := s.AvailableSeatIDs(context.Background(), showID, m)
+	if err != nil {
+		t.Fatalf("AvailableSeatIDs(%s) at %v: %v", showID, m.Now, err)
+	}
+	return ids
+}
+
+func occupancy(t *testing.T, s booking.Store, showID string, m booking.Moment) booking.Occupancy {
+	t.Helper()
+	o, err := s.Occupancy(context.Background(), showID, m)
+	if err != nil {
+		t.Fatalf("Occupancy(%s) at %v: %v", showID, m.Now, err)
+	}
+	return o
+}
+
+// seatView is what the suite checks of a stored seat: the lock of a locked
+// seat, the booking of a booked one, nothing more of an available one (a
+// store may keep or clear the old hold id).
+type seatView struct {
+	Status    booking.SeatStatus
+	HoldID    string
+	LockedAt  time.Time
+	BookingID string
+}
+
+func view(s booking.Seat) seatView {
+	switch s.Status {
+	case booking.SeatLocked:
+		return seatView{Status: s.Status, HoldID: s.HoldID, LockedAt: s.LockedAt}
+	case booking.SeatBooked:
+		return seatView{Status: s.Status, BookingID: s.BookingID}
+	default:
+		return seatView{Status: s.Status}
+	}
+}
+
+var free = seatView{Status: booking.SeatAvailable}
+
+func lockedBy(h booking.Hold) seatView {
+	return seatView{Status: booking.SeatLocked, HoldID: h.ID, LockedAt: h.CreatedAt}
+}
+
+func bookedBy(b booking.Booking) seatView {
+	return seatView{Status: booking.SeatBooked, BookingID: b.ID}
+}
+
+// checkSeats compares the stored seats named in want.
+func checkSeats(t *testing.T, s booking.Store, showID string, want map[string]seatView) {
+	t.Helper()
+	got := map[string]seatView{}
+	for _, seat := range getSeats(t, s, showID) {
+		if _, ok := want[seat.ID]; ok {
+			got[seat.ID] = view(seat)
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("seats of show %s (-want +got):\n%s", showID, diff)
+	}
+}
+
+// unchanged fails the test when the stored seats differ from before.
+func unchanged(t *testing.T, s booking.Store, showID string, before []booking.Seat) {
+	t.Helper()
+	if diff := cmp.Diff(before, getSeats(t, s, showID)); diff != "" {
+		t.Errorf("seats changed (-before +after):\n%s", diff)
+	}
+}
+
+// wantErr fails the test unless errors.Is(err, target).
+func wantErr(t *testing.T, what string, err, target error) {
+	t.Helper()
+	if !errors.Is(err, target) {
+		t.Errorf("%s: error %v (code %q), want %v (code %q)", what, err, booking.ErrorCode(err), target, booking.ErrorCode(target))
+	}
+}
+
+// wantCode fails the test unless err has the given domain code.
+func wantCode(t *testing.T, what string, err error, code string) {
+	t.Helper()
+	if got := booking.ErrorCode(err); got != code {
+		t.Errorf("%s: error %v has code %q, want %q", what, err, got, code)
+	}
+}
+
+// seed is the suite's random seed: STORETEST_SEED repeats a failing run.
+func seed(t *testing.T) uint64 {
+	t.Helper()
+	v := uint64(time.Now().UnixNano())
+	if env := os.Getenv("STORETEST_SEED"); env != "" {
+		n, err := strconv.ParseUint(env, 10, 64)
+		if err != nil {
+			t.Fatalf("STORETEST_SEED=%q: %v", env, err)
+		}
+		v = n
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("random seed %d: STORETEST_SEED=%d repeats this run", v, v)
+		}
+	})
+	return v
+}
+
+// sized is n, or the smaller withRace when the race detector is on.
+func sized(n, withRace int) int {
+	if raceDetector {
+		return withRace
+	}
+	return n
+}
