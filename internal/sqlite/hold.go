@@ -1,0 +1,180 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+
+	"boxoffice/internal/booking"
+)
+
+const holdColumns = `id, show_id, owner, seat_ids, amount, currency, created_at, state`
+
+func scanHold(r scanner) (booking.Hold, error) {
+	var (
+		h         booking.Hold
+		seatIDs   string
+		createdAt sql.NullInt64
+	)
+	err := r.Scan(&h.ID, &h.ShowID, &h.Owner, &seatIDs, &h.Amount, &h.Currency, &createdAt, &h.State)
+	h.SeatIDs, h.CreatedAt = splitIDs(seatIDs), fromNanos(createdAt)
+	return h, err
+}
+
+// rowQuerier is what *sql.DB and *sql.Tx share for reading one row.
+type rowQuerier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+func getHold(ctx context.Context, q rowQuerier, holdID string) (booking.Hold, error) {
+	h, err := scanHold(q.QueryRowContext(ctx, `SELECT `+holdColumns+` FROM holds WHERE id = ?`, holdID))
+	return h, notFound(err, booking.ErrHoldNotFound)
+}
+
+// HoldSeats locks h.SeatIDs for h at m.Now, all or nothing, replacing the
+// owner's previous active hold for the show. The common case is three
+// statements in one BEGIN IMMEDIATE transaction: find the previous hold, one
+// conditional UPDATE that locks the requested seats that are free, and the
+// insert of the hold, which sums the prices. When the UPDATE locked fewer
+// seats than asked, the seats it did not lock still hold their state from
+// before, so booking.CheckHoldable names the culprits from inside the same
+// transaction, which is then rolled back.
+func (s *Store) HoldSeats(ctx context.Context, h booking.Hold, m booking.Moment) (booking.Hold, error) {
+	if err := booking.ValidateSeatRequest(h.SeatIDs, len(h.SeatIDs)); err != nil {
+		return booking.Hold{}, err
+	}
+	if h.ID == "" || h.Owner == "" {
+		return booking.Hold{}, booking.Errorf(booking.EINVALID, "A hold needs an id and an owner.")
+	}
+	h.SeatIDs = booking.NormalizeSeatIDs(h.SeatIDs)
+	h.CreatedAt, h.State = m.Now, booking.HoldActive
+	now := m.Now.UnixNano()
+	n := len(h.SeatIDs)
+	lockArgs := make([]any, 0, n+5)
+	lockArgs = append(lockArgs, h.ID, now, h.ShowID)
+	for _, id := range h.SeatIDs {
+		lockArgs = append(lockArgs, id)
+	}
+	lockArgs = append(lockArgs, cutoff(m), nil) // the previous hold goes last
+
+	err := s.inTx(ctx, "hold seats", func(tx *sql.Tx) error {
+		var prev string
+		err := tx.StmtContext(ctx, s.stmts.prevHold).QueryRowContext(ctx, h.ShowID, h.Owner).Scan(&prev)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		lockArgs[len(lockArgs)-1] = prev
+		locked, err := s.lockSeats(ctx, tx, n, lockArgs)
+		if err != nil {
+			return err
+		}
+		if locked < n {
+			return s.whyNotHeld(ctx, tx, h, prev, m)
+		}
+		if prev != "" {
+			if _, err := tx.StmtContext(ctx, s.stmts.releaseHold).ExecContext(ctx, h.ShowID, prev); err != nil {
+				return err
+			}
+			if _, err := tx.StmtContext(ctx, s.stmts.replaceHold).ExecContext(ctx, prev); err != nil {
+				return err
+			}
+		}
+		return tx.StmtContext(ctx, s.stmts.insertHold).QueryRowContext(ctx,
+			h.ID, h.Owner, joinIDs(h.SeatIDs), h.ShowID, now).Scan(&h.Amount, &h.Currency)
+	})
+	if err != nil {
+		return booking.Hold{}, err
+	}
+	return h, nil
+}
+
+// lockSeats runs lockSQL for n seats and returns how many it locked.
+func (s *Store) lockSeats(ctx context.Context, tx *sql.Tx, n int, args []any) (int, error) {
+	var stmt *sql.Stmt
+	if n <= maxPreparedSeats {
+		stmt = tx.StmtContext(ctx, s.stmts.lock[n])
+	} else {
+		var err error
+		if stmt, err = tx.PrepareContext(ctx, lockSQL(n)); err != nil {
+			return 0, err
+		}
+		defer stmt.Close()
+	}
+	res, err := stmt.ExecContext(ctx, args...)
+	if err != nil {
+		return 0, err
+	}
+	locked, err := res.RowsAffected()
+	return int(locked), err
+}
+
+// whyNotHeld explains, inside the failed hold's transaction, why the lock
+// UPDATE missed some seats. The seats it locked carry h.ID now; the others
+// are as they were, so booking.CheckHoldable decides on those. The error it
+// returns rolls the transaction back.
+func (s *Store) whyNotHeld(ctx context.Context, tx *sql.Tx, h booking.Hold, prev string, m booking.Moment) error {
+	seats, err := seatsByID(ctx, tx, h.ShowID, h.SeatIDs)
+	if err != nil {
+		return err
+	}
+	if len(seats) == 0 {
+		var one int
+		if err := tx.QueryRowContext(ctx, `SELECT 1 FROM shows WHERE id = ?`, h.ShowID).Scan(&one); err != nil {
+			return notFound(err, booking.ErrShowNotFound)
+		}
+	}
+	var missed []string
+	for _, id := range h.SeatIDs {
+		if !slices.ContainsFunc(seats, func(s booking.Seat) bool { return s.ID == id && s.HoldID == h.ID }) {
+			missed = append(missed, id)
+		}
+	}
+	if err := booking.CheckHoldable(missed, seats, prev, m); err != nil {
+		return err
+	}
+	// The SQL rule refused seats the Go rule accepts: a bug, not a conflict.
+	return fmt.Errorf("seat rule in SQL and Go disagree on seats %v of show %s", missed, h.ShowID)
+}
+
+// Hold returns a hold by id.
+func (s *Store) Hold(ctx context.Context, holdID string) (booking.Hold, error) {
+	h, err := getHold(ctx, s.read, holdID)
+	return h, wrapErr("hold", err)
+}
+
+// ActiveHold returns owner's active hold for a show, expired or not.
+func (s *Store) ActiveHold(ctx context.Context, showID, owner string) (booking.Hold, error) {
+	h, err := scanHold(s.read.QueryRowContext(ctx, `SELECT `+holdColumns+` FROM holds
+		WHERE show_id = ? AND owner = ? AND state = 'active' ORDER BY created_at DESC LIMIT 1`, showID, owner))
+	return h, wrapErr("active hold", notFound(err, booking.ErrHoldNotFound))
+}
+
+// ReleaseHold frees the seats the hold still locks and marks it released if
+// it was active. Releasing twice changes nothing the second time.
+func (s *Store) ReleaseHold(ctx context.Context, holdID, owner string) (booking.Hold, error) {
+	var h booking.Hold
+	err := s.inTx(ctx, "release hold", func(tx *sql.Tx) error {
+		var err error
+		if h, err = getHold(ctx, tx, holdID); err != nil {
+			return err
+		}
+		if err := h.CheckOwner(owner); err != nil {
+			return err
+		}
+		if _, err := tx.StmtContext(ctx, s.stmts.releaseHold).ExecContext(ctx, h.ShowID, h.ID); err != nil {
+			return err
+		}
+		if h.State != booking.HoldActive {
+			return nil
+		}
+		h.State = booking.HoldReleased
+		_, err = tx.ExecContext(ctx, `UPDATE holds SET state = ? WHERE id = ?`, h.State, h.ID)
+		return err
+	})
+	if err != nil {
+		return booking.Hold{}, err
+	}
+	return h, nil
+}

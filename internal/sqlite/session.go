@@ -1,0 +1,106 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/alexedwards/scs/v2"
+)
+
+var (
+	_ scs.Store            = (*SessionStore)(nil)
+	_ scs.CtxStore         = (*SessionStore)(nil)
+	_ scs.IterableCtxStore = (*SessionStore)(nil)
+)
+
+// SessionStore keeps scs sessions in the sessions table of the same database
+// as everything else, so that any process can serve any request. Expired
+// sessions are invisible at once and deleted by a background sweep that
+// Store.Close stops.
+type SessionStore struct {
+	s *Store
+}
+
+// Find returns the data of an unexpired session.
+func (ss *SessionStore) Find(token string) ([]byte, bool, error) {
+	return ss.FindCtx(context.Background(), token)
+}
+
+// FindCtx is Find with a context.
+func (ss *SessionStore) FindCtx(ctx context.Context, token string) ([]byte, bool, error) {
+	var b []byte
+	err := ss.s.read.QueryRowContext(ctx, `SELECT data FROM sessions WHERE token = ? AND expiry > ?`,
+		token, time.Now().UnixNano()).Scan(&b)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil, false, nil
+	case err != nil:
+		return nil, false, fmt.Errorf("sqlite: find session: %w", err)
+	}
+	return b, true, nil
+}
+
+// Commit stores a session's data until expiry, replacing what was there.
+func (ss *SessionStore) Commit(token string, b []byte, expiry time.Time) error {
+	return ss.CommitCtx(context.Background(), token, b, expiry)
+}
+
+// CommitCtx is Commit with a context.
+func (ss *SessionStore) CommitCtx(ctx context.Context, token string, b []byte, expiry time.Time) error {
+	if b == nil {
+		b = []byte{} // data is NOT NULL
+	}
+	return ss.s.inTx(ctx, "commit session", func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO sessions (token, data, expiry) VALUES (?, ?, ?)
+			ON CONFLICT (token) DO UPDATE SET data = excluded.data, expiry = excluded.expiry`,
+			token, b, expiry.UnixNano())
+		return err
+	})
+}
+
+// Delete removes a session; an unknown token is not an error.
+func (ss *SessionStore) Delete(token string) error {
+	return ss.DeleteCtx(context.Background(), token)
+}
+
+// DeleteCtx is Delete with a context.
+func (ss *SessionStore) DeleteCtx(ctx context.Context, token string) error {
+	return ss.s.inTx(ctx, "delete session", func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE token = ?`, token)
+		return err
+	})
+}
+
+// AllCtx returns every unexpired session, for scs's Iterate.
+func (ss *SessionStore) AllCtx(ctx context.Context) (map[string][]byte, error) {
+	rows, err := ss.s.read.QueryContext(ctx, `SELECT token, data FROM sessions WHERE expiry > ?`, time.Now().UnixNano())
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: all sessions: %w", err)
+	}
+	defer rows.Close()
+	all := map[string][]byte{}
+	for rows.Next() {
+		var token string
+		var b []byte
+		if err := rows.Scan(&token, &b); err != nil {
+			return nil, fmt.Errorf("sqlite: all sessions: %w", err)
+		}
+		all[token] = b
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite: all sessions: %w", err)
+	}
+	return all, nil
+}
+
+// deleteExpired is the background sweep; Find already hides expired
+// sessions, so a failed sweep only costs disk space until the next one.
+func (ss *SessionStore) deleteExpired(ctx context.Context) {
+	_ = ss.s.inTx(ctx, "delete expired sessions", func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE expiry <= ?`, time.Now().UnixNano())
+		return err
+	})
+}

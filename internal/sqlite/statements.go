@@ -1,0 +1,92 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+)
+
+// maxPreparedSeats is the largest hold whose lock UPDATE is prepared ahead;
+// larger ones (MAX_SEATS may be raised) are prepared per call.
+const maxPreparedSeats = 16
+
+// statements are the prepared statements of the hot paths. Those on the
+// write pool are prepared on its one connection and reused by every
+// transaction through Tx.StmtContext.
+type statements struct {
+	all []*sql.Stmt
+
+	lock        [maxPreparedSeats + 1]*sql.Stmt // lock[n] locks n seats
+	prevHold    *sql.Stmt
+	releaseHold *sql.Stmt // seats still locked by a hold back to available
+	replaceHold *sql.Stmt
+	insertHold  *sql.Stmt
+	insertShow  *sql.Stmt
+	insertSeat  *sql.Stmt
+	seats       *sql.Stmt // read pool: a show's seat map
+}
+
+// lockSQL is the all-or-nothing heart of HoldSeats: it locks those of the n
+// requested seats that are free by the seat rule or still locked by the
+// session's previous hold. Arguments: hold id, now, show id, the n seat ids,
+// cutoff, previous hold id. It is executed, not queried with RETURNING:
+// counting the rows it changed is enough to decide, and measured 30 µs
+// cheaper per hold.
+func lockSQL(n int) string {
+	return `UPDATE seats SET status = 'locked', hold_id = ?, locked_at = ?
+		WHERE show_id = ? AND seat_id IN (` + placeholders(n) + `)
+		AND (` + seatFree + ` OR (status = 'locked' AND hold_id = ?))`
+}
+
+// releaseSQL frees the seats a hold still locks; it never touches a seat
+// that another hold has locked since or that was booked.
+const releaseSQL = `UPDATE seats SET status = 'available', hold_id = NULL, locked_at = NULL
+	WHERE show_id = ? AND hold_id = ? AND status = 'locked'`
+
+func prepareStatements(ctx context.Context, write, read *sql.DB) (*statements, error) {
+	st := &statements{}
+	var errs []error
+	prep := func(db *sql.DB, query string) *sql.Stmt {
+		stmt, err := db.PrepareContext(ctx, query)
+		if err != nil {
+			errs = append(errs, err)
+			return nil
+		}
+		st.all = append(st.all, stmt)
+		return stmt
+	}
+	for n := 1; n <= maxPreparedSeats; n++ {
+		st.lock[n] = prep(write, lockSQL(n))
+	}
+	st.prevHold = prep(write, `SELECT id FROM holds
+		WHERE show_id = ? AND owner = ? AND state = 'active' LIMIT 1`)
+	st.releaseHold = prep(write, releaseSQL)
+	st.replaceHold = prep(write, `UPDATE holds SET state = 'replaced' WHERE id = ? AND state = 'active'`)
+	// The amount (the prices of the seats just locked, found through
+	// seats_hold: without INDEXED BY the planner walks the show's whole
+	// primary key range) and the currency (the show's) are computed by the insert
+	// itself and returned: one statement instead of three.
+	st.insertHold = prep(write, `INSERT INTO holds (id, show_id, owner, seat_ids, amount, currency, created_at, state)
+		SELECT ?1, id, ?2, ?3, (SELECT coalesce(sum(price), 0) FROM seats INDEXED BY seats_hold WHERE show_id = ?4 AND hold_id = ?1),
+			currency, ?5, 'active'
+		FROM shows WHERE id = ?4
+		RETURNING amount, currency`)
+	st.insertShow = prep(write, `INSERT INTO shows (`+showColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`)
+	st.insertSeat = prep(write, `INSERT INTO seats (show_id, seat_id, row_label, number, grid_row, grid_col, category, price, kind)
+		VALUES (?,?,?,?,?,?,?,?,?)`)
+	st.seats = prep(read, `SELECT `+seatColumns+` FROM seats WHERE show_id = ? ORDER BY grid_row, grid_col`)
+	if len(errs) > 0 {
+		st.close()
+		return nil, errors.Join(errs...)
+	}
+	return st, nil
+}
+
+func (st *statements) close() {
+	if st == nil {
+		return
+	}
+	for _, s := range st.all {
+		s.Close()
+	}
+}
