@@ -1,0 +1,142 @@
+package catalog
+
+import (
+	"time"
+
+	"boxoffice/internal/booking"
+)
+
+// Prices in paise.
+const (
+	classic  booking.Money = 180_00
+	prime    booking.Money = 250_00
+	recliner booking.Money = 450_00
+)
+
+// The demo's screens. Each has its own plan so the seat map can be seen with
+// different widths, aisles and bands.
+var (
+	// grandAudi is a large hall: two side blocks and a wide centre, 194 seats.
+	grandAudi = Layout{
+		Bands: []Band{
+			{Category: "Classic", Price: classic, Rows: 3, Blocks: []int{4, 12, 4}},
+			{Category: "Prime", Price: prime, Rows: 5, Blocks: []int{4, 14, 4}},
+			{Category: "Recliner", Price: recliner, Rows: 2, Blocks: []int{6, 6}},
+		},
+		AccessibleRow: 3, AccessiblePairs: 2, // first Prime row, off the cross-aisle
+	}
+	// studio is a small screen with one centre aisle, 132 seats.
+	studio = Layout{
+		Bands: []Band{
+			{Category: "Classic", Price: classic, Rows: 2, Blocks: []int{7, 7}},
+			{Category: "Prime", Price: prime, Rows: 6, Blocks: []int{8, 8}},
+			{Category: "Recliner", Price: recliner, Rows: 1, Blocks: []int{4, 4}},
+		},
+		AccessibleRow: 2, AccessiblePairs: 1,
+	}
+	// stadium is a wide raked hall with three blocks throughout, 248 seats.
+	stadium = Layout{
+		Bands: []Band{
+			{Category: "Classic", Price: classic, Rows: 4, Blocks: []int{5, 14, 5}},
+			{Category: "Prime", Price: prime, Rows: 5, Blocks: []int{5, 14, 5}},
+			{Category: "Recliner", Price: recliner, Rows: 2, Blocks: []int{4, 8, 4}},
+		},
+		AccessibleRow: 4, AccessiblePairs: 2,
+	}
+	// boutique is mostly recliners: a premium screen, 124 seats.
+	boutique = Layout{
+		Bands: []Band{
+			{Category: "Prime", Price: prime, Rows: 4, Blocks: []int{3, 10, 3}},
+			{Category: "Recliner", Price: recliner, Rows: 6, Blocks: []int{5, 5}},
+		},
+		AccessibleRow: 0, AccessiblePairs: 2,
+	}
+)
+
+// ist is India Standard Time, fixed so the demo needs no time zone database.
+var ist = time.FixedZone("IST", 5*3600+30*60)
+
+// slot is a start time of day, local to the theatre.
+type slot struct{ hour, minute int }
+
+var (
+	// morningSlots and staggeredSlots leave every screen at least 3h15m
+	// between starts, enough for the longest demo film and the cleaning.
+	morningSlots   = []slot{{10, 30}, {13, 45}, {17, 0}, {20, 15}}
+	staggeredSlots = []slot{{11, 15}, {14, 30}, {18, 45}, {22, 30}}
+)
+
+type demoScreen struct {
+	name   string
+	layout Layout
+	slots  []slot
+}
+
+type demoTheatre struct {
+	name, city string
+	screens    []demoScreen
+}
+
+var demoTheatres = []demoTheatre{
+	{name: "Kohinoor Picture Palace", city: "Mumbai", screens: []demoScreen{
+		{name: "Audi 1", layout: grandAudi, slots: morningSlots},
+		{name: "Audi 2", layout: studio, slots: staggeredSlots},
+	}},
+	{name: "Meenakshi Talkies", city: "Chennai", screens: []demoScreen{
+		{name: "Screen 1", layout: stadium, slots: morningSlots},
+		{name: "Screen 2", layout: boutique, slots: staggeredSlots},
+	}},
+	{name: "Lalbagh Cinemas", city: "Bengaluru", screens: []demoScreen{
+		{name: "Audi 1", layout: studio, slots: staggeredSlots},
+		{name: "Audi 2", layout: grandAudi, slots: morningSlots},
+	}},
+}
+
+var demoMovies = []booking.Movie{
+	{Title: "Monsoon Express", Rating: "UA 13+", RuntimeMin: 148, Language: "Hindi"},
+	{Title: "Kaveri Nights", Rating: "UA 16+", RuntimeMin: 156, Language: "Tamil"},
+	{Title: "The Tiffin Carrier", Rating: "U", RuntimeMin: 112, Language: "English"},
+	{Title: "Rakta Rekha", Rating: "A", RuntimeMin: 171, Language: "Telugu"},
+	{Title: "Pani Puri Diaries", Rating: "U", RuntimeMin: 124, Language: "Hindi"},
+}
+
+// demoDays is how far ahead the demo schedule runs.
+const demoDays = 3
+
+// Demo returns a small, realistic catalog: three theatres in Indian cities,
+// five films, two screens each with its own seat plan, and every show that
+// starts after now and within the next three days (IST times, stored in
+// UTC). Ids are fresh on every call.
+func Demo(now time.Time) []ShowSeats {
+	movies := make([]booking.Movie, len(demoMovies))
+	for i, m := range demoMovies {
+		m.ID = booking.NewID()
+		movies[i] = m
+	}
+	end := now.Add(demoDays * 24 * time.Hour)
+	today := now.In(ist)
+	var out []ShowSeats
+	for ti, dt := range demoTheatres {
+		theatre := booking.Theatre{ID: booking.NewID(), Name: dt.name, City: dt.city}
+		for si, screen := range dt.screens {
+			seats := screen.layout.Seats()
+			for day := 0; day <= demoDays; day++ {
+				for k, sl := range screen.slots {
+					startsAt := time.Date(today.Year(), today.Month(), today.Day()+day, sl.hour, sl.minute, 0, 0, ist)
+					if !startsAt.After(now) || startsAt.After(end) {
+						continue
+					}
+					// Rotate films across screens and slots, so each theatre
+					// shows several and each film plays in every city.
+					movie := movies[(2*ti+si+k+day)%len(movies)]
+					show := booking.Show{
+						ID: booking.NewID(), Movie: movie, Theatre: theatre, Screen: screen.name,
+						StartsAt: startsAt.UTC(), Currency: "INR",
+					}
+					out = append(out, ShowSeats{Show: show, Seats: ForShow(seats, show.ID)})
+				}
+			}
+		}
+	}
+	return out
+}

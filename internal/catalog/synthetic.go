@@ -1,0 +1,73 @@
+package catalog
+
+import (
+	"fmt"
+	"time"
+
+	"boxoffice/internal/booking"
+)
+
+// syntheticGap spaces synthetic shows so they spread over days like a real
+// schedule instead of all starting at once.
+const syntheticGap = 10 * time.Minute
+
+// SyntheticLayout is the plan of a synthetic rows×cols screen: Classic at
+// the front, Prime in the middle, Recliner in the back third (when there are
+// rows enough), and rows of more than 12 seats cut into three blocks by two
+// aisles. It panics when CheckSize(rows, cols) fails.
+func SyntheticLayout(rows, cols int) Layout {
+	if err := CheckSize(rows, cols); err != nil {
+		panic("catalog: " + err.Error())
+	}
+	blocks := []int{cols}
+	if cols > 12 {
+		side := cols / 4
+		blocks = []int{side, cols - 2*side, side}
+	}
+	front := rows / 3
+	back := rows / 3
+	bands := []Band{
+		{Category: "Classic", Price: classic, Rows: front, Blocks: blocks},
+		{Category: "Prime", Price: prime, Rows: rows - front - back, Blocks: blocks},
+		{Category: "Recliner", Price: recliner, Rows: back, Blocks: blocks},
+	}
+	var nonEmpty []Band
+	for _, b := range bands {
+		if b.Rows > 0 {
+			nonEmpty = append(nonEmpty, b)
+		}
+	}
+	return Layout{Bands: nonEmpty}
+}
+
+// Synthetic returns n shows of rows×cols seats each, for load tests: one
+// theatre and film, starting at start and then every ten minutes. It panics
+// when CheckSize(rows, cols) fails. For millions of seats, build them show by
+// show from SyntheticShows and SyntheticLayout instead, as "boxoffice seed"
+// does, so they need not all be in memory at once.
+func Synthetic(n, rows, cols int, start time.Time) []ShowSeats {
+	seats := SyntheticLayout(rows, cols).Seats()
+	shows := SyntheticShows(n, start)
+	out := make([]ShowSeats, n)
+	for i, show := range shows {
+		out[i] = ShowSeats{Show: show, Seats: ForShow(seats, show.ID)}
+	}
+	return out
+}
+
+// SyntheticShows returns n shows of one theatre and film, starting at start
+// and then every ten minutes, without their seats.
+func SyntheticShows(n int, start time.Time) []booking.Show {
+	theatre := booking.Theatre{ID: booking.NewID(), Name: "Synthetic Multiplex", City: "Pune"}
+	movie := booking.Movie{ID: booking.NewID(), Title: "Load Test", Rating: "U", RuntimeMin: 120, Language: "Hindi"}
+	shows := make([]booking.Show, n)
+	for i := range shows {
+		shows[i] = booking.Show{
+			ID: booking.NewID(), Movie: movie, Theatre: theatre,
+			Screen:   fmt.Sprintf("Screen %d", i%8+1),
+			StartsAt: start.Add(time.Duration(i) * syntheticGap).UTC(),
+			Currency: "INR",
+		}
+	}
+	return shows
+}

@@ -1,0 +1,350 @@
+// Package config reads the settings of boxoffice once, at start, from the
+// flags of "boxoffice serve" and the environment (SPEC §4). main passes the
+// resulting Config down; nothing else reads the environment.
+package config
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// Config is the configuration of one boxoffice process.
+type Config struct {
+	Addr     string   // listen address, e.g. ":8080"
+	Database Database // where everything is stored
+	HoldTTL  time.Duration
+	MaxSeats int
+
+	// WebhookSecret is the HMAC key of payment callbacks. When it was not
+	// configured, Load makes one up and sets WebhookSecretGenerated, so that
+	// main can print it: a developer then sees the key the sandbox signs with.
+	WebhookSecret          string
+	WebhookSecretGenerated bool
+
+	// PublicURL is the base URL the payment provider calls back, without a
+	// trailing slash. When it was not configured it is derived from Addr's
+	// port (http://localhost:PORT) and PublicURLDerived is set, so that a
+	// server listening on port 0 can fix it once the port is known.
+	PublicURL        string
+	PublicURLDerived bool
+
+	// PaymentProvider names the payment provider main builds ("sandbox");
+	// main knows the providers, so adding one does not touch this package.
+	PaymentProvider string
+
+	AdminEmail    string // with AdminPassword: the admin account made or updated at start
+	AdminPassword string
+	SeedDemo      bool // seed the demo catalog into an empty database
+	HoldRate      int  // holds per session per minute; 0 disables the limit
+	LogFormat     string
+}
+
+// Database is a parsed DATABASE_URL.
+type Database struct {
+	Driver string // DriverSQLite or DriverMongo
+	Source string // the file path for SQLite, the whole URI for MongoDB
+	URL    string // DATABASE_URL as given
+}
+
+// Redacted is the URL with any password masked, for logs and messages.
+func (d Database) Redacted() string {
+	if d.Driver != DriverMongo {
+		return d.URL
+	}
+	u, err := url.Parse(d.URL)
+	if err != nil {
+		return d.Driver + "://…"
+	}
+	return u.Redacted()
+}
+
+// Database drivers.
+const (
+	DriverSQLite = "sqlite"
+	DriverMongo  = "mongodb"
+)
+
+// Var describes one setting: its environment variable, its flag of
+// "boxoffice serve", its default as a person would type it and its meaning.
+type Var struct {
+	Env     string
+	Flag    string
+	Default string
+	Usage   string
+	isBool  bool
+}
+
+// Vars lists every setting in the order "boxoffice -h" shows them.
+var Vars = []Var{
+	{Env: "ADDR", Flag: "addr", Default: ":8080", Usage: "listen address"},
+	{Env: "DATABASE_URL", Flag: "database-url", Default: "sqlite:data/boxoffice.db", Usage: "sqlite:PATH or a mongodb:// / mongodb+srv:// URI"},
+	{Env: "HOLD_TTL", Flag: "hold-ttl", Default: "15m", Usage: "how long a lock protects a seat (Go duration)"},
+	{Env: "MAX_SEATS", Flag: "max-seats", Default: "10", Usage: "most seats in one hold"},
+	{Env: "PAYMENT_WEBHOOK_SECRET", Flag: "payment-webhook-secret", Default: "", Usage: "HMAC key for payment callbacks (unset: generated and printed at start)"},
+	{Env: "PUBLIC_URL", Flag: "public-url", Default: "http://localhost:8080", Usage: "base URL the payment provider calls back (unset: http://localhost:PORT of ADDR)"},
+	{Env: "PAYMENT_PROVIDER", Flag: "payment-provider", Default: "sandbox", Usage: "payment provider: sandbox, the built-in stand-in for a hosted checkout"},
+	{Env: "ADMIN_EMAIL", Flag: "admin-email", Default: "", Usage: "admin account created or updated at start (with ADMIN_PASSWORD)"},
+	{Env: "ADMIN_PASSWORD", Flag: "admin-password", Default: "", Usage: "password of ADMIN_EMAIL, at least 8 characters"},
+	{Env: "SEED_DEMO", Flag: "seed-demo", Default: "true", Usage: "seed a small demo catalog when the database is empty", isBool: true},
+	{Env: "HOLD_RATE", Flag: "hold-rate", Default: "20", Usage: "holds per session per minute (per address: ten times that); 0 disables"},
+	{Env: "LOG_FORMAT", Flag: "log-format", Default: "text", Usage: "log format: text or json"},
+}
+
+// setting is one Var's flag: it remembers whether it was given, since an
+// explicitly empty flag must still beat the environment.
+type setting struct {
+	value  string
+	given  bool
+	isBool bool
+}
+
+func (s *setting) String() string { return s.value }
+
+func (s *setting) Set(v string) error {
+	s.value, s.given = v, true
+	return nil
+}
+
+// IsBoolFlag lets "--seed-demo" stand for "--seed-demo=true".
+func (s *setting) IsBoolFlag() bool { return s.isBool }
+
+// Load builds the Config from args (the flags after "serve") and getenv. A
+// flag beats its environment variable, which beats the default; an empty
+// variable counts as unset. Every invalid setting is reported, not only the
+// first. With -h it returns an error wrapping flag.ErrHelp.
+func Load(args []string, getenv func(string) string) (Config, error) {
+	fs := flag.NewFlagSet("boxoffice serve", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // the caller prints usage and errors its own way
+	settings := make(map[string]*setting, len(Vars))
+	for _, v := range Vars {
+		s := &setting{isBool: v.isBool}
+		settings[v.Env] = s
+		fs.Var(s, v.Flag, v.Usage)
+	}
+	if err := fs.Parse(args); err != nil {
+		return Config{}, err
+	}
+	if fs.NArg() > 0 {
+		return Config{}, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+
+	// lookup returns a setting's raw value and where it came from, for
+	// error messages that point at the right place to fix.
+	lookup := func(env string) (value, source string, given bool) {
+		if s := settings[env]; s.given {
+			return s.value, "flag --" + flagOf(env), true
+		}
+		if v := getenv(env); v != "" {
+			return v, env, true
+		}
+		return defaultOf(env), env + " default", false
+	}
+
+	var c Config
+	var errs []error
+	bad := func(source, value, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%s=%q: %s", source, value, fmt.Sprintf(format, args...)))
+	}
+
+	v, src, _ := lookup("ADDR")
+	port, err := parseAddr(v)
+	if err != nil {
+		bad(src, v, "%v", err)
+	}
+	c.Addr = v
+
+	v, src, _ = lookup("DATABASE_URL")
+	if c.Database, err = ParseDatabaseURL(v); err != nil {
+		bad(src, v, "%v", err)
+	}
+
+	v, src, _ = lookup("HOLD_TTL")
+	if c.HoldTTL, err = time.ParseDuration(v); err != nil {
+		bad(src, v, "not a duration; write it like 15m, 90s or 1h30m")
+	} else if c.HoldTTL < time.Second || c.HoldTTL > 24*time.Hour {
+		bad(src, v, "must be between 1s and 24h")
+	}
+
+	v, src, _ = lookup("MAX_SEATS")
+	if c.MaxSeats, err = strconv.Atoi(v); err != nil {
+		bad(src, v, "not a whole number")
+	} else if c.MaxSeats < 1 {
+		bad(src, v, "must be at least 1")
+	}
+
+	v, _, given := lookup("PAYMENT_WEBHOOK_SECRET")
+	if given {
+		c.WebhookSecret = v
+	} else {
+		c.WebhookSecret, c.WebhookSecretGenerated = generateSecret(), true
+	}
+
+	v, src, given = lookup("PUBLIC_URL")
+	if !given && port != "" {
+		v, c.PublicURLDerived = "http://localhost:"+port, true
+	}
+	if c.PublicURL, err = parsePublicURL(v); err != nil {
+		bad(src, v, "%v", err)
+	}
+
+	v, src, _ = lookup("PAYMENT_PROVIDER")
+	if c.PaymentProvider = strings.ToLower(strings.TrimSpace(v)); c.PaymentProvider == "" {
+		bad(src, v, "must name a payment provider, e.g. sandbox")
+	}
+
+	email, emailSrc, _ := lookup("ADMIN_EMAIL")
+	password, passwordSrc, _ := lookup("ADMIN_PASSWORD")
+	switch {
+	case password != "" && email == "":
+		errs = append(errs, fmt.Errorf("%s is set but ADMIN_EMAIL is not: set both to create the admin account", passwordSrc))
+	case email != "" && password == "":
+		errs = append(errs, fmt.Errorf("%s is set but ADMIN_PASSWORD is not: set both to create the admin account", emailSrc))
+	case email != "" && !strings.Contains(strings.Trim(email, "@"), "@"):
+		bad(emailSrc, email, "not an email address")
+	case email != "" && len([]rune(password)) < 8:
+		errs = append(errs, fmt.Errorf("%s: must be at least 8 characters", passwordSrc))
+	}
+	c.AdminEmail, c.AdminPassword = email, password
+
+	v, src, _ = lookup("SEED_DEMO")
+	if c.SeedDemo, err = strconv.ParseBool(v); err != nil {
+		bad(src, v, "not a boolean; use true or false")
+	}
+
+	v, src, _ = lookup("HOLD_RATE")
+	if c.HoldRate, err = strconv.Atoi(v); err != nil {
+		bad(src, v, "not a whole number")
+	} else if c.HoldRate < 0 {
+		bad(src, v, "must be 0 (no limit) or more")
+	}
+
+	v, src, _ = lookup("LOG_FORMAT")
+	switch v {
+	case "text", "json":
+		c.LogFormat = v
+	default:
+		bad(src, v, "must be text or json")
+	}
+
+	if len(errs) > 0 {
+		return Config{}, errors.Join(errs...)
+	}
+	return c, nil
+}
+
+// ParseDatabaseURL accepts "sqlite:PATH" (also "sqlite://PATH") and MongoDB
+// URIs.
+func ParseDatabaseURL(s string) (Database, error) {
+	scheme, rest, ok := strings.Cut(s, ":")
+	switch {
+	case !ok:
+		return Database{}, errors.New("want sqlite:PATH or a mongodb:// / mongodb+srv:// URI")
+	case scheme == "sqlite":
+		path := strings.TrimPrefix(rest, "//")
+		if path == "" {
+			return Database{}, errors.New("sqlite: needs a file path, e.g. sqlite:data/boxoffice.db")
+		}
+		return Database{Driver: DriverSQLite, Source: path, URL: s}, nil
+	case scheme == "mongodb" || scheme == "mongodb+srv":
+		u, err := url.Parse(s)
+		if err != nil || u.Host == "" || !strings.HasPrefix(rest, "//") {
+			return Database{}, errors.New("not a valid MongoDB URI; want mongodb://HOST[:PORT]/DB?replicaSet=NAME")
+		}
+		return Database{Driver: DriverMongo, Source: s, URL: s}, nil
+	default:
+		return Database{}, fmt.Errorf("unknown scheme %q; want sqlite:PATH or a mongodb:// / mongodb+srv:// URI", scheme)
+	}
+}
+
+// parseAddr checks a listen address and returns its port.
+func parseAddr(addr string) (port string, err error) {
+	_, port, err = net.SplitHostPort(addr)
+	if err != nil {
+		return "", errors.New("not a listen address; want HOST:PORT or :PORT")
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		return "", errors.New("port must be a number from 0 to 65535")
+	}
+	return port, nil
+}
+
+func parsePublicURL(s string) (string, error) {
+	u, err := url.Parse(s)
+	switch {
+	case err != nil:
+		return "", errors.New("not a URL")
+	case u.Scheme != "http" && u.Scheme != "https":
+		return "", errors.New("must start with http:// or https://")
+	case u.Host == "":
+		return "", errors.New("has no host")
+	case u.RawQuery != "" || u.Fragment != "" || u.User != nil:
+		return "", errors.New("must be a plain base URL, without user, query or fragment")
+	}
+	return strings.TrimRight(u.String(), "/"), nil
+}
+
+func generateSecret() string {
+	var b [32]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails on supported platforms
+	return hex.EncodeToString(b[:])
+}
+
+func flagOf(env string) string {
+	for _, v := range Vars {
+		if v.Env == env {
+			return v.Flag
+		}
+	}
+	panic("config: no setting " + env)
+}
+
+func defaultOf(env string) string {
+	for _, v := range Vars {
+		if v.Env == env {
+			return v.Default
+		}
+	}
+	panic("config: no setting " + env)
+}
+
+// PrintUsage writes one line per setting: flag, variable, default, meaning.
+func PrintUsage(w io.Writer) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  FLAG\tVARIABLE\tDEFAULT\tMEANING")
+	for _, v := range Vars {
+		def := v.Default
+		if def == "" {
+			def = "(unset)"
+		}
+		fmt.Fprintf(tw, "  --%s\t%s\t%s\t%s\n", v.Flag, v.Env, def, v.Usage)
+	}
+	tw.Flush()
+}
+
+// LoadDatabase reads only DATABASE_URL, for the commands that need nothing
+// else (seed, migrate): flagValue, when not empty, beats the environment,
+// which beats the default.
+func LoadDatabase(flagValue string, getenv func(string) string) (Database, error) {
+	v, src := flagValue, "flag --database-url"
+	if v == "" {
+		v, src = getenv("DATABASE_URL"), "DATABASE_URL"
+	}
+	if v == "" {
+		v, src = defaultOf("DATABASE_URL"), "DATABASE_URL default"
+	}
+	db, err := ParseDatabaseURL(v)
+	if err != nil {
+		return Database{}, fmt.Errorf("%s=%q: %w", src, v, err)
+	}
+	return db, nil
+}

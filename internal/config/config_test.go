@@ -1,0 +1,234 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+func env(kv map[string]string) func(string) string {
+	return func(k string) string { return kv[k] }
+}
+
+func TestLoad(t *testing.T) {
+	defaults := Config{
+		Addr:             ":8080",
+		Database:         Database{Driver: DriverSQLite, Source: "data/boxoffice.db", URL: "sqlite:data/boxoffice.db"},
+		HoldTTL:          15 * time.Minute,
+		MaxSeats:         10,
+		PublicURL:        "http://localhost:8080",
+		PublicURLDerived: true,
+		PaymentProvider:  "sandbox",
+		SeedDemo:         true,
+		HoldRate:         20,
+		LogFormat:        "text",
+
+		WebhookSecretGenerated: true,
+	}
+	with := func(change func(*Config)) Config {
+		c := defaults
+		change(&c)
+		return c
+	}
+	tests := []struct {
+		name string
+		args []string
+		env  map[string]string
+		want Config
+	}{
+		{name: "defaults", want: defaults},
+		{
+			name: "environment",
+			env: map[string]string{
+				"ADDR": "127.0.0.1:9000", "DATABASE_URL": "mongodb://db1,db2/boxoffice?replicaSet=rs0",
+				"HOLD_TTL": "90s", "MAX_SEATS": "6", "PAYMENT_WEBHOOK_SECRET": "whsec_test",
+				"PUBLIC_URL": "https://tickets.example.com/", "ADMIN_EMAIL": "admin@example.com",
+				"ADMIN_PASSWORD": "correct horse", "SEED_DEMO": "false", "HOLD_RATE": "0", "LOG_FORMAT": "json",
+			},
+			want: Config{
+				Addr:     "127.0.0.1:9000",
+				Database: Database{Driver: DriverMongo, Source: "mongodb://db1,db2/boxoffice?replicaSet=rs0", URL: "mongodb://db1,db2/boxoffice?replicaSet=rs0"},
+				HoldTTL:  90 * time.Second, MaxSeats: 6, WebhookSecret: "whsec_test",
+				PublicURL: "https://tickets.example.com", AdminEmail: "admin@example.com", AdminPassword: "correct horse",
+				PaymentProvider: "sandbox", SeedDemo: false, HoldRate: 0, LogFormat: "json",
+			},
+		},
+		{
+			name: "flag beats environment",
+			args: []string{"--max-seats", "4", "-hold-ttl=2m", "--seed-demo=false"},
+			env:  map[string]string{"MAX_SEATS": "8", "HOLD_TTL": "5m"},
+			want: with(func(c *Config) { c.MaxSeats, c.HoldTTL, c.SeedDemo = 4, 2*time.Minute, false }),
+		},
+		{
+			name: "bool flag alone",
+			args: []string{"--seed-demo"},
+			env:  map[string]string{"SEED_DEMO": "false"},
+			want: defaults,
+		},
+		{
+			name: "empty variable counts as unset",
+			env:  map[string]string{"MAX_SEATS": "", "HOLD_TTL": ""},
+			want: defaults,
+		},
+		{
+			name: "public URL follows the port",
+			env:  map[string]string{"ADDR": ":3000"},
+			want: with(func(c *Config) { c.Addr, c.PublicURL = ":3000", "http://localhost:3000" }),
+		},
+		{
+			name: "sqlite with slashes",
+			args: []string{"--database-url", "sqlite:///var/lib/boxoffice/db.sqlite"},
+			want: with(func(c *Config) {
+				c.Database = Database{Driver: DriverSQLite, Source: "/var/lib/boxoffice/db.sqlite", URL: "sqlite:///var/lib/boxoffice/db.sqlite"}
+			}),
+		},
+		{
+			name: "mongodb+srv",
+			env:  map[string]string{"DATABASE_URL": "mongodb+srv://cluster0.example.net/boxoffice"},
+			want: with(func(c *Config) {
+				c.Database = Database{Driver: DriverMongo, Source: "mongodb+srv://cluster0.example.net/boxoffice", URL: "mongodb+srv://cluster0.example.net/boxoffice"}
+			}),
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Load(tt.args, env(tt.env))
+			if err != nil {
+				t.Fatalf("Load: %v", err)
+			}
+			if diff := cmp.Diff(tt.want, got, cmpopts.IgnoreFields(Config{}, "WebhookSecret")); diff != "" {
+				t.Errorf("Load (-want +got):\n%s", diff)
+			}
+			if !tt.want.WebhookSecretGenerated && got.WebhookSecret != tt.want.WebhookSecret {
+				t.Errorf("WebhookSecret = %q, want %q", got.WebhookSecret, tt.want.WebhookSecret)
+			}
+		})
+	}
+}
+
+func TestLoadGeneratesSecret(t *testing.T) {
+	a, err := Load(nil, env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Load(nil, env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !a.WebhookSecretGenerated || len(a.WebhookSecret) != 64 || strings.Trim(a.WebhookSecret, "0123456789abcdef") != "" {
+		t.Errorf("generated secret = %q (generated=%v), want 64 hex digits", a.WebhookSecret, a.WebhookSecretGenerated)
+	}
+	if a.WebhookSecret == b.WebhookSecret {
+		t.Errorf("two loads generated the same secret %q", a.WebhookSecret)
+	}
+}
+
+func TestLoadInvalid(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		env  map[string]string
+		want []string // substrings of the error
+	}{
+		{name: "bad duration", env: map[string]string{"HOLD_TTL": "15"}, want: []string{`HOLD_TTL="15"`, "not a duration"}},
+		{name: "zero duration", env: map[string]string{"HOLD_TTL": "0s"}, want: []string{"between 1s and 24h"}},
+		{name: "bad duration by flag", args: []string{"--hold-ttl=soon"}, want: []string{`flag --hold-ttl="soon"`}},
+		{name: "max seats zero", env: map[string]string{"MAX_SEATS": "0"}, want: []string{`MAX_SEATS="0": must be at least 1`}},
+		{name: "max seats text", env: map[string]string{"MAX_SEATS": "ten"}, want: []string{"not a whole number"}},
+		{name: "unknown scheme", env: map[string]string{"DATABASE_URL": "postgres://localhost/db"}, want: []string{`unknown scheme "postgres"`}},
+		{name: "no scheme", env: map[string]string{"DATABASE_URL": "boxoffice.db"}, want: []string{"want sqlite:PATH"}},
+		{name: "empty sqlite path", env: map[string]string{"DATABASE_URL": "sqlite:"}, want: []string{"needs a file path"}},
+		{name: "mongodb without host", env: map[string]string{"DATABASE_URL": "mongodb:boxoffice"}, want: []string{"not a valid MongoDB URI"}},
+		{name: "public URL ftp", env: map[string]string{"PUBLIC_URL": "ftp://example.com"}, want: []string{"must start with http:// or https://"}},
+		{name: "public URL no scheme", env: map[string]string{"PUBLIC_URL": "example.com"}, want: []string{"must start with http://"}},
+		{name: "public URL with query", env: map[string]string{"PUBLIC_URL": "https://example.com/?a=1"}, want: []string{"plain base URL"}},
+		{name: "password without email", env: map[string]string{"ADMIN_PASSWORD": "long enough"}, want: []string{"ADMIN_PASSWORD is set but ADMIN_EMAIL is not"}},
+		{name: "email without password", env: map[string]string{"ADMIN_EMAIL": "a@example.com"}, want: []string{"ADMIN_EMAIL is set but ADMIN_PASSWORD is not"}},
+		{name: "short password", env: map[string]string{"ADMIN_EMAIL": "a@example.com", "ADMIN_PASSWORD": "short"}, want: []string{"at least 8 characters"}},
+		{name: "not an email", env: map[string]string{"ADMIN_EMAIL": "admin", "ADMIN_PASSWORD": "long enough"}, want: []string{"not an email address"}},
+		{name: "seed demo", env: map[string]string{"SEED_DEMO": "yes please"}, want: []string{"not a boolean"}},
+		{name: "negative rate", env: map[string]string{"HOLD_RATE": "-1"}, want: []string{"must be 0 (no limit) or more"}},
+		{name: "bad addr", env: map[string]string{"ADDR": "8080"}, want: []string{"not a listen address"}},
+		{name: "bad port", env: map[string]string{"ADDR": ":http-alt"}, want: []string{"port must be a number"}},
+		{name: "log format", env: map[string]string{"LOG_FORMAT": "xml"}, want: []string{"text or json"}},
+		{name: "unknown flag", args: []string{"--colour"}, want: []string{"flag provided but not defined: -colour"}},
+		{name: "stray argument", args: []string{"now"}, want: []string{`unexpected argument "now"`}},
+		{
+			name: "every error at once",
+			env:  map[string]string{"HOLD_TTL": "x", "MAX_SEATS": "0", "PUBLIC_URL": "localhost"},
+			want: []string{"HOLD_TTL", "MAX_SEATS", "PUBLIC_URL"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Load(tt.args, env(tt.env))
+			if err == nil {
+				t.Fatal("Load succeeded, want an error")
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not contain %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestLoadHelp(t *testing.T) {
+	_, err := Load([]string{"-h"}, env(nil))
+	if !errors.Is(err, flag.ErrHelp) {
+		t.Errorf("Load(-h) = %v, want flag.ErrHelp", err)
+	}
+}
+
+func TestPrintUsageListsEveryVariable(t *testing.T) {
+	var b bytes.Buffer
+	PrintUsage(&b)
+	for _, v := range Vars {
+		if !strings.Contains(b.String(), v.Env) || !strings.Contains(b.String(), "--"+v.Flag) {
+			t.Errorf("usage lacks %s / --%s:\n%s", v.Env, v.Flag, b.String())
+		}
+	}
+}
+
+func TestLoadDatabase(t *testing.T) {
+	tests := []struct {
+		name, flag string
+		env        map[string]string
+		want       string
+	}{
+		{name: "default", want: "data/boxoffice.db"},
+		{name: "environment", env: map[string]string{"DATABASE_URL": "sqlite:env.db"}, want: "env.db"},
+		{name: "flag beats environment", flag: "sqlite:flag.db", env: map[string]string{"DATABASE_URL": "sqlite:env.db"}, want: "flag.db"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			db, err := LoadDatabase(tt.flag, env(tt.env))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if db.Driver != DriverSQLite || db.Source != tt.want {
+				t.Errorf("LoadDatabase = %+v, want sqlite %q", db, tt.want)
+			}
+		})
+	}
+	if _, err := LoadDatabase("mysql://x", env(nil)); err == nil || !strings.Contains(err.Error(), "flag --database-url") {
+		t.Errorf("LoadDatabase(mysql) = %v, want an error naming the flag", err)
+	}
+}
+
+func TestDatabaseRedacted(t *testing.T) {
+	db, err := ParseDatabaseURL("mongodb://app:s3cret@db1:27017/boxoffice?replicaSet=rs0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := db.Redacted(); strings.Contains(got, "s3cret") || !strings.Contains(got, "db1:27017") {
+		t.Errorf("Redacted() = %q", got)
+	}
+}
