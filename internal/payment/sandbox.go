@@ -1,0 +1,294 @@
+package payment
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/a-h/templ"
+
+	"boxoffice/internal/booking"
+	sandboxview "boxoffice/views/sandbox"
+)
+
+// CheckoutPath is where the sandbox's checkout pages live:
+// CheckoutPath + paymentID, GET to show, POST to pay or decline.
+const CheckoutPath = "/sandbox/checkout/"
+
+// DefaultRetryFor is how long the sandbox keeps retrying a callback. A real
+// provider retries for days; the sandbox's moviegoer is waiting on the
+// booking page, and after HOLD_TTL the seats are free anyway.
+const DefaultRetryFor = time.Minute
+
+// maxDeliveries bounds the callbacks in flight, so that a flood of clicks
+// cannot grow goroutines without limit.
+const maxDeliveries = 256
+
+// SandboxOptions configure NewSandbox.
+type SandboxOptions struct {
+	// PublicURL is the app's base URL (PUBLIC_URL): the checkout URL is built
+	// on it, and the callback goes to PublicURL + CallbackPath.
+	PublicURL string
+	// Secret is PAYMENT_WEBHOOK_SECRET: it signs the callbacks the sandbox
+	// sends and verifies the ones the app receives.
+	Secret []byte
+	// Payments reads a payment to show its checkout page.
+	Payments PaymentLookup
+	// HTTPClient sends callbacks; nil means one with a 10 second timeout.
+	HTTPClient *http.Client
+	// Logger records deliveries; nil means slog.Default().
+	Logger *slog.Logger
+	// Clock stamps events and signatures; nil means the system clock. Retry
+	// timing always uses real timers.
+	Clock func() time.Time
+	// RetryFor is how long a callback is retried; 0 means DefaultRetryFor.
+	RetryFor time.Duration
+	// CSRFToken returns the app's CSRF token for the request, for the
+	// hidden _csrf field of the Pay/Decline form: the app's CSRF middleware
+	// guards every POST, the sandbox's too. Nil leaves the field out.
+	CSRFToken func(*http.Request) string
+}
+
+// Sandbox is the built-in provider (SPEC §6): a checkout page of its own
+// with Pay and Decline, and a real signed HTTP callback to the app, retried
+// like a real provider's. The app runs it in-process, but it talks to the
+// app only over HTTP, so the callback path is exercised exactly as with a
+// hosted provider.
+//
+// Its pages are plain http.HandlerFuncs (ServeCheckoutPage,
+// ServeCheckoutSubmit), so that any router can mount them; Echo wraps them
+// with echo.WrapHandler. Call Close at shutdown to stop pending retries.
+type Sandbox struct {
+	publicURL string
+	secret    []byte
+	payments  PaymentLookup
+	client    *http.Client
+	log       *slog.Logger
+	now       func() time.Time
+	retryFor  time.Duration
+	csrf      func(*http.Request) string
+	backoff   backoff
+
+	ctx    context.Context // cancelled by Close
+	cancel context.CancelFunc
+	mu     sync.Mutex // guards closed and wg.Add against Close
+	closed bool
+	wg     sync.WaitGroup
+	slots  chan struct{} // one per delivery in flight
+}
+
+var _ Provider = (*Sandbox)(nil)
+
+// NewSandbox returns the sandbox provider, or an error when opts cannot work:
+// PublicURL must be an absolute http(s) URL, Secret non-empty, Payments set.
+func NewSandbox(opts SandboxOptions) (*Sandbox, error) {
+	u, err := url.Parse(opts.PublicURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("payment: sandbox: PUBLIC_URL %q is not an absolute http(s) URL", opts.PublicURL)
+	}
+	if len(opts.Secret) == 0 {
+		return nil, errNoSecret
+	}
+	if opts.Payments == nil {
+		return nil, errors.New("payment: sandbox: no payment lookup")
+	}
+	s := &Sandbox{
+		publicURL: strings.TrimRight(opts.PublicURL, "/"),
+		secret:    opts.Secret,
+		payments:  opts.Payments,
+		client:    opts.HTTPClient,
+		log:       opts.Logger,
+		now:       opts.Clock,
+		retryFor:  opts.RetryFor,
+		csrf:      opts.CSRFToken,
+		backoff:   defaultBackoff,
+		slots:     make(chan struct{}, maxDeliveries),
+	}
+	if s.client == nil {
+		s.client = &http.Client{Timeout: 10 * time.Second}
+	}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	if s.now == nil {
+		s.now = func() time.Time { return time.Now().UTC() }
+	}
+	if s.retryFor <= 0 {
+		s.retryFor = DefaultRetryFor
+	}
+	if s.csrf == nil {
+		s.csrf = func(*http.Request) string { return "" }
+	}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	return s, nil
+}
+
+// Name is "sandbox".
+func (s *Sandbox) Name() string { return "sandbox" }
+
+// Checkout returns the sandbox's page for p. Nothing needs registering: the
+// page reads the payment from the store.
+func (s *Sandbox) Checkout(_ context.Context, p booking.Payment) (string, error) {
+	if !validID(p.ID) {
+		return "", fmt.Errorf("payment: sandbox: checkout: invalid payment id %q", p.ID)
+	}
+	return s.publicURL + CheckoutPath + p.ID, nil
+}
+
+// VerifyCallback verifies the signature over the raw body first, and only
+// then parses it: unauthenticated bytes never reach the JSON decoder.
+func (s *Sandbox) VerifyCallback(h http.Header, body []byte, now time.Time) (booking.PaymentEvent, error) {
+	return VerifyEvent([][]byte{s.secret}, h, body, now)
+}
+
+// VerifyEvent is the callback check every provider using the boxoffice
+// signature scheme shares: size, then signature (DefaultTolerance), then
+// ParseEvent.
+func VerifyEvent(secrets [][]byte, h http.Header, body []byte, now time.Time) (booking.PaymentEvent, error) {
+	if len(body) > MaxCallbackBytes {
+		return booking.PaymentEvent{}, malformed("body larger than %d bytes", MaxCallbackBytes)
+	}
+	values := h.Values(SignatureHeader)
+	if len(values) > 1 {
+		return booking.PaymentEvent{}, fmt.Errorf("%w: more than one header", ErrSignatureMalformed)
+	}
+	header := ""
+	if len(values) == 1 {
+		header = values[0]
+	}
+	if err := Verify(secrets, header, body, now, DefaultTolerance); err != nil {
+		return booking.PaymentEvent{}, err
+	}
+	ev, err := ParseEvent(body)
+	if err != nil {
+		return booking.PaymentEvent{}, err
+	}
+	return ev.PaymentEvent(), nil
+}
+
+// ServeCheckoutPage is GET CheckoutPath{paymentID}: the amount, the merchant,
+// Pay and Decline; or, for a payment that has an outcome already, a link to
+// its booking.
+func (s *Sandbox) ServeCheckoutPage(w http.ResponseWriter, r *http.Request) {
+	p, ok := s.payment(w, r)
+	if !ok {
+		return
+	}
+	s.render(w, r, http.StatusOK, sandboxview.CheckoutPage(sandboxview.Checkout{
+		PaymentID:  p.ID,
+		Merchant:   "boxoffice",
+		Amount:     p.Amount.Format(p.Currency),
+		AmountRaw:  strconv.FormatInt(int64(p.Amount), 10),
+		Currency:   p.Currency,
+		State:      string(p.State),
+		Action:     CheckoutPath + p.ID,
+		CSRFToken:  s.csrf(r),
+		BookingURL: bookingPath(p),
+	}))
+}
+
+// ServeCheckoutSubmit is POST CheckoutPath{paymentID} with outcome=succeed
+// or outcome=decline: it queues the signed callback and sends the browser to
+// its booking at once (303), as a hosted checkout does; the booking page
+// shows pending until the callback has been processed. A payment that has
+// an outcome already gets no second callback.
+func (s *Sandbox) ServeCheckoutSubmit(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, 8<<10)
+	if err := r.ParseForm(); err != nil {
+		s.fail(w, r, http.StatusBadRequest, "Bad request", "The form could not be read.")
+		return
+	}
+	var typ booking.EventType
+	switch r.PostForm.Get("outcome") {
+	case "succeed":
+		typ = booking.EventPaymentSucceeded
+	case "decline":
+		typ = booking.EventPaymentFailed
+	default:
+		s.fail(w, r, http.StatusBadRequest, "Bad request", "Choose Pay or Decline.")
+		return
+	}
+	p, ok := s.payment(w, r)
+	if !ok {
+		return
+	}
+	if p.State == booking.PaymentPending {
+		ev := NewEvent(p, typ, s.now())
+		if err := s.send(ev); err != nil {
+			s.log.Warn("sandbox: callback not queued", "payment_id", p.ID, "err", err)
+			w.Header().Set("Retry-After", "5")
+			s.fail(w, r, http.StatusServiceUnavailable, "Try again", "The sandbox is busy or shutting down. Please try again in a moment.")
+			return
+		}
+	}
+	http.Redirect(w, r, bookingPath(p), http.StatusSeeOther)
+}
+
+// payment reads the page's payment, answering 404 or 500 itself when it
+// cannot.
+func (s *Sandbox) payment(w http.ResponseWriter, r *http.Request) (booking.Payment, bool) {
+	id := r.PathValue("paymentID")
+	if id == "" {
+		id = strings.TrimPrefix(r.URL.Path, CheckoutPath)
+	}
+	if !validID(id) {
+		s.notFound(w, r)
+		return booking.Payment{}, false
+	}
+	p, err := s.payments.Payment(r.Context(), id)
+	switch {
+	case booking.ErrorCode(err) == booking.ENOTFOUND:
+		s.notFound(w, r)
+		return booking.Payment{}, false
+	case err != nil:
+		s.log.Error("sandbox: read payment", "payment_id", id, "err", err)
+		s.fail(w, r, http.StatusInternalServerError, "Something went wrong", booking.ErrorMessage(err))
+		return booking.Payment{}, false
+	}
+	return p, true
+}
+
+func (s *Sandbox) notFound(w http.ResponseWriter, r *http.Request) {
+	s.fail(w, r, http.StatusNotFound, "Not found", booking.ErrPaymentNotFound.Message)
+}
+
+func (s *Sandbox) fail(w http.ResponseWriter, r *http.Request, status int, title, message string) {
+	s.render(w, r, status, sandboxview.ErrorPage(title, message, s.csrf(r)))
+}
+
+// render buffers the page so that a rendering error can still become a
+// clean 500 instead of half a page.
+func (s *Sandbox) render(w http.ResponseWriter, r *http.Request, status int, c templ.Component) {
+	var buf bytes.Buffer
+	if err := c.Render(r.Context(), &buf); err != nil {
+		s.log.Error("sandbox: render", "err", err)
+		http.Error(w, "Something went wrong on our side. Please try again.", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+}
+
+func bookingPath(p booking.Payment) string { return "/bookings/" + url.PathEscape(p.BookingID) }
+
+// Close stops pending callback retries and waits for their goroutines. The
+// events stay undelivered, as when a provider gives up: the seats free
+// themselves by the seat rule. After Close, Pay and Decline answer 503.
+func (s *Sandbox) Close() error {
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+	s.cancel()
+	s.wg.Wait()
+	return nil
+}
