@@ -1,1 +1,232 @@
-// boxoffice scripts
+// boxoffice: the little JavaScript the pages use. Everything works without
+// it; this adds the running total, the client-side seat rule, the live seat
+// map refresh that keeps the selection, and the checkout countdown. It is a
+// file of ours because the Content-Security-Policy allows no inline script.
+(function () {
+  'use strict';
+
+  var doc = document;
+
+  function csrfToken() {
+    var m = doc.querySelector('meta[name="csrf-token"]');
+    return m ? m.getAttribute('content') : '';
+  }
+
+  function formatMoney(minor, currency) {
+    try {
+      return new Intl.NumberFormat('en-US', {
+        style: 'currency', currency: currency || 'INR',
+        minimumFractionDigits: minor % 100 === 0 ? 0 : 2, maximumFractionDigits: 2
+      }).format(minor / 100);
+    } catch (e) {
+      return (currency ? currency + ' ' : '') + (minor / 100).toFixed(2);
+    }
+  }
+
+  function pad(n) { return n < 10 ? '0' + n : String(n); }
+
+  // ---- htmx: CSRF header, conditional refresh, keeping the selection ----
+
+  doc.addEventListener('htmx:configRequest', function (evt) {
+    var d = evt.detail;
+    d.headers['X-CSRF-Token'] = csrfToken();
+    var elt = d.elt;
+    if (d.verb === 'get' && elt && elt.dataset && elt.dataset.etag) {
+      // A polling fragment (seat map, pending booking) asks for itself only
+      // if it changed: the server answers 304, which htmx is configured
+      // (meta htmx-config) not to swap.
+      d.headers['If-None-Match'] = elt.dataset.etag;
+    }
+  });
+
+  var kept = null; // what the viewer had chosen when a refresh arrived
+
+  doc.addEventListener('htmx:beforeSwap', function (evt) {
+    var target = evt.detail.target;
+    if (!target || target.id !== 'seatmap') { return; }
+    var verb = evt.detail.requestConfig && evt.detail.requestConfig.verb;
+    var scroller = target.querySelector('.seatmap-scroll');
+    kept = {
+      refresh: verb === 'get',
+      chosen: checkedSeats(target),
+      scrollLeft: scroller ? scroller.scrollLeft : 0
+    };
+  });
+
+  doc.addEventListener('htmx:afterSwap', function (evt) {
+    var map = evt.target;
+    if (!map || map.id !== 'seatmap' || !kept) { return; }
+    var scroller = map.querySelector('.seatmap-scroll');
+    if (scroller) { scroller.scrollLeft = kept.scrollLeft; }
+    if (kept.refresh) {
+      // A refresh shows others' changes but must not undo the viewer's
+      // choice: re-apply it, dropping seats that were taken meanwhile.
+      var lost = [];
+      map.querySelectorAll('.seat input[name="seat"]').forEach(function (input) {
+        var want = kept.chosen.indexOf(input.value) >= 0;
+        if (want && input.disabled) { lost.push(input.value); }
+        input.checked = want && !input.disabled;
+      });
+      if (lost.length) {
+        say((lost.length === 1 ? 'Seat ' + lost[0] + ' was' : 'Seats ' + lost.join(', ') + ' were') +
+          ' just taken by someone else.');
+      }
+    }
+    kept = null;
+    applySeatRule();
+    updateSummary();
+  });
+
+  doc.addEventListener('htmx:beforeRequest', function (evt) {
+    if (evt.detail.elt && evt.detail.elt.id === 'hold-form') {
+      var flash = doc.getElementById('flash');
+      if (flash) { flash.textContent = ''; }
+    }
+  });
+
+  doc.addEventListener('htmx:sendError', function (evt) {
+    if (evt.detail.elt && evt.detail.elt.id === 'seatmap') { return; } // the next refresh retries
+    flashError('We couldn\u2019t reach boxoffice. Check your connection and try again.');
+  });
+
+  function flashError(text) {
+    var flash = doc.getElementById('flash');
+    if (!flash) { return; }
+    var div = doc.createElement('div');
+    div.className = 'notice notice-error';
+    div.setAttribute('role', 'alert');
+    div.textContent = text;
+    flash.textContent = '';
+    flash.appendChild(div);
+  }
+
+  // ---- the hold form: running total, count, max-seats guard ----
+
+  function holdForm() { return doc.getElementById('hold-form'); }
+
+  function checkedSeats(root) {
+    var out = [];
+    (root || doc).querySelectorAll('.seat input[name="seat"]:checked').forEach(function (i) { out.push(i.value); });
+    return out;
+  }
+
+  var message = ''; // a one-off line for the hold bar
+
+  function say(text) {
+    message = text;
+    updateSummary();
+  }
+
+  function updateSummary() {
+    var form = holdForm();
+    if (!form) { return; }
+    var max = parseInt(form.dataset.maxSeats, 10) || 10;
+    var inputs = form.querySelectorAll('.seat input[name="seat"]:checked');
+    var total = 0;
+    inputs.forEach(function (i) { total += parseInt(i.parentNode.dataset.price, 10) || 0; });
+    var n = inputs.length;
+    var count = form.querySelector('.holdbar-count');
+    var sum = form.querySelector('.holdbar-total');
+    var button = form.querySelector('.holdbar-button');
+    if (count) {
+      var line = n === 0 ? 'Pick up to ' + max + ' seats' :
+        n + (n === 1 ? ' seat: ' : ' seats: ') + checkedSeats(form).join(', ');
+      count.textContent = message || line;
+      count.classList.toggle('holdbar-guard', !!message);
+    }
+    if (sum) { sum.textContent = n ? formatMoney(total, form.dataset.currency) : ''; }
+    if (button) {
+      button.disabled = n === 0;
+      button.textContent = n ? 'Hold ' + n + (n === 1 ? ' seat' : ' seats') : 'Hold seats';
+    }
+  }
+
+  doc.addEventListener('change', function (evt) {
+    var input = evt.target;
+    var form = holdForm();
+    if (!form || !input.matches || !input.matches('.seat input[name="seat"]')) { return; }
+    message = '';
+    var max = parseInt(form.dataset.maxSeats, 10) || 10;
+    if (input.checked && checkedSeats(form).length > max) {
+      input.checked = false;
+      message = 'You can hold at most ' + max + ' seats at a time.';
+    }
+    updateSummary();
+  });
+
+  // ---- the seat rule, in the browser: a held seat frees itself on time ----
+
+  function applySeatRule() {
+    var now = Date.now();
+    doc.querySelectorAll('.seat[data-expires-at]').forEach(function (seat) {
+      var at = Date.parse(seat.dataset.expiresAt);
+      if (isNaN(at) || at > now) { return; }
+      var state = seat.dataset.state;
+      if (state !== 'held' && state !== 'mine') { return; }
+      seat.dataset.state = 'available';
+      seat.removeAttribute('data-expires-at');
+      var input = seat.querySelector('input');
+      if (input) { input.disabled = false; }
+      var status = seat.querySelector('.seat-status');
+      if (status) { status.textContent = 'available'; }
+      if (seat.title) { seat.title = seat.title.replace(/[^,]*$/, ' available'); }
+    });
+  }
+
+  // ---- checkout countdown ----
+
+  function tickCountdown() {
+    doc.querySelectorAll('.countdown[data-expires-at]').forEach(function (el) {
+      var left = Math.max(0, Math.round((Date.parse(el.dataset.expiresAt) - Date.now()) / 1000));
+      if (isNaN(left)) { return; }
+      if (left > 0) {
+        var t = el.querySelector('.countdown-left');
+        if (t) { t.textContent = Math.floor(left / 60) + ':' + pad(left % 60); }
+        return;
+      }
+      el.removeAttribute('data-expires-at');
+      el.classList.add('countdown-expired');
+      el.setAttribute('role', 'alert');
+      el.textContent = 'Your hold has expired, so these seats may go to someone else. ';
+      if (el.dataset.seatmapUrl) {
+        var a = doc.createElement('a');
+        a.href = el.dataset.seatmapUrl;
+        a.textContent = 'Choose seats again';
+        el.appendChild(a);
+      }
+      doc.querySelectorAll('.pay-form button').forEach(function (b) { b.disabled = true; });
+    });
+  }
+
+  function everySecond() {
+    applySeatRule();
+    tickCountdown();
+  }
+
+  // A wide hall opens centred, as seen from the middle of the stalls, or on
+  // the viewer's own seats when they have some.
+  function centreMap() {
+    var scroller = doc.querySelector('#seatmap .seatmap-scroll');
+    if (!scroller || scroller.scrollWidth <= scroller.clientWidth) { return; }
+    var mine = scroller.querySelector('.seat input:checked');
+    if (mine) {
+      var box = mine.parentNode;
+      scroller.scrollLeft = box.offsetLeft - scroller.clientWidth / 2 + box.offsetWidth / 2;
+    } else {
+      scroller.scrollLeft = (scroller.scrollWidth - scroller.clientWidth) / 2;
+    }
+  }
+
+  function start() {
+    centreMap();
+    updateSummary();
+    everySecond();
+    setInterval(everySecond, 1000);
+  }
+
+  if (doc.readyState === 'loading') {
+    doc.addEventListener('DOMContentLoaded', start);
+  } else {
+    start();
+  }
+})();

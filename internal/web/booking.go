@@ -1,0 +1,65 @@
+package web
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"boxoffice/internal/booking"
+	"boxoffice/views/model"
+	"boxoffice/views/pages"
+	"boxoffice/views/partials"
+)
+
+// handleBooking is GET /bookings/:bookingID, for the session that made the
+// booking only (anyone else gets 404): pending until the provider's callback
+// lands, then the ticket, the refund or the decline.
+func (s *Server) handleBooking(c echo.Context) error {
+	m, err := s.bookingView(c)
+	if err != nil {
+		return err
+	}
+	if isHTMX(c) {
+		return s.render(c, http.StatusOK, partials.Booking(m))
+	}
+	m.Page = s.page(c, bookingTitles[m.State])
+	return s.render(c, http.StatusOK, pages.Booking(m))
+}
+
+// handleBookingStatus is the fragment a pending booking page polls: GET
+// /bookings/:bookingID/status. It answers 304 while the state is the one the
+// browser shows.
+func (s *Server) handleBookingStatus(c echo.Context) error {
+	m, err := s.bookingView(c)
+	if err != nil {
+		return err
+	}
+	h := c.Response().Header()
+	h.Set("ETag", m.ETag)
+	h.Set("Cache-Control", "private, no-cache")
+	if etagMatches(c.Request().Header.Get("If-None-Match"), m.ETag) {
+		return c.NoContent(http.StatusNotModified)
+	}
+	return s.render(c, http.StatusOK, partials.Booking(m))
+}
+
+var bookingTitles = map[string]string{
+	string(booking.BookingPending):   "Confirming your payment",
+	string(booking.BookingConfirmed): "Your ticket",
+	string(booking.BookingFailed):    "Payment declined",
+	string(booking.BookingRefundDue): "Booking not completed",
+}
+
+// bookingView reads the visitor's booking and its show.
+func (s *Server) bookingView(c echo.Context) (model.Booking, error) {
+	ctx := c.Request().Context()
+	b, err := s.svc.Booking(ctx, c.Param("bookingID"), s.visitor(c))
+	if err != nil {
+		return model.Booking{}, err
+	}
+	show, err := s.svc.Store().Show(ctx, b.ShowID)
+	if err != nil {
+		return model.Booking{}, errorf("web: show %s of booking %s: %w", b.ShowID, b.ID, err)
+	}
+	return s.bookingModel(b, show)
+}

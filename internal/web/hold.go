@@ -1,0 +1,107 @@
+package web
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"boxoffice/internal/booking"
+	"boxoffice/views/model"
+	"boxoffice/views/pages"
+	"boxoffice/views/partials"
+)
+
+// handleHoldCreate holds the chosen seats: POST /shows/:showID/holds with
+// seat=A1&seat=A2. Success goes to checkout; a conflict (409) or invalid
+// input (422) shows the map again with the message and the rest of the
+// choice still selected.
+func (s *Server) handleHoldCreate(c echo.Context) error {
+	showID := c.Param("showID")
+	form, err := c.FormParams()
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest)
+	}
+	seats := form["seat"]
+	owner := s.ensureVisitor(c)
+	if err := s.allowHold(c, owner); err != nil {
+		s.metrics.hold(holdRateLimited)
+		return err
+	}
+	h, err := s.svc.HoldSeats(c.Request().Context(), showID, owner, seats)
+	var status int
+	switch booking.ErrorCode(err) {
+	case "":
+		s.metrics.hold(holdHeld)
+		return redirect(c, holdURL(h.ID))
+	case booking.ECONFLICT:
+		s.metrics.hold(holdConflict)
+		status = http.StatusConflict
+	case booking.EINVALID:
+		s.metrics.hold(holdInvalid)
+		status = http.StatusUnprocessableEntity
+	default:
+		s.metrics.hold(holdError)
+		return err
+	}
+
+	sm, serr := s.svc.SeatMap(c.Request().Context(), showID, owner)
+	if serr != nil {
+		return serr
+	}
+	text := booking.ErrorMessage(err)
+	if status == http.StatusConflict {
+		text += " The rest of your choice is still selected: pick another seat or press Hold again."
+	}
+	m := s.seatMapModel(sm, selection{
+		chosen:    setOf(seats),
+		conflicts: setOf(booking.UnavailableSeats(err)),
+		notice:    &model.Notice{Kind: "error", Text: text},
+	})
+	if isHTMX(c) {
+		return s.render(c, status, partials.SeatMap(m))
+	}
+	m.Page = s.page(c, sm.Show.Movie.Title)
+	return s.render(c, status, pages.SeatMap(m))
+}
+
+// handleHold is checkout: GET /holds/:holdID, for its owner only. A hold that
+// can no longer be paid for says why (410).
+func (s *Server) handleHold(c echo.Context) error {
+	return s.showCheckout(c, c.Param("holdID"), s.visitor(c))
+}
+
+// showCheckout renders owner's hold holdID: 200 when it can be paid for,
+// 410 with why when not.
+func (s *Server) showCheckout(c echo.Context, holdID, owner string) error {
+	ctx := c.Request().Context()
+	h, err := s.svc.Hold(ctx, holdID, owner)
+	if err != nil {
+		return err
+	}
+	sm, err := s.svc.SeatMap(ctx, h.ShowID, owner)
+	if err != nil {
+		return err
+	}
+	gone := h.CheckPayable(sm.At)
+	m := s.checkoutModel(sm, h, gone)
+	m.Page = s.page(c, "Checkout")
+	status := http.StatusOK
+	if gone != nil {
+		status = http.StatusGone
+	}
+	return s.render(c, status, pages.Checkout(m))
+}
+
+// handleHoldRelease is Back: POST /holds/:holdID/release frees the seats and
+// returns to the seat map.
+func (s *Server) handleHoldRelease(c echo.Context) error {
+	owner := s.visitor(c)
+	if owner == "" {
+		return booking.ErrHoldNotFound
+	}
+	h, err := s.svc.Release(c.Request().Context(), c.Param("holdID"), owner)
+	if err != nil {
+		return err
+	}
+	return redirect(c, showURL(h.ShowID))
+}

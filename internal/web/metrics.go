@@ -1,0 +1,91 @@
+package web
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// metrics are the server's Prometheus collectors, in a registry of its own so
+// that several servers (tests) can live in one process.
+type metrics struct {
+	registry *prometheus.Registry
+	requests *prometheus.CounterVec
+	latency  *prometheus.HistogramVec
+	holds    *prometheus.CounterVec
+	payments *prometheus.CounterVec
+	handler  http.Handler
+}
+
+// Hold outcomes counted by boxoffice_holds_total.
+const (
+	holdHeld        = "held"
+	holdConflict    = "conflict"
+	holdInvalid     = "invalid"
+	holdRateLimited = "rate_limited"
+	holdError       = "error"
+)
+
+func newMetrics() *metrics {
+	m := &metrics{
+		registry: prometheus.NewRegistry(),
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "boxoffice_http_requests_total",
+			Help: "HTTP requests by route, method and status code.",
+		}, []string{"route", "method", "code"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "boxoffice_http_request_duration_seconds",
+			Help:    "HTTP request latency by route and method.",
+			Buckets: prometheus.DefBuckets,
+		}, []string{"route", "method"}),
+		holds: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "boxoffice_holds_total",
+			Help: "Hold requests by outcome.",
+		}, []string{"outcome"}),
+		payments: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "boxoffice_payment_callbacks_total",
+			Help: "Payment provider callbacks by outcome: an effect (booked, refund_due, released, ignored), duplicate, or why refused.",
+		}, []string{"outcome"}),
+	}
+	m.registry.MustRegister(m.requests, m.latency, m.holds, m.payments,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	for _, o := range []string{holdHeld, holdConflict, holdInvalid, holdRateLimited, holdError} {
+		m.holds.WithLabelValues(o)
+	}
+	m.handler = promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{})
+	return m
+}
+
+// middleware counts every request by its route pattern (never the raw path,
+// which would grow without bound).
+func (m *metrics) middleware(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		start := time.Now()
+		err := next(c)
+		if err != nil {
+			c.Error(err)
+		}
+		route := c.Path()
+		if route == "" || c.Response().Status == http.StatusNotFound && route == "/*" {
+			route = "unmatched"
+		}
+		method := c.Request().Method
+		m.requests.WithLabelValues(route, method, strconv.Itoa(c.Response().Status)).Inc()
+		m.latency.WithLabelValues(route, method).Observe(time.Since(start).Seconds())
+		return nil
+	}
+}
+
+func (m *metrics) hold(outcome string) { m.holds.WithLabelValues(outcome).Inc() }
+
+func (m *metrics) callback(outcome string) { m.payments.WithLabelValues(outcome).Inc() }
+
+func (s *Server) handleMetrics(c echo.Context) error {
+	s.metrics.handler.ServeHTTP(c.Response(), c.Request())
+	return nil
+}

@@ -1,0 +1,327 @@
+package web
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	qrcode "github.com/skip2/go-qrcode"
+
+	"boxoffice/internal/booking"
+	"boxoffice/views/model"
+)
+
+// This file turns domain values into view models: every decision about how a
+// seat, a price or a time is shown to a person is made here, once.
+
+func showURL(showID string) string  { return "/shows/" + showID }
+func seatsURL(showID string) string { return "/shows/" + showID + "/seats" }
+func holdsURL(showID string) string { return "/shows/" + showID + "/holds" }
+func holdURL(holdID string) string  { return "/holds/" + holdID }
+
+func (s *Server) showModel(sh booking.Show) model.Show {
+	t := sh.StartsAt.In(s.loc)
+	return model.Show{
+		ID: sh.ID, URL: showURL(sh.ID),
+		Title: sh.Movie.Title, Rating: sh.Movie.Rating, Language: sh.Movie.Language,
+		Runtime: runtime(sh.Movie.RuntimeMin),
+		Theatre: sh.Theatre.Name, City: sh.Theatre.City, Screen: sh.Screen,
+		Date: t.Format("Mon 2 Jan"), Time: t.Format("15:04"), StartsAt: sh.StartsAt.Format(time.RFC3339),
+	}
+}
+
+func runtime(min int) string {
+	switch {
+	case min <= 0:
+		return ""
+	case min < 60:
+		return fmt.Sprintf("%dm", min)
+	case min%60 == 0:
+		return fmt.Sprintf("%dh", min/60)
+	default:
+		return fmt.Sprintf("%dh %dm", min/60, min%60)
+	}
+}
+
+// selection is what the viewer asked for in a hold that did not go through:
+// it stays chosen on the map, minus the seats that were taken.
+type selection struct {
+	chosen    map[string]bool // nil: the viewer's own hold is the selection
+	conflicts map[string]bool
+	notice    *model.Notice
+}
+
+func setOf(ids []string) map[string]bool {
+	m := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		m[id] = true
+	}
+	return m
+}
+
+// seatMapModel draws sm for its viewer. Rows follow GridRow; within a row a
+// jump in GridCol becomes gaps (an aisle), and every row spans the same
+// columns so that they line up. Consecutive rows of one category form a band.
+func (s *Server) seatMapModel(sm booking.SeatMap, sel selection) model.SeatMap {
+	m := model.SeatMap{
+		Show:        s.showModel(sm.Show),
+		FormAction:  holdsURL(sm.Show.ID),
+		FragmentURL: seatsURL(sm.Show.ID),
+		ETag:        seatMapETag(sm),
+		MaxSeats:    s.svc.MaxSeats(),
+		Currency:    sm.Show.Currency,
+		Notice:      sel.notice,
+	}
+	if sm.MyHold != nil {
+		m.MyHold = &model.HoldLink{URL: holdURL(sm.MyHold.ID), Seats: strings.Join(sm.MyHold.SeatIDs, ", ")}
+	}
+	for _, c := range booking.Categories(sm.Seats) {
+		m.Categories = append(m.Categories, model.Category{Name: c.Name, Price: c.Price.Format(sm.Show.Currency)})
+	}
+	if len(sm.Seats) == 0 {
+		return m
+	}
+
+	minCol, maxCol := sm.Seats[0].GridCol, sm.Seats[0].GridCol
+	for _, st := range sm.Seats {
+		minCol, maxCol = min(minCol, st.GridCol), max(maxCol, st.GridCol)
+	}
+	var row *model.Row
+	col, gridRow := 0, -1
+	for _, st := range sm.Seats {
+		if row == nil || st.GridRow != gridRow {
+			if row != nil {
+				padRow(row, col, maxCol)
+			}
+			gridRow, col = st.GridRow, minCol
+			if len(m.Bands) == 0 || m.Bands[len(m.Bands)-1].Name != st.Category {
+				m.Bands = append(m.Bands, model.Band{Name: st.Category, Price: st.Price.Format(sm.Show.Currency)})
+			}
+			b := &m.Bands[len(m.Bands)-1]
+			b.Rows = append(b.Rows, model.Row{Label: st.Row})
+			row = &b.Rows[len(b.Rows)-1]
+		}
+		padRow(row, col, st.GridCol-1)
+		v := s.seatModel(sm, st, sel)
+		row.Cells = append(row.Cells, model.Cell{Seat: &v})
+		col = st.GridCol + 1
+	}
+	padRow(row, col, maxCol)
+	return m
+}
+
+// padRow adds gaps for columns from through to.
+func padRow(r *model.Row, from, to int) {
+	for ; from <= to; from++ {
+		r.Cells = append(r.Cells, model.Cell{})
+	}
+}
+
+func (s *Server) seatModel(sm booking.SeatMap, st booking.Seat, sel selection) model.Seat {
+	state := sm.State(st)
+	cur := sm.Show.Currency
+	v := model.Seat{
+		ID: st.ID, Number: strconv.Itoa(st.Number), State: string(state),
+		Kind: string(st.Kind), Category: st.Category,
+		Price: int64(st.Price), PriceText: st.Price.Format(cur),
+		Conflict: sel.conflicts[st.ID],
+	}
+	if v.Kind == "" {
+		v.Kind = string(booking.KindStandard)
+	}
+	what := ""
+	switch st.Kind {
+	case booking.KindWheelchair:
+		what = "wheelchair space, "
+	case booking.KindCompanion:
+		what = "companion seat, "
+	}
+	v.Label = fmt.Sprintf("Row %s, seat %d, %s%s, %s, ", st.Row, st.Number, what, st.Category, v.PriceText)
+	switch state {
+	case booking.StateAvailable:
+		v.Status = "available"
+	case booking.StateMine:
+		v.Status = "held for you"
+		v.ExpiresAt = st.LockExpiresAt(sm.At.TTL).Format(time.RFC3339)
+	case booking.StateHeld:
+		exp := st.LockExpiresAt(sm.At.TTL)
+		v.Status = "held · may free at " + exp.In(s.loc).Format("15:04")
+		v.ExpiresAt = exp.Format(time.RFC3339)
+		v.Disabled = true
+	case booking.StateBooked:
+		v.Status = "sold"
+		v.Disabled = true
+	}
+	if v.Conflict {
+		v.Status = "just taken by someone else"
+	}
+	if sel.chosen == nil {
+		v.Checked = state == booking.StateMine
+	} else {
+		v.Checked = sel.chosen[st.ID] && !v.Disabled
+	}
+	return v
+}
+
+// seatMapETag names what the fragment shows at this moment: the state of
+// every seat (with when held seats free up) and the viewer's hold.
+func seatMapETag(sm booking.SeatMap) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\n", sm.Show.ID)
+	if sm.MyHold != nil {
+		fmt.Fprintf(h, "mine %s\n", sm.MyHold.ID)
+	}
+	for _, st := range sm.Seats {
+		state := sm.State(st)
+		fmt.Fprintf(h, "%s %s", st.ID, state)
+		if state == booking.StateHeld || state == booking.StateMine {
+			fmt.Fprintf(h, " %d", st.LockedAt.Unix())
+		}
+		h.Write([]byte{'\n'})
+	}
+	return `"` + hex.EncodeToString(h.Sum(nil))[:24] + `"`
+}
+
+func (s *Server) checkoutModel(sm booking.SeatMap, h booking.Hold, gone error) model.Checkout {
+	byID := make(map[string]booking.Seat, len(sm.Seats))
+	for _, st := range sm.Seats {
+		byID[st.ID] = st
+	}
+	m := model.Checkout{
+		Show:          s.showModel(sm.Show),
+		HoldID:        h.ID,
+		Amount:        int64(h.Amount),
+		Total:         h.Amount.Format(h.Currency),
+		ReleaseAction: holdURL(h.ID) + "/release",
+		PayAction:     holdURL(h.ID) + "/pay",
+		SeatMapURL:    showURL(h.ShowID),
+	}
+	for _, id := range h.SeatIDs {
+		st := byID[id]
+		m.Seats = append(m.Seats, model.CheckoutSeat{ID: id, Category: st.Category, Price: st.Price.Format(h.Currency)})
+	}
+	if gone != nil {
+		m.Gone = booking.ErrorMessage(gone)
+		return m
+	}
+	exp := h.ExpiresAt(sm.At.TTL)
+	m.ExpiresAt = exp.Format(time.RFC3339)
+	left := max(exp.Sub(sm.At.Now), 0).Round(time.Second)
+	m.Remaining = fmt.Sprintf("%d:%02d", int(left.Minutes()), int(left.Seconds())%60)
+	return m
+}
+
+// homeModel groups upcoming shows by movie (soonest first), then day, then
+// theatre.
+func (s *Server) homeModel(shows []booking.ShowSummary, now time.Time) model.Home {
+	var m model.Home
+	movieIdx := map[string]int{}
+	today := now.In(s.loc)
+	for _, sh := range shows {
+		mi, ok := movieIdx[sh.Movie.ID]
+		if !ok {
+			mi = len(m.Movies)
+			movieIdx[sh.Movie.ID] = mi
+			m.Movies = append(m.Movies, model.Movie{
+				Title: sh.Movie.Title, Rating: sh.Movie.Rating, Language: sh.Movie.Language,
+				Runtime: runtime(sh.Movie.RuntimeMin),
+			})
+		}
+		mv := &m.Movies[mi]
+		day := dayLabel(sh.StartsAt.In(s.loc), today)
+		if len(mv.Days) == 0 || mv.Days[len(mv.Days)-1].Label != day {
+			mv.Days = append(mv.Days, model.Day{Label: day})
+		}
+		d := &mv.Days[len(mv.Days)-1]
+		ti := -1
+		for i, t := range d.Theatres {
+			if t.Theatre == sh.Theatre.Name && t.City == sh.Theatre.City {
+				ti = i
+			}
+		}
+		if ti < 0 {
+			ti = len(d.Theatres)
+			d.Theatres = append(d.Theatres, model.TheatreShows{Theatre: sh.Theatre.Name, City: sh.Theatre.City})
+		}
+		d.Theatres[ti].Shows = append(d.Theatres[ti].Shows, s.showTime(sh))
+	}
+	return m
+}
+
+func (s *Server) showTime(sh booking.ShowSummary) model.ShowTime {
+	prices := sh.MinPrice.Format(sh.Currency)
+	if sh.MaxPrice != sh.MinPrice {
+		prices += "–" + sh.MaxPrice.Format(sh.Currency)
+	}
+	return model.ShowTime{
+		ID: sh.ID, URL: showURL(sh.ID), Time: sh.StartsAt.In(s.loc).Format("15:04"),
+		Screen: sh.Screen, PriceRange: prices,
+		SeatsLeft: sh.SeatsLeft, SeatsTotal: sh.SeatsTotal,
+		SoldOut: sh.SeatsLeft == 0,
+		FewLeft: sh.SeatsLeft > 0 && sh.SeatsLeft <= max(5, sh.SeatsTotal/10),
+	}
+}
+
+func dayLabel(t, today time.Time) string {
+	y1, m1, d1 := t.Date()
+	y2, m2, d2 := today.Date()
+	days := int(time.Date(y1, m1, d1, 0, 0, 0, 0, time.UTC).Sub(time.Date(y2, m2, d2, 0, 0, 0, 0, time.UTC)).Hours() / 24)
+	switch days {
+	case 0:
+		return "Today, " + t.Format("Mon 2 Jan")
+	case 1:
+		return "Tomorrow, " + t.Format("Mon 2 Jan")
+	default:
+		return t.Format("Monday 2 Jan")
+	}
+}
+
+func bookingURL(bookingID string) string { return "/bookings/" + bookingID }
+
+func (s *Server) bookingModel(b booking.Booking, show booking.Show) (model.Booking, error) {
+	m := model.Booking{
+		ID: b.ID, URL: bookingURL(b.ID), State: string(b.State),
+		StatusURL: bookingURL(b.ID) + "/status",
+		ETag:      `"` + string(b.State) + `"`,
+		Show:      s.showModel(show),
+		Seats:     strings.Join(b.SeatIDs, ", "), SeatCount: len(b.SeatIDs),
+		Total: b.Amount.Format(b.Currency), Amount: int64(b.Amount),
+		Reason: b.Reason, SeatMapURL: showURL(b.ShowID),
+	}
+	if b.State == booking.BookingConfirmed {
+		q, err := ticketQR(b.TicketCode)
+		if err != nil {
+			return model.Booking{}, errorf("web: QR code of booking %s: %w", b.ID, err)
+		}
+		m.TicketCode, m.QR = b.TicketCode, &q
+	}
+	return m, nil
+}
+
+// ticketQR encodes a ticket code as a QR code (medium error correction, with
+// its quiet zone), as runs of dark modules for the view to draw as SVG.
+func ticketQR(code string) (model.QR, error) {
+	q, err := qrcode.New(code, qrcode.Medium)
+	if err != nil {
+		return model.QR{}, err
+	}
+	bm := q.Bitmap()
+	m := model.QR{Size: len(bm)}
+	for y, row := range bm {
+		for x := 0; x < len(row); {
+			if !row[x] {
+				x++
+				continue
+			}
+			start := x
+			for x < len(row) && row[x] {
+				x++
+			}
+			m.Runs = append(m.Runs, model.QRRun{X: start, Y: y, W: x - start})
+		}
+	}
+	return m, nil
+}

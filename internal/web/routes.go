@@ -1,0 +1,79 @@
+package web
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+
+	"boxoffice/internal/payment"
+)
+
+// routes registers every route of the application, in one table, behind the
+// middleware every response gets.
+func (s *Server) routes() {
+	e := s.echo
+	e.Use(
+		s.requestID,
+		s.securityHeaders,
+		s.metrics.middleware,
+		middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{
+			Limit: "64K",
+			// The callback reads its body itself: too large is 400 there.
+			Skipper: func(c echo.Context) bool { return c.Path() == payment.CallbackPath },
+		}),
+		s.sessions.middleware(s.handleError),
+		s.csrf,
+		middleware.Recover(),
+	)
+
+	table := []struct {
+		method, path string
+		handler      echo.HandlerFunc
+	}{
+		// People.
+		{http.MethodGet, "/", s.handleHome},
+		{http.MethodGet, "/shows/:showID", s.handleShow},
+		{http.MethodGet, "/shows/:showID/seats", s.handleShowSeats},
+		{http.MethodPost, "/shows/:showID/holds", s.handleHoldCreate},
+		{http.MethodGet, "/holds/:holdID", s.handleHold},
+		{http.MethodPost, "/holds/:holdID/release", s.handleHoldRelease},
+		{http.MethodPost, "/holds/:holdID/pay", s.handleHoldPay},
+		{http.MethodGet, "/bookings/:bookingID", s.handleBooking},
+		{http.MethodGet, "/bookings/:bookingID/status", s.handleBookingStatus},
+		// /admin comes with the admin issue.
+
+		// The payment provider: its signed callback, and the sandbox's
+		// checkout (404 unless the provider is the sandbox).
+		{http.MethodPost, payment.CallbackPath, s.handlePaymentCallback},
+		{http.MethodGet, sandboxCheckoutRoute, s.handleSandboxCheckout},
+		{http.MethodPost, sandboxCheckoutRoute, s.handleSandboxCheckoutSubmit},
+
+		// Assets, content-hashed and cached for a year.
+		{http.MethodGet, "/static/:version/*", s.handleStatic},
+
+		// Machines.
+		{http.MethodGet, "/healthz", s.handleHealthz},
+		{http.MethodGet, "/readyz", s.handleReadyz},
+		{http.MethodGet, "/metrics", s.handleMetrics},
+	}
+	for _, r := range table {
+		e.Add(r.method, r.path, r.handler)
+	}
+}
+
+// sessionless lists routes that never need the visitor's session: machines
+// call them, or they are the same for everyone.
+var sessionless = map[string]bool{
+	"/static/:version/*": true,
+	"/healthz":           true,
+	"/readyz":            true,
+	"/metrics":           true,
+	payment.CallbackPath: true,
+}
+
+// csrfExempt lists state-changing routes that browsers do not call: they
+// authenticate otherwise (the payment callback is signed).
+var csrfExempt = map[string]bool{
+	payment.CallbackPath: true,
+}

@@ -1,0 +1,89 @@
+// Package web is boxoffice's HTTP face: an Echo v4 server that renders the
+// templ views, keeps the visitor's session, and turns domain errors into
+// pages. Handlers parse, call the booking service and render; the rules live
+// in the domain.
+package web
+
+import (
+	"log/slog"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/alexedwards/scs/v2"
+	"github.com/labstack/echo/v4"
+
+	"boxoffice/internal/booking"
+	"boxoffice/internal/payment"
+)
+
+// Options configure a Server.
+type Options struct {
+	PublicURL string       // base URL; https → Secure cookies
+	HoldRate  int          // holds per session per minute (per address: ten times that); 0 disables
+	Sessions  scs.Store    // shared by all processes (github.com/alexedwards/scs/v2); nil means in memory
+	Logger    *slog.Logger // nil means slog.Default()
+
+	// Payments is the payment provider (SPEC §6): Pay sends the browser to
+	// its checkout and /payments/callback verifies its callbacks. A provider
+	// that hosts its checkout in this app (the sandbox) gets its pages
+	// mounted. Nil answers Pay and callbacks 503.
+	Payments payment.Provider
+
+	// Location is the time zone times are shown in; nil means time.Local.
+	Location *time.Location
+	// Limiter counts holds for HoldRate; nil means a limiter in this process.
+	// Pass one backed by the shared database to make limits hold across
+	// processes.
+	Limiter Limiter
+}
+
+// Server is the web application. It keeps no state about visitors itself:
+// sessions live in Options.Sessions, everything else in the booking store.
+type Server struct {
+	svc      *booking.Service
+	opts     Options
+	log      *slog.Logger
+	loc      *time.Location
+	echo     *echo.Echo
+	sessions *sessionManager
+	assets   *assets
+	metrics  *metrics
+	limiter  Limiter
+}
+
+// New returns a Server for svc with every route registered.
+func New(svc *booking.Service, opts Options) *Server {
+	s := &Server{svc: svc, opts: opts, log: opts.Logger, loc: opts.Location, limiter: opts.Limiter}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	if s.loc == nil {
+		s.loc = time.Local
+	}
+	if s.limiter == nil {
+		s.limiter = newMemoryLimiter(time.Now)
+	}
+	s.sessions = newSessionManager(opts.Sessions, secureCookies(opts.PublicURL), s.log)
+	s.assets = newAssets()
+	s.metrics = newMetrics()
+
+	e := echo.New()
+	e.HideBanner = true
+	e.HidePort = true
+	e.HTTPErrorHandler = s.handleError
+	// Behind a load balancer the client is the nearest untrusted address in
+	// X-Forwarded-For; private and loopback proxies are trusted.
+	e.IPExtractor = echo.ExtractIPFromXFFHeader()
+	s.echo = e
+	s.routes()
+	return s
+}
+
+// Handler is the server as an http.Handler, ready for http.Server.
+func (s *Server) Handler() http.Handler { return s.echo }
+
+func secureCookies(publicURL string) bool {
+	u, err := url.Parse(publicURL)
+	return err == nil && u.Scheme == "https"
+}

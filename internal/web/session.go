@@ -1,0 +1,142 @@
+package web
+
+import (
+	"crypto/rand"
+	"encoding/base64"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/alexedwards/scs/v2"
+	"github.com/labstack/echo/v4"
+
+	"boxoffice/internal/booking"
+)
+
+// Session keys. Only this package reads or writes the session.
+const (
+	keyVisitor = "visitor" // stable random id: the owner of the visitor's holds
+	keyCSRF    = "csrf"    // the token forms and htmx send back
+)
+
+// sessionManager is scs adapted to Echo: the session is loaded before the
+// handler and committed just before the response is written, so that what
+// the error handler does (it may mint a CSRF token for the error page) is
+// saved too.
+type sessionManager struct {
+	*scs.SessionManager
+	log *slog.Logger
+}
+
+func newSessionManager(store scs.Store, secure bool, log *slog.Logger) *sessionManager {
+	sm := scs.New()
+	if store != nil {
+		sm.Store = store
+	}
+	sm.Lifetime = 7 * 24 * time.Hour
+	sm.IdleTimeout = 24 * time.Hour
+	sm.Cookie.Name = "boxoffice_session"
+	sm.Cookie.HttpOnly = true
+	sm.Cookie.SameSite = http.SameSiteLaxMode
+	sm.Cookie.Secure = secure
+	sm.Cookie.Path = "/"
+	sm.Cookie.Persist = true
+	return &sessionManager{sm, log}
+}
+
+// middleware loads the session of routes that use one. Errors are handled
+// here, inside the session's scope, by onError.
+func (sm *sessionManager) middleware(onError echo.HTTPErrorHandler) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			if sessionless[c.Path()] {
+				return next(c)
+			}
+			r := c.Request()
+			var token string
+			if ck, err := r.Cookie(sm.Cookie.Name); err == nil {
+				token = ck.Value
+			}
+			ctx, err := sm.Load(r.Context(), token)
+			if err != nil {
+				return err
+			}
+			c.SetRequest(r.WithContext(ctx))
+			c.Set(ctxSessionLoaded, true)
+			c.Response().Header().Add("Vary", "Cookie")
+			c.Response().Before(func() { sm.commit(c) })
+			if err := next(c); err != nil {
+				onError(err, c)
+			}
+			if !c.Response().Committed {
+				sm.commit(c)
+			}
+			return nil
+		}
+	}
+}
+
+// commit saves a changed session and sets its cookie, just before the
+// response's headers are written. A failure can no longer change the
+// response, so it is only logged.
+func (sm *sessionManager) commit(c echo.Context) {
+	ctx := c.Request().Context()
+	w := c.Response().Writer
+	switch sm.Status(ctx) {
+	case scs.Modified:
+		token, expiry, err := sm.Commit(ctx)
+		if err != nil {
+			sm.log.ErrorContext(ctx, "session commit failed", "err", err, "request_id", requestIDOf(c))
+			return
+		}
+		sm.WriteSessionCookie(ctx, w, token, expiry)
+	case scs.Destroyed:
+		sm.WriteSessionCookie(ctx, w, "", time.Time{})
+	}
+}
+
+// loaded reports whether the request went through the session middleware:
+// routes in sessionless, and errors raised before it ran, have no session.
+func (sm *sessionManager) loaded(c echo.Context) bool { return c.Get(ctxSessionLoaded) != nil }
+
+const ctxSessionLoaded = "web.session"
+
+// visitor returns the visitor id of the session, or "" when it has none yet.
+func (s *Server) visitor(c echo.Context) string {
+	if !s.sessions.loaded(c) {
+		return ""
+	}
+	return s.sessions.GetString(c.Request().Context(), keyVisitor)
+}
+
+// ensureVisitor returns the visitor id, giving the session one first if
+// needed. It is the owner of the visitor's holds.
+func (s *Server) ensureVisitor(c echo.Context) string {
+	if v := s.visitor(c); v != "" {
+		return v
+	}
+	v := booking.NewID()
+	s.sessions.Put(c.Request().Context(), keyVisitor, v)
+	return v
+}
+
+// csrfToken returns the session's CSRF token, minting one if needed. Pages
+// put it in <meta name="csrf-token"> and in their forms.
+func (s *Server) csrfToken(c echo.Context) string {
+	if !s.sessions.loaded(c) {
+		return ""
+	}
+	ctx := c.Request().Context()
+	if t := s.sessions.GetString(ctx, keyCSRF); t != "" {
+		return t
+	}
+	t := randomToken()
+	s.sessions.Put(ctx, keyCSRF, t)
+	return t
+}
+
+func randomToken() string {
+	var b [32]byte
+	_, _ = rand.Read(b[:])
+	return base64.RawURLEncoding.EncodeToString(b[:])
+}

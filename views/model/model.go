@@ -1,0 +1,220 @@
+// Package model holds the view models the templates render: plain values
+// already formatted for people, so that views never reach a store and web
+// decides once how a seat, a price or a time is shown.
+package model
+
+// Page is what every full page needs besides its own content.
+type Page struct {
+	Title     string
+	CSRFToken string
+	Static    string // URL prefix of the content-hashed assets, "/static/<hash>"
+}
+
+// Asset is the versioned URL of a file under static/, e.g. "css/app.css".
+func (p Page) Asset(path string) string { return p.Static + "/" + path }
+
+// HTMXConfig is htmx's configuration, read from a meta tag so that no inline
+// script is needed: no injected indicator styles and no eval (both would need
+// CSP exceptions); 409 and 422 answers carry a seat map to swap in; 304 keeps
+// what is on screen; other errors go to the flash area.
+const HTMXConfig = `{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false,` +
+	`"historyRestoreAsHxRequest":false,"responseHandling":[` +
+	`{"code":"204","swap":false},{"code":"304","swap":false},{"code":"[23]..","swap":true},` +
+	`{"code":"409","swap":true},{"code":"422","swap":true},` +
+	`{"code":"[45]..","swap":true,"error":true,"target":"#flash","swapOverride":"innerHTML","select":"unset"}]}`
+
+// Notice is a message shown above the content it is about.
+type Notice struct {
+	Kind string // "error", "info"
+	Text string
+}
+
+// Show describes a screening for headers and summaries.
+type Show struct {
+	ID       string
+	URL      string // its seat map
+	Title    string
+	Rating   string
+	Language string
+	Runtime  string // "2h 28m"
+	Theatre  string
+	City     string
+	Screen   string
+	Date     string // "Fri 14 Mar"
+	Time     string // "19:30"
+	StartsAt string // RFC 3339
+}
+
+// SeatMap is the seat map page and its fragment.
+type SeatMap struct {
+	Page
+	Show        Show
+	FormAction  string // POST target of the hold form
+	FragmentURL string // GET target of the live refresh
+	ETag        string
+	MaxSeats    int
+	Currency    string
+	Notice      *Notice
+	Bands       []Band
+	Categories  []Category
+	MyHold      *HoldLink // the viewer's active hold for the show
+}
+
+// HoldLink points the viewer back to a hold they already have.
+type HoldLink struct {
+	URL   string
+	Seats string // "F12, F13"
+}
+
+// Category is a price band in the legend.
+type Category struct {
+	Name  string
+	Price string
+}
+
+// Band is a run of rows sold at one price, drawn with its name and price.
+type Band struct {
+	Name  string
+	Price string
+	Rows  []Row
+}
+
+// Row is one line of the map. Cells are seats and gaps: a gap is an aisle or a
+// missing seat, so columns line up from row to row.
+type Row struct {
+	Label string
+	Cells []Cell
+}
+
+// Cell is a seat, or a gap when Seat is nil.
+type Cell struct {
+	Seat *Seat
+}
+
+// Seat is one seat as this viewer sees it.
+type Seat struct {
+	ID        string
+	Number    string
+	State     string // available, held, booked, mine
+	Kind      string // standard, wheelchair, companion
+	Category  string
+	Price     int64  // minor units, for the running total
+	PriceText string // "₹250"
+	ExpiresAt string // RFC 3339, when a held (or mine) seat's lock lapses
+	Label     string // "Row F, seat 12, Prime, ₹250, " : the accessible name before the status
+	Status    string // "available", "held · may free at 19:42", …
+	Checked   bool
+	Disabled  bool
+	Conflict  bool // requested but just taken by someone else
+}
+
+// Checkout is a hold on its way to payment.
+type Checkout struct {
+	Page
+	Show          Show
+	HoldID        string
+	Seats         []CheckoutSeat
+	Amount        int64  // minor units
+	Total         string // "₹500"
+	ExpiresAt     string // RFC 3339
+	Remaining     string // "14:59" at render time
+	ReleaseAction string
+	PayAction     string
+	SeatMapURL    string
+	Gone          string // why this hold can no longer be paid for; empty when it can
+}
+
+// CheckoutSeat is one line of the checkout summary.
+type CheckoutSeat struct {
+	ID       string
+	Category string
+	Price    string
+}
+
+// Home lists what is on.
+type Home struct {
+	Page
+	Movies []Movie
+}
+
+// Movie groups a movie's upcoming shows by day.
+type Movie struct {
+	Title    string
+	Rating   string
+	Language string
+	Runtime  string
+	Days     []Day
+}
+
+// Day is one date's shows of a movie, grouped by theatre.
+type Day struct {
+	Label    string // "Today", "Tomorrow", "Fri 14 Mar"
+	Theatres []TheatreShows
+}
+
+// TheatreShows are one theatre's times on one day.
+type TheatreShows struct {
+	Theatre string
+	City    string
+	Shows   []ShowTime
+}
+
+// ShowTime is one entry of the listing.
+type ShowTime struct {
+	ID         string
+	URL        string
+	Time       string
+	Screen     string
+	PriceRange string // "₹150–₹350"
+	SeatsLeft  int
+	SeatsTotal int
+	FewLeft    bool
+	SoldOut    bool
+}
+
+// Error is what a person sees when something did not work.
+type Error struct {
+	Page
+	Status    int
+	Heading   string
+	Message   string
+	Next      string // what to do next
+	NextURL   string
+	NextLabel string
+	RequestID string
+}
+
+// Booking is a booking as its owner follows it after Pay: pending until the
+// provider's callback lands, then confirmed, failed or refund_due.
+type Booking struct {
+	Page
+	ID         string
+	URL        string // the booking's page
+	State      string // pending, confirmed, failed, refund_due (SPEC §5)
+	StatusURL  string // the fragment the page polls while pending
+	ETag       string // names the fragment's content, for conditional polls
+	Show       Show
+	Seats      string // "A1, A2"
+	SeatCount  int
+	Total      string // "₹360"
+	Amount     int64  // minor units
+	TicketCode string // when confirmed
+	QR         *QR    // the ticket code, when confirmed
+	Reason     string // why it failed or is due a refund, for people
+	SeatMapURL string
+}
+
+// Pending reports whether the booking still waits for the provider.
+func (b Booking) Pending() bool { return b.State == "pending" }
+
+// QR is a QR code to draw as SVG, one unit per module: each run of dark
+// modules in a row is one rectangle, which keeps the markup small.
+type QR struct {
+	Size int // modules per side, quiet zone included
+	Runs []QRRun
+}
+
+// QRRun is W dark modules from (X, Y) rightwards.
+type QRRun struct {
+	X, Y, W int
+}
