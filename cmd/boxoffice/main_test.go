@@ -1,0 +1,337 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"boxoffice/internal/booking"
+	"boxoffice/internal/config"
+	"boxoffice/internal/sqlite"
+)
+
+// env returns a getenv over kv, so tests never read the real environment.
+func env(kv map[string]string) func(string) string {
+	return func(k string) string { return kv[k] }
+}
+
+// syncBuffer is a bytes.Buffer the server's goroutines may write while the
+// test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func tempDatabaseURL(t *testing.T) (url, path string) {
+	t.Helper()
+	path = filepath.Join(t.TempDir(), "boxoffice.db")
+	return "sqlite:" + path, path
+}
+
+func TestHelp(t *testing.T) {
+	for _, args := range [][]string{{"-h"}, {"--help"}, {"help"}, {"serve", "-h"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			if err := run(context.Background(), args, env(nil), &stdout, &stderr); err != nil {
+				t.Fatalf("run: %v", err)
+			}
+			out := stdout.String()
+			for _, v := range config.Vars {
+				if !strings.Contains(out, v.Env) || !strings.Contains(out, "--"+v.Flag) {
+					t.Errorf("help lacks %s / --%s", v.Env, v.Flag)
+				}
+			}
+			for _, want := range []string{"serve", "seed", "migrate", "healthcheck", "--shows", "--rows", "--cols",
+				"sqlite:data/boxoffice.db", "15m", ":8080"} {
+				if !strings.Contains(out, want) {
+					t.Errorf("help lacks %q:\n%s", want, out)
+				}
+			}
+		})
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		env  map[string]string
+		want string
+	}{
+		{name: "unknown command", args: []string{"dance"}, want: `unknown command "dance"`},
+		{name: "unknown flag", args: []string{"serve", "--colour=blue"}, want: "flag provided but not defined"},
+		{name: "bad config", args: []string{"serve"}, env: map[string]string{"MAX_SEATS": "0"}, want: "MAX_SEATS"},
+		{name: "seed rows", args: []string{"seed", "--rows", "0"}, want: "rows must be from 1"},
+		{name: "seed cols", args: []string{"seed", "--cols", "1000"}, want: "cols must be from 1 to 999"},
+		{name: "seed shows", args: []string{"seed", "--shows", "0"}, want: "--shows must be at least 1"},
+		{name: "migrate database", args: []string{"migrate"}, env: map[string]string{"DATABASE_URL": "redis://x"}, want: `unknown scheme "redis"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := run(context.Background(), tt.args, env(tt.env), io.Discard, io.Discard)
+			var u usageError
+			if !errors.As(err, &u) || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("run(%q) = %v, want a usage error containing %q", tt.args, err, tt.want)
+			}
+		})
+	}
+}
+
+// TestMongoUnreachable proves that a mongodb:// DATABASE_URL selects the
+// MongoDB adapter and that a deployment nobody answers for is a clear error,
+// not a hang. Nothing listens on port 1.
+func TestMongoUnreachable(t *testing.T) {
+	url := "mongodb://127.0.0.1:1/boxoffice?serverSelectionTimeoutMS=300&connectTimeoutMS=300"
+	err := run(context.Background(), []string{"migrate"}, env(map[string]string{"DATABASE_URL": url}), io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "mongo") {
+		t.Errorf("migrate on an unreachable MongoDB = %v, want an error from the mongo adapter", err)
+	}
+}
+
+func TestMigrate(t *testing.T) {
+	dbURL, path := tempDatabaseURL(t)
+	var stdout bytes.Buffer
+	if err := run(context.Background(), []string{"migrate", "--database-url", dbURL}, env(nil), &stdout, io.Discard); err != nil {
+		t.Fatalf("migrate: %v", err)
+	}
+	if !strings.Contains(stdout.String(), "migrated "+dbURL) {
+		t.Errorf("stdout = %q", stdout.String())
+	}
+	// Twice is harmless.
+	if err := run(context.Background(), []string{"migrate"}, env(map[string]string{"DATABASE_URL": dbURL}), io.Discard, io.Discard); err != nil {
+		t.Fatalf("second migrate: %v", err)
+	}
+	store := openStore(t, path)
+	if n, err := store.CountShows(context.Background()); err != nil || n != 0 {
+		t.Errorf("CountShows after migrate = %d, %v; want 0", n, err)
+	}
+}
+
+func TestSeed(t *testing.T) {
+	dbURL, path := tempDatabaseURL(t)
+	var stdout, stderr bytes.Buffer
+	args := []string{"seed", "--shows", "3", "--rows", "4", "--cols", "15"}
+	if err := run(context.Background(), args, env(map[string]string{"DATABASE_URL": dbURL}), &stdout, &stderr); err != nil {
+		t.Fatalf("seed: %v\n%s", err, stderr.String())
+	}
+	ids := strings.Fields(stdout.String())
+	if len(ids) != 3 {
+		t.Fatalf("seed printed %q, want 3 show ids", stdout.String())
+	}
+	if !strings.Contains(stderr.String(), "seeded 3 shows, 180 seats") {
+		t.Errorf("stderr = %q", stderr.String())
+	}
+
+	ctx := context.Background()
+	store := openStore(t, path)
+	if n, err := store.CountShows(ctx); err != nil || n != 3 {
+		t.Errorf("CountShows = %d, %v; want 3", n, err)
+	}
+	for _, id := range ids {
+		seats, err := store.Seats(ctx, id)
+		if err != nil {
+			t.Fatalf("Seats(%s): %v", id, err)
+		}
+		if len(seats) != 60 {
+			t.Errorf("show %s has %d seats, want 60", id, len(seats))
+		}
+	}
+}
+
+func openStore(t *testing.T, path string) *sqlite.Store {
+	t.Helper()
+	store, err := sqlite.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	return store
+}
+
+func TestServe(t *testing.T) {
+	dbURL, path := tempDatabaseURL(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+
+	ready := make(chan string, 1)
+	var stdout, stderr syncBuffer
+	m := &Main{Stdout: &stdout, Stderr: &stderr, Ready: func(u string) { ready <- u }}
+	getenv := env(map[string]string{"ADDR": "127.0.0.1:0", "DATABASE_URL": dbURL})
+	done := make(chan error, 1)
+	go func() { done <- m.Run(ctx, nil, getenv) }()
+
+	var baseURL string
+	select {
+	case baseURL = <-ready:
+	case err := <-done:
+		t.Fatalf("serve ended before listening: %v\n%s", err, stderr.String())
+	case <-time.After(30 * time.Second):
+		t.Fatalf("serve did not listen within 30s\n%s", stderr.String())
+	}
+
+	resp, err := http.Get(baseURL + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("GET /healthz = %s", resp.Status)
+	}
+
+	// The Docker health check finds the same server.
+	var hcOut bytes.Buffer
+	hcEnv := env(map[string]string{"ADDR": strings.TrimPrefix(baseURL, "http://")})
+	if err := run(ctx, []string{"healthcheck"}, hcEnv, &hcOut, io.Discard); err != nil {
+		t.Errorf("healthcheck: %v", err)
+	}
+
+	out := stdout.String()
+	if !strings.Contains(out, "listening on "+baseURL) {
+		t.Errorf("stdout lacks the URL %s:\n%s", baseURL, out)
+	}
+	// The public URL follows the port really bound.
+	if !strings.Contains(out, "public URL http://localhost:"+baseURL[strings.LastIndex(baseURL, ":")+1:]) {
+		t.Errorf("stdout lacks the derived public URL:\n%s", out)
+	}
+	if !strings.Contains(out, "PAYMENT_WEBHOOK_SECRET was not set; this run uses ") {
+		t.Errorf("stdout lacks the generated secret:\n%s", out)
+	}
+
+	cancel() // what SIGTERM does in main
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("serve returned %v after cancel, want nil\n%s", err, stderr.String())
+		}
+		if testing.Verbose() {
+			t.Log(stderr.String())
+		}
+	case <-time.After(shutdownGrace + 5*time.Second):
+		t.Fatal("serve did not stop after cancel")
+	}
+
+	// SEED_DEMO defaults to true: the empty database got the demo.
+	store := openStore(t, path)
+	if n, err := store.CountShows(context.Background()); err != nil || n < 50 {
+		t.Errorf("CountShows after serve = %d, %v; want the demo catalog", n, err)
+	}
+	shows, err := store.UpcomingShows(context.Background(), time.Now(), 1000, booking.Moment{Now: time.Now(), TTL: 15 * time.Minute})
+	if err != nil || len(shows) == 0 {
+		t.Errorf("UpcomingShows = %d shows, %v", len(shows), err)
+	}
+}
+
+func TestServeWithoutDemo(t *testing.T) {
+	dbURL, path := tempDatabaseURL(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	m := &Main{Stdout: io.Discard, Stderr: io.Discard, Ready: func(string) { cancel() }}
+	args := []string{"--addr", "127.0.0.1:0", "--seed-demo=false", "--database-url", dbURL}
+	if err := m.Run(ctx, args, env(nil)); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := openStore(t, path).CountShows(context.Background()); err != nil || n != 0 {
+		t.Errorf("CountShows = %d, %v; want 0 with --seed-demo=false", n, err)
+	}
+}
+
+// TestBinaryExitsZeroOnSIGTERM builds the real binary, starts it, and sends
+// it SIGTERM as Docker or Kubernetes would.
+func TestBinaryExitsZeroOnSIGTERM(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	if runtime.GOOS == "windows" {
+		t.Skip("no SIGTERM on Windows")
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
+	bin := filepath.Join(t.TempDir(), "boxoffice")
+	build := exec.Command(goTool, "build", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+
+	dbURL, _ := tempDatabaseURL(t)
+	cmd := exec.Command(bin, "serve")
+	cmd.Env = append(os.Environ(), "ADDR=127.0.0.1:0", "DATABASE_URL="+dbURL, "SEED_DEMO=false", "LOG_FORMAT=json")
+	// An io.Pipe, unlike StdoutPipe, may be read while Wait runs.
+	stdout, stdoutW := io.Pipe()
+	cmd.Stdout = stdoutW
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	defer stdoutW.Close()
+
+	// The first line of stdout names the URL.
+	urls := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if rest, ok := strings.CutPrefix(sc.Text(), "boxoffice listening on "); ok {
+				urls <- strings.Fields(rest)[0]
+			}
+		}
+		io.Copy(io.Discard, stdout) // keep draining so the binary never blocks on a write
+	}()
+	var baseURL string
+	select {
+	case baseURL = <-urls:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("binary did not print its URL\n%s", stderr.String())
+	}
+	resp, err := http.Get(baseURL + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() {
+		err := cmd.Wait()
+		stdoutW.Close()
+		exited <- err
+	}()
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Fatalf("after SIGTERM: %v, want exit status 0\n%s", err, stderr.String())
+		}
+	case <-time.After(shutdownGrace + 5*time.Second):
+		t.Fatal("binary did not exit after SIGTERM")
+	}
+	if !strings.Contains(stderr.String(), `"msg":"stopped"`) {
+		t.Errorf("log lacks the clean stop:\n%s", stderr.String())
+	}
+}

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"time"
+
+	"boxoffice/internal/catalog"
+	"boxoffice/internal/config"
+)
+
+// Defaults of "boxoffice seed": 100 shows of a 500-seat screen.
+const (
+	defaultSeedShows = 100
+	defaultSeedRows  = 20
+	defaultSeedCols  = 25
+	maxRows          = catalog.MaxRows
+	maxCols          = catalog.MaxSeatsPerRow
+)
+
+// seed adds synthetic shows and prints their ids, one a line, as each is
+// stored: a load test can read them while seeding goes on.
+func (m *Main) seed(ctx context.Context, args []string, getenv func(string) string) error {
+	fs := flag.NewFlagSet("boxoffice seed", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	shows := fs.Int("shows", defaultSeedShows, "")
+	rows := fs.Int("rows", defaultSeedRows, "")
+	cols := fs.Int("cols", defaultSeedCols, "")
+	dbURL := fs.String("database-url", "", "")
+	if err := fs.Parse(args); err != nil {
+		return flagError(err)
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Errorf("seed: unexpected argument %q", fs.Arg(0))}
+	}
+	if *shows < 1 {
+		return usageError{fmt.Errorf("seed: --shows must be at least 1")}
+	}
+	if err := catalog.CheckSize(*rows, *cols); err != nil {
+		return usageError{fmt.Errorf("seed: %w", err)}
+	}
+	dbConfig, err := config.LoadDatabase(*dbURL, getenv)
+	if err != nil {
+		return usageError{err}
+	}
+	db, err := openDatabase(ctx, dbConfig)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+
+	began := time.Now()
+	// Shows begin at the next full hour, so they are all upcoming.
+	start := began.UTC().Truncate(time.Hour).Add(time.Hour)
+	// One seat plan, copied per show just before it is stored, keeps memory
+	// flat however many seats are asked for.
+	plan := catalog.SyntheticLayout(*rows, *cols).Seats()
+	for _, show := range catalog.SyntheticShows(*shows, start) {
+		if err := db.CreateShow(ctx, show, catalog.ForShow(plan, show.ID)); err != nil {
+			return fmt.Errorf("seed: %w", err)
+		}
+		fmt.Fprintln(m.Stdout, show.ID)
+	}
+	fmt.Fprintf(m.Stderr, "seeded %d shows, %d seats, in %s\n", *shows, *shows*len(plan), time.Since(began).Round(time.Millisecond))
+	return nil
+}
+
+// migrate creates or updates the tables and indexes. Opening the store
+// migrates too; this command exists so that a deployment can do it once,
+// before starting many processes.
+func (m *Main) migrate(ctx context.Context, args []string, getenv func(string) string) error {
+	fs := flag.NewFlagSet("boxoffice migrate", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	dbURL := fs.String("database-url", "", "")
+	if err := fs.Parse(args); err != nil {
+		return flagError(err)
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Errorf("migrate: unexpected argument %q", fs.Arg(0))}
+	}
+	dbConfig, err := config.LoadDatabase(*dbURL, getenv)
+	if err != nil {
+		return usageError{err}
+	}
+	db, err := openDatabase(ctx, dbConfig)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := db.Migrate(ctx); err != nil {
+		return err
+	}
+	fmt.Fprintf(m.Stdout, "migrated %s\n", dbConfig.Redacted())
+	return nil
+}

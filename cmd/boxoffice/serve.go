@@ -1,0 +1,169 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"boxoffice/internal/booking"
+	"boxoffice/internal/catalog"
+	"boxoffice/internal/config"
+	"boxoffice/internal/web"
+)
+
+// shutdownGrace is how long in-flight requests get to finish after SIGTERM.
+// It stays under the 10 seconds Docker and Kubernetes wait before SIGKILL.
+const shutdownGrace = 8 * time.Second
+
+// serve runs the web server until ctx is cancelled, then drains it.
+func (m *Main) serve(ctx context.Context, args []string, getenv func(string) string) error {
+	cfg, err := config.Load(args, getenv)
+	if err != nil {
+		return flagError(err)
+	}
+	logger := newLogger(cfg.LogFormat, m.Stderr)
+
+	db, err := openDatabase(ctx, cfg.Database)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	logger.Info("database open", "url", cfg.Database.Redacted())
+
+	// Listen before seeding, so a busy port fails at once; connections wait
+	// in the backlog until Serve starts.
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+	if cfg.SeedDemo {
+		if err := seedDemo(ctx, db, logger); err != nil {
+			return err
+		}
+	}
+	baseURL := listenURL(ln.Addr())
+	if cfg.PublicURLDerived {
+		// On port 0 the real port is only known now; the sandbox provider
+		// must call back where we really listen.
+		cfg.PublicURL = "http://localhost:" + portOf(ln.Addr())
+	}
+	if cfg.WebhookSecretGenerated && strings.HasPrefix(cfg.PublicURL, "https://") {
+		logger.Warn("PAYMENT_WEBHOOK_SECRET is not set: each process makes up its own, so callbacks reaching another process will fail; set it in production")
+	}
+
+	payments, err := newPaymentProvider(cfg, db.Store, logger)
+	if err != nil {
+		return err
+	}
+	// Closed as serve returns, after the server has drained: callbacks still
+	// being retried then stop, as when a provider gives up.
+	defer payments.Close()
+
+	svc := booking.NewService(db.Store, nil, booking.Policy{HoldTTL: cfg.HoldTTL, MaxSeats: cfg.MaxSeats})
+	app := web.New(svc, web.Options{
+		PublicURL: cfg.PublicURL,
+		HoldRate:  cfg.HoldRate,
+		Sessions:  db.Sessions,
+		Payments:  payments,
+		Logger:    logger,
+		Limiter:   db.Limiter,
+	})
+	srv := &http.Server{
+		Handler:           app.Handler(),
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       15 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+
+	fmt.Fprintf(m.Stdout, "boxoffice listening on %s (public URL %s)\n", baseURL, cfg.PublicURL)
+	if cfg.WebhookSecretGenerated {
+		fmt.Fprintf(m.Stdout, "PAYMENT_WEBHOOK_SECRET was not set; this run uses %s\n", cfg.WebhookSecret)
+	}
+	logger.Info("listening", "addr", ln.Addr().String(), "public_url", cfg.PublicURL, "payments", payments.Name(),
+		"hold_ttl", cfg.HoldTTL.String(), "max_seats", cfg.MaxSeats, "hold_rate", cfg.HoldRate)
+
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	if m.Ready != nil {
+		m.Ready(baseURL)
+	}
+
+	select {
+	case err := <-served:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down: draining in-flight requests", "grace", shutdownGrace.String())
+	// ctx is done; the drain gets a fresh deadline of its own.
+	drainCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownGrace)
+	defer cancel()
+	if err := srv.Shutdown(drainCtx); err != nil {
+		// Asked to stop, we stop: requests still running past the grace
+		// period are cut, which the log records, but the exit stays clean.
+		logger.Warn("shutdown grace period over; closing remaining connections", "err", err)
+		srv.Close()
+	}
+	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serve: %w", err)
+	}
+	logger.Info("stopped")
+	return nil
+}
+
+// seedDemo stores the demo catalog when the database has no show at all.
+// Two processes starting on one empty database at the same moment could
+// both seed it; that costs a duplicate demo, never a wrong booking.
+func seedDemo(ctx context.Context, db *database, logger *slog.Logger) error {
+	n, err := db.CountShows(ctx)
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		return nil
+	}
+	shows := catalog.Demo(time.Now())
+	seats := 0
+	for _, ss := range shows {
+		if err := db.CreateShow(ctx, ss.Show, ss.Seats); err != nil {
+			return fmt.Errorf("seed demo: %w", err)
+		}
+		seats += len(ss.Seats)
+	}
+	logger.Info("seeded the demo catalog", "shows", len(shows), "seats", seats)
+	return nil
+}
+
+func newLogger(format string, w io.Writer) *slog.Logger {
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(w, nil))
+	}
+	return slog.New(slog.NewTextHandler(w, nil))
+}
+
+// listenURL is the URL a person on this machine opens for addr: a wildcard
+// host becomes localhost.
+func listenURL(addr net.Addr) string {
+	host, port, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return "http://" + addr.String()
+	}
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port)
+}
+
+func portOf(addr net.Addr) string {
+	_, port, _ := net.SplitHostPort(addr.String())
+	return port
+}
