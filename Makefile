@@ -34,6 +34,7 @@ run: assets
 ## test: every package, race detector on, nothing cached
 test: assets
 	$(GO) test -race -count=1 ./...
+	@[ -n "$$MONGODB_URI" ] || echo 'NOTE: MONGODB_URI is not set: the MongoDB conformance suite was SKIPPED (set it to a replica set, then make test-mongo)'
 
 ## test-mongo: the MongoDB adapter against MONGODB_URI; fails instead of skipping without it
 test-mongo:

@@ -19,11 +19,16 @@ type database struct {
 	booking.Store
 	Sessions scs.Store
 	Migrate  func(context.Context) error
-	// Limiter, when the store can count in the database, makes HOLD_RATE
-	// hold across processes (SPEC §8); nil leaves each process counting
-	// alone.
+	// Limiter counts in the database, so that HOLD_RATE holds across
+	// processes (SPEC §8); nil would leave each process counting alone.
 	Limiter web.Limiter
 }
+
+// Both adapters count holds in their database.
+var (
+	_ web.Limiter = (*sqlite.RateLimiter)(nil)
+	_ web.Limiter = (*mongo.RateLimiter)(nil)
+)
 
 // openDatabase opens the store DATABASE_URL names.
 func openDatabase(ctx context.Context, db config.Database) (*database, error) {
@@ -33,17 +38,18 @@ func openDatabase(ctx context.Context, db config.Database) (*database, error) {
 		if err != nil {
 			return nil, err
 		}
-		d := &database{Store: s, Sessions: s.Sessions(), Migrate: s.Migrate}
-		if l, ok := any(s).(web.Limiter); ok {
-			d.Limiter = l
+		limiter, err := sqlite.NewRateLimiter(ctx, s)
+		if err != nil {
+			s.Close()
+			return nil, err
 		}
-		return d, nil
+		return &database{Store: s, Sessions: s.Sessions(), Migrate: s.Migrate, Limiter: limiter}, nil
 	case config.DriverMongo:
 		s, err := mongo.Open(ctx, db.Source)
 		if err != nil {
 			return nil, err
 		}
-		return &database{Store: s, Sessions: s.Sessions(), Migrate: s.Migrate}, nil
+		return &database{Store: s, Sessions: s.Sessions(), Migrate: s.Migrate, Limiter: s.RateLimiter()}, nil
 	default:
 		return nil, fmt.Errorf("no store for database driver %q", db.Driver)
 	}

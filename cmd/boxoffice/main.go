@@ -50,6 +50,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 type Main struct {
 	Stdout io.Writer // what a caller may parse: URLs, show ids
 	Stderr io.Writer // logs and errors
+	Stdin  io.Reader // what "admin add" reads a password from; nil means os.Stdin
 
 	// Ready, when set, is called with the server's base URL once it
 	// listens: tests serve on port 0 and learn the port here.
@@ -77,6 +78,8 @@ func (m *Main) Run(ctx context.Context, args []string, getenv func(string) strin
 		err = m.seed(ctx, args, getenv)
 	case "migrate":
 		err = m.migrate(ctx, args, getenv)
+	case "admin":
+		err = m.admin(ctx, args, getenv)
 	case "healthcheck":
 		err = m.healthcheck(ctx, args, getenv)
 	case "help":
@@ -107,6 +110,9 @@ Usage:
   boxoffice [serve] [flags]    run the web server (the default command)
   boxoffice seed [flags]       add synthetic shows for load tests; print one show id per line
   boxoffice migrate [flags]    create or update the database's tables and indexes
+  boxoffice admin add --email E [--database-url URL]
+                               create an admin, or set its password (asked on the terminal,
+                               or read as one line from stdin)
   boxoffice healthcheck        exit 0 when the server at ADDR answers /healthz (for Docker)
   boxoffice help               show this help
 

@@ -89,6 +89,8 @@ func TestUsageErrors(t *testing.T) {
 		{name: "seed cols", args: []string{"seed", "--cols", "1000"}, want: "cols must be from 1 to 999"},
 		{name: "seed shows", args: []string{"seed", "--shows", "0"}, want: "--shows must be at least 1"},
 		{name: "migrate database", args: []string{"migrate"}, env: map[string]string{"DATABASE_URL": "redis://x"}, want: `unknown scheme "redis"`},
+		{name: "password hidden", args: []string{"serve"}, env: map[string]string{"DATABASE_URL": "mongodb://app:S3cret@db:27x17/box"}, want: `"mongodb://app:xxxxx@db:27x17/box"`},
+		{name: "https needs a secret", args: []string{"serve"}, env: map[string]string{"PUBLIC_URL": "https://tickets.example.com"}, want: "PAYMENT_WEBHOOK_SECRET must be set"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

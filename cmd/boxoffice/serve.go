@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"strings"
 	"time"
 
 	"boxoffice/internal/booking"
@@ -48,14 +47,16 @@ func (m *Main) serve(ctx context.Context, args []string, getenv func(string) str
 			return err
 		}
 	}
+	if email, err := ensureAdmin(ctx, db.Store, cfg); err != nil {
+		return err
+	} else if email != "" {
+		logger.Info("admin account ready", "email", email)
+	}
 	baseURL := listenURL(ln.Addr())
 	if cfg.PublicURLDerived {
 		// On port 0 the real port is only known now; the sandbox provider
 		// must call back where we really listen.
 		cfg.PublicURL = "http://localhost:" + portOf(ln.Addr())
-	}
-	if cfg.WebhookSecretGenerated && strings.HasPrefix(cfg.PublicURL, "https://") {
-		logger.Warn("PAYMENT_WEBHOOK_SECRET is not set: each process makes up its own, so callbacks reaching another process will fail; set it in production")
 	}
 
 	payments, err := newPaymentProvider(cfg, db.Store, logger)

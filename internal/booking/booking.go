@@ -32,4 +32,26 @@ type Booking struct {
 	Reason     string // why it failed or is due a refund
 	CreatedAt  time.Time
 	UpdatedAt  time.Time
+	// RefundedAt and RefundedBy (an admin's email) are set when an admin
+	// marks a refund_due booking refunded. The state stays refund_due, as
+	// the moviegoer's page promises (SPEC §5 has no other state); these
+	// two fields are the audit of who paid the money back and when.
+	RefundedAt time.Time
+	RefundedBy string
+}
+
+// RefundPending reports whether b is still owed its money back.
+func (b Booking) RefundPending() bool { return b.State == BookingRefundDue && b.RefundedAt.IsZero() }
+
+// MarkRefunded is b after admin by recorded, at now, that its money went
+// back: only a refund_due booking, and only once.
+func (b Booking) MarkRefunded(by string, now time.Time) (Booking, error) {
+	if b.State != BookingRefundDue {
+		return b, ErrNotRefundDue
+	}
+	if !b.RefundedAt.IsZero() {
+		return b, ErrAlreadyRefunded
+	}
+	b.RefundedAt, b.RefundedBy, b.UpdatedAt = now, by, now
+	return b, nil
 }

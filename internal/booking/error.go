@@ -13,7 +13,9 @@ const (
 	EINVALID  = "invalid"   // the request itself is wrong
 	ENOTFOUND = "not_found" // no such thing, or not yours to see
 	EGONE     = "gone"      // it existed but can no longer be used
-	EINTERNAL = "internal"  // anything else; its text is never shown
+	// EUNAUTHORIZED is a failed sign-in.
+	EUNAUTHORIZED = "unauthorized"
+	EINTERNAL     = "internal" // anything else; its text is never shown
 )
 
 // Error is a domain error whose Message is safe to show a person.
@@ -45,6 +47,9 @@ var (
 	ErrHoldCompleted = &Error{Code: EGONE, Message: "This hold has already been paid for."}
 
 	ErrPaymentMismatch = &Error{Code: EINVALID, Message: "The payment does not match its hold or amount."}
+
+	ErrNotRefundDue    = &Error{Code: EINVALID, Message: "Only a booking due a refund can be marked refunded."}
+	ErrAlreadyRefunded = &Error{Code: ECONFLICT, Message: "This booking was already marked refunded."}
 )
 
 // UnavailableError says which of the requested seats could not be held.

@@ -65,6 +65,39 @@ type Store interface {
 	// Ping reports whether the database answers.
 	Ping(ctx context.Context) error
 	Close() error
+
+	AdminStore
+}
+
+// AdminStore is the part of the store port the admin pages use: accounts,
+// the occupancy overview, refunds and the callback log. Every Store has it,
+// so both adapters are held to it by the same conformance suite.
+type AdminStore interface {
+	// UpsertAdmin stores a, or, when an admin with a.Email exists, sets
+	// that admin's password hash and UpdatedAt and keeps its id and
+	// CreatedAt. It returns the admin as stored.
+	UpsertAdmin(ctx context.Context, a Admin) (Admin, error)
+	// AdminByEmail returns the admin with a normalized email.
+	AdminByEmail(ctx context.Context, email string) (Admin, error)
+	// AdminByID returns the admin with id.
+	AdminByID(ctx context.Context, id string) (Admin, error)
+
+	// ListOccupancy lists the shows f selects, soonest first, each with its
+	// seats counted by the seat rule at m, its revenue and refunds due, all
+	// computed by the database in one query: no seat is loaded into Go.
+	ListOccupancy(ctx context.Context, f ShowFilter, m Moment) ([]ShowOccupancy, error)
+	// Theatres lists the theatres that have shows, by name.
+	Theatres(ctx context.Context) ([]Theatre, error)
+	// ShowBookings lists a show's bookings, oldest first, in every state.
+	ShowBookings(ctx context.Context, showID string) ([]Booking, error)
+	// MarkRefunded applies Booking.MarkRefunded atomically: by is the
+	// admin's email, now when.
+	MarkRefunded(ctx context.Context, bookingID, by string, now time.Time) (Booking, error)
+
+	// RecordCallback stores one received payment callback.
+	RecordCallback(ctx context.Context, r CallbackRecord) error
+	// Callbacks lists the records q selects, oldest first.
+	Callbacks(ctx context.Context, q CallbackQuery) ([]CallbackRecord, error)
 }
 
 // PaymentIDs are the fresh ids a new payment and its booking get.

@@ -89,14 +89,14 @@ var Vars = []Var{
 	{Env: "ADDR", Flag: "addr", Default: ":8080", Usage: "listen address"},
 	{Env: "DATABASE_URL", Flag: "database-url", Default: "sqlite:data/boxoffice.db", Usage: "sqlite:PATH or a mongodb:// / mongodb+srv:// URI"},
 	{Env: "HOLD_TTL", Flag: "hold-ttl", Default: "15m", Usage: "how long a lock protects a seat (Go duration)"},
-	{Env: "MAX_SEATS", Flag: "max-seats", Default: "10", Usage: "most seats in one hold"},
-	{Env: "PAYMENT_WEBHOOK_SECRET", Flag: "payment-webhook-secret", Default: "", Usage: "HMAC key for payment callbacks (unset: generated and printed at start)"},
+	{Env: "MAX_SEATS", Flag: "max-seats", Default: "10", Usage: "most seats in one hold, at most 50"},
+	{Env: "PAYMENT_WEBHOOK_SECRET", Flag: "payment-webhook-secret", Default: "", Usage: "HMAC key for payment callbacks, at least 16 characters (unset: generated and printed at start; required when PUBLIC_URL is https)"},
 	{Env: "PUBLIC_URL", Flag: "public-url", Default: "http://localhost:8080", Usage: "base URL the payment provider calls back (unset: http://localhost:PORT of ADDR)"},
 	{Env: "PAYMENT_PROVIDER", Flag: "payment-provider", Default: "sandbox", Usage: "payment provider: sandbox, the built-in stand-in for a hosted checkout"},
 	{Env: "ADMIN_EMAIL", Flag: "admin-email", Default: "", Usage: "admin account created or updated at start (with ADMIN_PASSWORD)"},
 	{Env: "ADMIN_PASSWORD", Flag: "admin-password", Default: "", Usage: "password of ADMIN_EMAIL, at least 8 characters"},
 	{Env: "SEED_DEMO", Flag: "seed-demo", Default: "true", Usage: "seed a small demo catalog when the database is empty", isBool: true},
-	{Env: "HOLD_RATE", Flag: "hold-rate", Default: "20", Usage: "holds per session per minute (per address: ten times that); 0 disables"},
+	{Env: "HOLD_RATE", Flag: "hold-rate", Default: "20", Usage: "holds per session per minute (per address: ten times that), at most 100000; 0 disables"},
 	{Env: "LOG_FORMAT", Flag: "log-format", Default: "text", Usage: "log format: text or json"},
 }
 
@@ -152,8 +152,9 @@ func Load(args []string, getenv func(string) string) (Config, error) {
 
 	var c Config
 	var errs []error
+	// bad reports a setting; a password in a URL never reaches the message.
 	bad := func(source, value, format string, args ...any) {
-		errs = append(errs, fmt.Errorf("%s=%q: %s", source, value, fmt.Sprintf(format, args...)))
+		errs = append(errs, fmt.Errorf("%s=%q: %s", source, redactUserinfo(value), fmt.Sprintf(format, args...)))
 	}
 
 	v, src, _ := lookup("ADDR")
@@ -178,15 +179,20 @@ func Load(args []string, getenv func(string) string) (Config, error) {
 	v, src, _ = lookup("MAX_SEATS")
 	if c.MaxSeats, err = strconv.Atoi(v); err != nil {
 		bad(src, v, "not a whole number")
-	} else if c.MaxSeats < 1 {
-		bad(src, v, "must be at least 1")
+	} else if c.MaxSeats < 1 || c.MaxSeats > MaxMaxSeats {
+		bad(src, v, "must be from 1 to %d", MaxMaxSeats)
 	}
 
-	v, _, given := lookup("PAYMENT_WEBHOOK_SECRET")
-	if given {
-		c.WebhookSecret = v
-	} else {
+	v, secretSrc, given := lookup("PAYMENT_WEBHOOK_SECRET")
+	switch {
+	case !given:
 		c.WebhookSecret, c.WebhookSecretGenerated = generateSecret(), true
+	case len(v) < MinWebhookSecret:
+		// The value itself stays out of the message: it is a secret.
+		errs = append(errs, fmt.Errorf("%s: must be at least %d characters; generate one with: openssl rand -hex 32",
+			secretSrc, MinWebhookSecret))
+	default:
+		c.WebhookSecret = v
 	}
 
 	v, src, given = lookup("PUBLIC_URL")
@@ -195,6 +201,10 @@ func Load(args []string, getenv func(string) string) (Config, error) {
 	}
 	if c.PublicURL, err = parsePublicURL(v); err != nil {
 		bad(src, v, "%v", err)
+	} else if c.WebhookSecretGenerated && strings.HasPrefix(c.PublicURL, "https://") {
+		// In production each process would make up its own secret, and a
+		// callback reaching another process would be refused.
+		errs = append(errs, fmt.Errorf("%s is https, so PAYMENT_WEBHOOK_SECRET must be set (the same in every process)", src))
 	}
 
 	v, src, _ = lookup("PAYMENT_PROVIDER")
@@ -224,8 +234,8 @@ func Load(args []string, getenv func(string) string) (Config, error) {
 	v, src, _ = lookup("HOLD_RATE")
 	if c.HoldRate, err = strconv.Atoi(v); err != nil {
 		bad(src, v, "not a whole number")
-	} else if c.HoldRate < 0 {
-		bad(src, v, "must be 0 (no limit) or more")
+	} else if c.HoldRate < 0 || c.HoldRate > MaxHoldRate {
+		bad(src, v, "must be from 0 (no limit) to %d", MaxHoldRate)
 	}
 
 	v, src, _ = lookup("LOG_FORMAT")
@@ -240,6 +250,37 @@ func Load(args []string, getenv func(string) string) (Config, error) {
 		return Config{}, errors.Join(errs...)
 	}
 	return c, nil
+}
+
+// Bounds of settings.
+const (
+	// MaxMaxSeats bounds MAX_SEATS: no party books a whole hall at once.
+	MaxMaxSeats = 50
+	// MaxHoldRate bounds HOLD_RATE, well below where the per-address limit
+	// (ten times it) could overflow.
+	MaxHoldRate = 100000
+	// MinWebhookSecret is the shortest PAYMENT_WEBHOOK_SECRET accepted.
+	MinWebhookSecret = 16
+)
+
+// redactUserinfo masks the password of a URL-like s ("scheme://user:pw@host…"),
+// even when s doesn't parse as a URL: it is cut between "://" and the last
+// "@" before the path.
+func redactUserinfo(s string) string {
+	i := strings.Index(s, "://")
+	if i < 0 {
+		return s
+	}
+	rest := s[i+3:]
+	at := strings.LastIndex(rest, "@")
+	if at < 0 {
+		return s
+	}
+	user, _, hasPassword := strings.Cut(rest[:at], ":")
+	if !hasPassword {
+		return s
+	}
+	return s[:i+3] + user + ":xxxxx" + rest[at:]
 }
 
 // ParseDatabaseURL accepts "sqlite:PATH" (also "sqlite://PATH") and MongoDB
@@ -344,7 +385,7 @@ func LoadDatabase(flagValue string, getenv func(string) string) (Database, error
 	}
 	db, err := ParseDatabaseURL(v)
 	if err != nil {
-		return Database{}, fmt.Errorf("%s=%q: %w", src, v, err)
+		return Database{}, fmt.Errorf("%s=%q: %w", src, redactUserinfo(v), err)
 	}
 	return db, nil
 }

@@ -47,14 +47,14 @@ func TestLoad(t *testing.T) {
 			name: "environment",
 			env: map[string]string{
 				"ADDR": "127.0.0.1:9000", "DATABASE_URL": "mongodb://db1,db2/boxoffice?replicaSet=rs0",
-				"HOLD_TTL": "90s", "MAX_SEATS": "6", "PAYMENT_WEBHOOK_SECRET": "whsec_test",
+				"HOLD_TTL": "90s", "MAX_SEATS": "6", "PAYMENT_WEBHOOK_SECRET": "whsec_test_0123456789",
 				"PUBLIC_URL": "https://tickets.example.com/", "ADMIN_EMAIL": "admin@example.com",
 				"ADMIN_PASSWORD": "correct horse", "SEED_DEMO": "false", "HOLD_RATE": "0", "LOG_FORMAT": "json",
 			},
 			want: Config{
 				Addr:     "127.0.0.1:9000",
 				Database: Database{Driver: DriverMongo, Source: "mongodb://db1,db2/boxoffice?replicaSet=rs0", URL: "mongodb://db1,db2/boxoffice?replicaSet=rs0"},
-				HoldTTL:  90 * time.Second, MaxSeats: 6, WebhookSecret: "whsec_test",
+				HoldTTL:  90 * time.Second, MaxSeats: 6, WebhookSecret: "whsec_test_0123456789",
 				PublicURL: "https://tickets.example.com", AdminEmail: "admin@example.com", AdminPassword: "correct horse",
 				PaymentProvider: "sandbox", SeedDemo: false, HoldRate: 0, LogFormat: "json",
 			},
@@ -139,7 +139,7 @@ func TestLoadInvalid(t *testing.T) {
 		{name: "bad duration", env: map[string]string{"HOLD_TTL": "15"}, want: []string{`HOLD_TTL="15"`, "not a duration"}},
 		{name: "zero duration", env: map[string]string{"HOLD_TTL": "0s"}, want: []string{"between 1s and 24h"}},
 		{name: "bad duration by flag", args: []string{"--hold-ttl=soon"}, want: []string{`flag --hold-ttl="soon"`}},
-		{name: "max seats zero", env: map[string]string{"MAX_SEATS": "0"}, want: []string{`MAX_SEATS="0": must be at least 1`}},
+		{name: "max seats zero", env: map[string]string{"MAX_SEATS": "0"}, want: []string{`MAX_SEATS="0": must be from 1 to 50`}},
 		{name: "max seats text", env: map[string]string{"MAX_SEATS": "ten"}, want: []string{"not a whole number"}},
 		{name: "unknown scheme", env: map[string]string{"DATABASE_URL": "postgres://localhost/db"}, want: []string{`unknown scheme "postgres"`}},
 		{name: "no scheme", env: map[string]string{"DATABASE_URL": "boxoffice.db"}, want: []string{"want sqlite:PATH"}},
@@ -153,7 +153,19 @@ func TestLoadInvalid(t *testing.T) {
 		{name: "short password", env: map[string]string{"ADMIN_EMAIL": "a@example.com", "ADMIN_PASSWORD": "short"}, want: []string{"at least 8 characters"}},
 		{name: "not an email", env: map[string]string{"ADMIN_EMAIL": "admin", "ADMIN_PASSWORD": "long enough"}, want: []string{"not an email address"}},
 		{name: "seed demo", env: map[string]string{"SEED_DEMO": "yes please"}, want: []string{"not a boolean"}},
-		{name: "negative rate", env: map[string]string{"HOLD_RATE": "-1"}, want: []string{"must be 0 (no limit) or more"}},
+		{name: "negative rate", env: map[string]string{"HOLD_RATE": "-1"}, want: []string{"must be from 0 (no limit) to 100000"}},
+		{name: "huge rate", env: map[string]string{"HOLD_RATE": "922337203685477581"}, want: []string{`HOLD_RATE="922337203685477581": must be from 0 (no limit) to 100000`}},
+		{name: "max seats huge", env: map[string]string{"MAX_SEATS": "51"}, want: []string{`MAX_SEATS="51": must be from 1 to 50`}},
+		{
+			name: "https without a webhook secret",
+			env:  map[string]string{"PUBLIC_URL": "https://tickets.example.com"},
+			want: []string{"PUBLIC_URL is https, so PAYMENT_WEBHOOK_SECRET must be set"},
+		},
+		{
+			name: "short webhook secret",
+			env:  map[string]string{"PAYMENT_WEBHOOK_SECRET": "hunter2"},
+			want: []string{"PAYMENT_WEBHOOK_SECRET: must be at least 16 characters"},
+		},
 		{name: "bad addr", env: map[string]string{"ADDR": "8080"}, want: []string{"not a listen address"}},
 		{name: "bad port", env: map[string]string{"ADDR": ":http-alt"}, want: []string{"port must be a number"}},
 		{name: "log format", env: map[string]string{"LOG_FORMAT": "xml"}, want: []string{"text or json"}},
@@ -220,6 +232,33 @@ func TestLoadDatabase(t *testing.T) {
 	}
 	if _, err := LoadDatabase("mysql://x", env(nil)); err == nil || !strings.Contains(err.Error(), "flag --database-url") {
 		t.Errorf("LoadDatabase(mysql) = %v, want an error naming the flag", err)
+	}
+}
+
+// A setting's error names the value, but never a password in it, even when
+// the URL doesn't parse.
+func TestLoadErrorsHidePasswords(t *testing.T) {
+	tests := map[string]map[string]string{
+		"bad mongodb port": {"DATABASE_URL": "mongodb://admin:S3cretPw@db:27x17/box"},
+		"unknown scheme":   {"DATABASE_URL": "postgres://admin:S3cretPw@db/box"},
+		"password with @":  {"DATABASE_URL": "mongodb://admin:S3c@retPw@db:27x17/box"},
+		"public URL user":  {"PUBLIC_URL": "https://admin:S3cretPw@example.com"},
+		"short secret":     {"PAYMENT_WEBHOOK_SECRET": "S3cretPw"},
+	}
+	for name, e := range tests {
+		t.Run(name, func(t *testing.T) {
+			_, err := Load(nil, env(e))
+			if err == nil {
+				t.Fatal("Load succeeded, want an error")
+			}
+			if strings.Contains(err.Error(), "S3c") {
+				t.Errorf("error shows the password: %v", err)
+			}
+		})
+	}
+	_, err := LoadDatabase("mongodb://admin:S3cretPw@db:27x17/box", env(nil))
+	if err == nil || strings.Contains(err.Error(), "S3cretPw") || !strings.Contains(err.Error(), "admin:xxxxx@db:27x17") {
+		t.Errorf("LoadDatabase error = %v, want the URL with its password masked", err)
 	}
 }
 

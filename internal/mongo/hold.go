@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
+	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -96,22 +98,32 @@ var errHoldRace = errors.New("a concurrent hold of the same session committed fi
 // snapshot makes that write fail with WriteConflict, and the driver runs the
 // whole step again against the new state, where CheckHoldable names the seat.
 func (s *Store) HoldSeats(ctx context.Context, h booking.Hold, m booking.Moment) (booking.Hold, error) {
-	// Sorted and each seat once: the conditional write below must match
-	// exactly len(h.SeatIDs) seats.
+	// The port's contract, as the SQLite adapter checks it, before any
+	// round trip: 1 or more distinct valid seats, an id and an owner (a hold
+	// without an owner could never be released or paid).
+	if err := booking.ValidateSeatRequest(h.SeatIDs, len(h.SeatIDs)); err != nil {
+		return booking.Hold{}, err
+	}
+	if h.ID == "" || h.Owner == "" {
+		return booking.Hold{}, booking.Errorf(booking.EINVALID, "A hold needs an id and an owner.")
+	}
+	// Sorted and each seat once (already checked; Compact stays as a
+	// defence): the conditional write below must match exactly
+	// len(h.SeatIDs) seats.
 	h.SeatIDs = slices.Compact(booking.NormalizeSeatIDs(h.SeatIDs))
-	// One deadline for every run: errHoldRace re-runs the step while a
-	// session keeps firing holds, but not past the step's time.
+	// One deadline for every run: errHoldRace re-runs the step, a few times
+	// at most and never past the step's time.
 	ctx, cancel := context.WithTimeout(ctx, s.txTimeout)
 	defer cancel()
 	var (
 		out booking.Hold
 		err error
 	)
-	for {
+	for pass := 1; ; pass++ {
 		out, err = inTx(ctx, s, func(ctx context.Context) (booking.Hold, error) {
 			return s.holdSeats(ctx, h, m)
 		})
-		if !errors.Is(err, errHoldRace) || ctx.Err() != nil {
+		if !errors.Is(err, errHoldRace) || pass == holdRacePasses || !sleepCtx(ctx, time.Duration(pass)*holdRaceBackoff) {
 			break
 		}
 	}
@@ -189,12 +201,69 @@ func (s *Store) holdSeats(ctx context.Context, h booking.Hold, m booking.Moment)
 	h.CreatedAt = m.Now
 	h.State = booking.HoldActive
 	if _, err := s.col(colHolds).InsertOne(ctx, toHoldDoc(h)); err != nil {
-		if mongo.IsDuplicateKeyError(err) {
+		if isActiveHoldConflict(err) {
 			return booking.Hold{}, errHoldRace
+		}
+		if mongo.IsDuplicateKeyError(err) {
+			// Another hold has this id: the caller reused an id, which
+			// running the step again would not change.
+			return booking.Hold{}, fmt.Errorf("insert hold: hold id %s is already used: %w", h.ID, err)
 		}
 		return booking.Hold{}, fmt.Errorf("insert hold: %w", err)
 	}
 	return h, nil
+}
+
+// holdRacePasses is how many times HoldSeats runs its transaction when it
+// keeps losing the race on show_owner_active; holdRaceBackoff, times the
+// pass, is the pause before the next. One more pass normally suffices: it
+// sees the winner as the previous hold and replaces it.
+const (
+	holdRacePasses  = 3
+	holdRaceBackoff = 10 * time.Millisecond
+)
+
+// sleepCtx waits d, or less when ctx ends first; it reports whether ctx is
+// still live.
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+// isActiveHoldConflict reports whether err is a duplicate key on the
+// show_owner_active index (a second active hold of one session for one
+// show), as opposed to any other unique key, such as a reused hold _id. It
+// reads the keyPattern the server reports with each duplicate-key write
+// error rather than the message text; for a server that does not report
+// it, the index name in the message is the fallback.
+func isActiveHoldConflict(err error) bool {
+	var we mongo.WriteException
+	if !errors.As(err, &we) {
+		return false
+	}
+	for _, e := range we.WriteErrors {
+		if !mongo.IsDuplicateKeyError(e) {
+			continue
+		}
+		if kp, lerr := e.Raw.LookupErr("keyPattern"); lerr == nil {
+			if doc, ok := kp.DocumentOK(); ok {
+				if _, oerr := doc.LookupErr("owner"); oerr == nil {
+					return true
+				}
+			}
+			continue
+		}
+		if strings.Contains(e.Message, "show_owner_active") {
+			return true
+		}
+	}
+	return false
 }
 
 func setState(state booking.HoldState) bson.D {

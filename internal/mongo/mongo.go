@@ -16,6 +16,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
+	"strings"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -24,7 +26,6 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/readconcern"
 	"go.mongodb.org/mongo-driver/v2/mongo/readpref"
 	"go.mongodb.org/mongo-driver/v2/mongo/writeconcern"
-	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/connstring"
 
 	"boxoffice/internal/booking"
 )
@@ -32,10 +33,13 @@ import (
 // DefaultDatabase is the database used when the URI names none.
 const DefaultDatabase = "boxoffice"
 
-// TxTimeout bounds one atomic step, retries included. WithTransaction retries
-// write conflicts (TransientTransactionError) for up to 120 s by default; a
-// moviegoer waiting on a Hold button should get an answer, even a failure,
-// long before that. An operation that runs into this deadline is not retried.
+// TxTimeout bounds one atomic step's callback runs, retries included.
+// WithTransaction retries write conflicts (TransientTransactionError) for up
+// to its own limit (clientTimeout, as Open sets it); a moviegoer waiting on a
+// Hold button should get an answer, even a failure, long before that. An
+// operation that runs into this deadline is not retried. The commit is the
+// exception: the driver runs it without this deadline, and each commit
+// attempt is bounded by clientTimeout instead.
 const TxTimeout = 5 * time.Second
 
 // Collection names.
@@ -47,6 +51,8 @@ const (
 	colBookings      = "bookings"
 	colPaymentEvents = "payment_events"
 	colSessions      = "sessions"
+	colAdmins        = "admins"
+	colCallbacks     = "payment_callbacks"
 )
 
 // Store is a booking.Store on a MongoDB replica set. It is safe for concurrent
@@ -64,25 +70,59 @@ var _ booking.Store = (*Store)(nil)
 // uses the database named in its path, DefaultDatabase when there is none.
 // It fails when the deployment cannot be reached within ctx or is not a
 // replica set or sharded cluster, because the store's atomic steps are
-// multi-document transactions. Call Migrate before first use.
+// multi-document transactions. It then runs Migrate, so that every caller
+// (serve, seed, migrate, tests) works on the collections and indexes the
+// store relies on, such as the partial unique index that allows one active
+// hold per session and show; Migrate is idempotent and safe to run from
+// several processes at once.
 func Open(ctx context.Context, uri string) (*Store, error) {
 	name, err := databaseName(uri)
 	if err != nil {
 		return nil, err
 	}
-	return open(ctx, uri, name)
+	s, err := open(ctx, uri, name)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Migrate(ctx); err != nil {
+		_ = s.Close()
+		return nil, err
+	}
+	return s, nil
 }
 
-// databaseName is the database a URI names, DefaultDatabase when none.
+// databaseName is the database a URI names, DefaultDatabase when none. It
+// reads only the path, with net/url, and leaves the rest of the URI to
+// mongo.Connect: no DNS lookup for mongodb+srv:// here, and no dependency on
+// the driver's x/ packages, which carry no stability promise. The host list
+// (a,b:27018,c) is not a valid URL host, so it is replaced before parsing;
+// credentials must be percent-encoded in a MongoDB URI, so the first '/' or
+// '?' after the scheme ends the host list.
 func databaseName(uri string) (string, error) {
-	cs, err := connstring.ParseAndValidate(uri)
+	scheme, rest, ok := strings.Cut(uri, "://")
+	if !ok || (scheme != "mongodb" && scheme != "mongodb+srv") {
+		return "", errors.New("mongo: open: invalid URI: it must start with mongodb:// or mongodb+srv://")
+	}
+	hosts, tail := rest, ""
+	if i := strings.IndexAny(rest, "/?"); i >= 0 {
+		hosts, tail = rest[:i], rest[i:]
+	}
+	if hosts == "" {
+		return "", errors.New("mongo: open: invalid URI: it names no host")
+	}
+	u, err := url.Parse("mongodb://host" + tail)
 	if err != nil {
 		return "", fmt.Errorf("mongo: open: invalid URI: %w", err)
 	}
-	if cs.Database == "" {
+	name := strings.TrimPrefix(u.Path, "/")
+	if name == "" {
 		return DefaultDatabase, nil
 	}
-	return cs.Database, nil
+	// What MongoDB refuses in a database name (on any platform).
+	if strings.ContainsAny(name, "/\\. \"$\x00") || len(name) > 63 {
+		return "", fmt.Errorf("mongo: open: invalid URI: %q is not a valid database name", name)
+	}
+	return name, nil
 }
 
 // open is Open with the database name given, so that tests can use a fresh
@@ -93,11 +133,24 @@ func open(ctx context.Context, uri, dbName string) (*Store, error) {
 	// write concern since 5.0; saying it here keeps writes outside
 	// transactions (seats of a new show, sessions) durable across a failover
 	// on older or differently configured deployments.
+	//
+	// clientTimeout bounds every operation whose context has no deadline,
+	// and, above all, each commitTransaction: WithTransaction commits with a
+	// context that ignores ctx's deadline, so without a client timeout a
+	// majority commit that cannot be acknowledged would wait forever. An
+	// operator may change it with timeoutMS= in the URI.
 	opts := options.Client().
 		SetWriteConcern(writeconcern.Majority()).
 		SetReadPreference(readpref.Primary()).
+		SetTimeout(clientTimeout).
 		SetAppName("boxoffice").
 		ApplyURI(uri)
+	if err := opts.Validate(); err != nil {
+		return nil, fmt.Errorf("mongo: open: invalid URI: %w", err)
+	}
+	if err := readPreferenceError(opts.ReadPreference); err != nil {
+		return nil, err
+	}
 	client, err := mongo.Connect(opts)
 	if err != nil {
 		return nil, fmt.Errorf("mongo: open: %w", err)
@@ -110,17 +163,42 @@ func open(ctx context.Context, uri, dbName string) (*Store, error) {
 	return s, nil
 }
 
+// clientTimeout is the client-wide operation timeout (CSOT) Open sets
+// unless the URI has timeoutMS=. It bounds each commit of a transaction,
+// which TxTimeout cannot (see open), and makes WithTransaction's own overall
+// limit this instead of 120 s. Operations whose context has a deadline keep
+// that deadline.
+const clientTimeout = 15 * time.Second
+
+// migrateTimeout bounds Migrate when its context has no deadline.
+const migrateTimeout = 10 * time.Minute
+
+// readPreferenceError refuses a read preference other than primary.
+// Transactions always read from the primary, but Hold, ActiveHold, Seats,
+// Payment and Booking do not run in one: on a secondary they could miss a
+// hold that was just made, and the checkout page after a hold would be a 404.
+func readPreferenceError(rp *readpref.ReadPref) error {
+	if rp == nil || rp.Mode() == readpref.PrimaryMode {
+		return nil
+	}
+	return fmt.Errorf("mongo: open: the URI sets readPreference=%s; boxoffice must read its own writes, "+
+		"which only the primary guarantees: remove readPreference from DATABASE_URL (primary is the default)", rp.Mode())
+}
+
 // helloReply is the part of the hello command's answer that tells what kind
 // of deployment the client is connected to.
 type helloReply struct {
-	SetName string `bson:"setName"` // replica set members
-	Msg     string `bson:"msg"`     // "isdbgrid" from mongos
+	SetName           string `bson:"setName"`           // replica set members
+	Msg               string `bson:"msg"`               // "isdbgrid" from mongos
+	IsReplicaSet      bool   `bson:"isreplicaset"`      // a --replSet member before rs.initiate()
+	IsWritablePrimary bool   `bson:"isWritablePrimary"` // the primary (or a mongos)
 }
 
 func (s *Store) checkTopology(ctx context.Context) error {
 	var h helloReply
 	if err := s.client.Database("admin").RunCommand(ctx, bson.D{{Key: "hello", Value: 1}}).Decode(&h); err != nil {
-		return fmt.Errorf("mongo: open: cannot reach the database: %w", err)
+		return fmt.Errorf("mongo: open: cannot reach the database (if it is a new replica set with "+
+			"replicaSet= in the URI, run rs.initiate() once; see docs/MONGODB.md): %w", err)
 	}
 	return topologyError(h)
 }
@@ -132,11 +210,36 @@ var errStandalone = errors.New("mongo: open: the MongoDB server is a standalone 
 	"Start mongod with --replSet rs0, run rs.initiate() once, and add ?replicaSet=rs0 to DATABASE_URL " +
 	"(a single-node replica set is enough for development; see docs/MONGODB.md)")
 
-// topologyError accepts a replica set member (setName) and a mongos router
-// (msg "isdbgrid") and refuses anything else.
+// errNotInitiated is what Open answers for a mongod started with --replSet
+// whose replica set was never initiated: it answers hello with isreplicaset
+// but no setName.
+var errNotInitiated = errors.New("mongo: open: the MongoDB server was started as a replica set member " +
+	"(--replSet) but the replica set is not initiated yet; run rs.initiate() once (mongosh --eval \"rs.initiate()\"), " +
+	"then add ?replicaSet=<its name> to DATABASE_URL (see docs/MONGODB.md)")
+
+// errNotPrimary is what Open answers when it is connected directly
+// (directConnection=true) to a replica set member that is not the primary:
+// every transaction there would fail with "not primary".
+var errNotPrimary = errors.New("mongo: open: connected directly to a replica set member that is not the primary; " +
+	"boxoffice writes in transactions, which only the primary accepts: remove directConnection=true " +
+	"and add ?replicaSet=<its name> to DATABASE_URL, so that the driver finds the primary " +
+	"(if the URI already does, the primary stepped down as boxoffice started: try again)")
+
+// topologyError accepts the primary of a replica set (setName and
+// isWritablePrimary) and a mongos router (msg "isdbgrid"), and refuses
+// anything else with a message that says what to do. Without
+// directConnection the driver sends hello to the primary, so a secondary is
+// seen only over a direct connection.
 func topologyError(h helloReply) error {
-	if h.SetName != "" || h.Msg == "isdbgrid" {
+	switch {
+	case h.Msg == "isdbgrid":
 		return nil
+	case h.SetName != "" && h.IsWritablePrimary:
+		return nil
+	case h.SetName != "":
+		return errNotPrimary
+	case h.IsReplicaSet:
+		return errNotInitiated
 	}
 	return errStandalone
 }
@@ -207,9 +310,17 @@ func inTx[T any](ctx context.Context, s *Store, fn func(ctx context.Context) (T,
 }
 
 // Migrate creates the collections and their indexes. It is idempotent and
-// safe to run from several processes at once.
+// safe to run from several processes at once. Open runs it. Building an
+// index on a big existing collection can outlast clientTimeout, so when ctx
+// has no deadline Migrate gives itself migrateTimeout instead (a context
+// deadline takes precedence over the client's timeout).
 func (s *Store) Migrate(ctx context.Context) error {
-	for _, name := range []string{colShows, colSeats, colHolds, colPayments, colBookings, colPaymentEvents, colSessions} {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, migrateTimeout)
+		defer cancel()
+	}
+	for _, name := range []string{colShows, colSeats, colHolds, colPayments, colBookings, colPaymentEvents, colSessions, colAdmins, colCallbacks} {
 		err := s.db.CreateCollection(ctx, name)
 		if err != nil && !hasCode(err, codeNamespaceExists) {
 			return fmt.Errorf("mongo: migrate: create %s: %w", name, err)
@@ -220,7 +331,7 @@ func (s *Store) Migrate(ctx context.Context) error {
 			return fmt.Errorf("mongo: migrate: indexes of %s: %w", name, err)
 		}
 	}
-	return nil
+	return s.migrateRateLimits(ctx)
 }
 
 // indexes are the indexes of each collection. There is deliberately no TTL
@@ -236,6 +347,8 @@ func indexes() map[string][]mongo.IndexModel {
 	return map[string][]mongo.IndexModel{
 		colShows: {
 			idx("starts_at", bson.D{{Key: "starts_at", Value: 1}, {Key: "_id", Value: 1}}),
+			// The admin's overview filtered by theatre.
+			idx("theatre_starts_at", bson.D{{Key: "theatre.id", Value: 1}, {Key: "starts_at", Value: 1}}),
 		},
 		colSeats: {
 			// The seat key: every seat operation filters by it.
@@ -262,6 +375,14 @@ func indexes() map[string][]mongo.IndexModel {
 		},
 		colBookings: {
 			idx("hold", bson.D{{Key: "hold_id", Value: 1}}),
+			// The admin's overview sums a show's bookings; its page lists them.
+			idx("show_state", bson.D{{Key: "show_id", Value: 1}, {Key: "state", Value: 1}}),
+		},
+		colAdmins: {
+			unique(idx("email", bson.D{{Key: "email", Value: 1}})),
+		},
+		colCallbacks: {
+			idx("payment_received", bson.D{{Key: "payment_id", Value: 1}, {Key: "received_at", Value: 1}}),
 		},
 		colSessions: {
 			// The TTL monitor deletes expired sessions (about once a

@@ -31,8 +31,48 @@ func TestDatabaseName(t *testing.T) {
 			}
 		})
 	}
-	if _, err := databaseName("postgres://localhost/x"); err == nil {
-		t.Error("databaseName accepted a non-MongoDB URI")
+	for _, uri := range []string{
+		"postgres://localhost/x", "", "localhost:27017/x", "mongodb://", "mongodb:///x",
+		"mongodb://localhost/a.b", "mongodb://localhost/a/b", "mongodb://localhost/a%20b",
+		"mongodb://localhost/" + strings.Repeat("x", 64),
+	} {
+		if name, err := databaseName(uri); err == nil {
+			t.Errorf("databaseName(%q) = %q, want an error", uri, name)
+		}
+	}
+}
+
+// TestDatabaseNameNeedsNoDNS: a mongodb+srv:// URI names its database
+// without the SRV lookup that mongo.Connect does later (with its context).
+func TestDatabaseNameNeedsNoDNS(t *testing.T) {
+	tests := []struct{ uri, want string }{
+		{"mongodb+srv://user:p%40ss@cluster0.invalid/tickets?retryWrites=true", "tickets"},
+		{"mongodb+srv://cluster0.invalid/?appName=x", DefaultDatabase},
+		{"mongodb+srv://cluster0.invalid", DefaultDatabase},
+		{"mongodb://a/caf%C3%A9", "café"},
+		{"mongodb://a/x?authSource=admin", "x"},
+	}
+	for _, tt := range tests {
+		got, err := databaseName(tt.uri)
+		if err != nil || got != tt.want {
+			t.Errorf("databaseName(%q) = %q, %v; want %q", tt.uri, got, err, tt.want)
+		}
+	}
+}
+
+// TestOpenRefusesSecondaryReads needs no server: a read preference other
+// than primary is refused before connecting, since reads outside
+// transactions must see the hold that was just made.
+func TestOpenRefusesSecondaryReads(t *testing.T) {
+	for _, mode := range []string{"secondary", "secondaryPreferred", "primaryPreferred", "nearest"} {
+		s, err := Open(context.Background(), "mongodb://127.0.0.1:1/x?readPreference="+mode)
+		if err == nil {
+			s.Close()
+			t.Fatalf("Open with readPreference=%s succeeded", mode)
+		}
+		if !strings.Contains(err.Error(), "readPreference") {
+			t.Errorf("readPreference=%s: error %q does not name readPreference", mode, err)
+		}
 	}
 }
 
@@ -49,10 +89,8 @@ func TestURIWithDatabase(t *testing.T) {
 		if err != nil || got != tt.want {
 			t.Errorf("uriWithDatabase(%q) = %q, %v; want %q", tt.uri, got, err, tt.want)
 		}
-		if !strings.HasPrefix(tt.uri, "mongodb+srv") { // +srv needs DNS to parse
-			if name, err := databaseName(got); err != nil || name != "t1" {
-				t.Errorf("databaseName(%q) = %q, %v; want t1", got, name, err)
-			}
+		if name, err := databaseName(got); err != nil || name != "t1" {
+			t.Errorf("databaseName(%q) = %q, %v; want t1", got, name, err)
 		}
 	}
 }
@@ -65,10 +103,12 @@ func TestTopologyError(t *testing.T) {
 		hello helloReply
 		ok    bool
 	}{
-		{"replica set member", helloReply{SetName: "rs0"}, true},
-		{"mongos", helloReply{Msg: "isdbgrid"}, true},
-		{"standalone", helloReply{}, false},
+		{"replica set primary", helloReply{SetName: "rs0", IsReplicaSet: false, IsWritablePrimary: true}, true},
+		{"mongos", helloReply{Msg: "isdbgrid", IsWritablePrimary: true}, true},
+		{"standalone", helloReply{IsWritablePrimary: true}, false},
 		{"standalone with another msg", helloReply{Msg: "hello"}, false},
+		{"secondary over a direct connection", helloReply{SetName: "rs0"}, false},
+		{"member not initiated", helloReply{IsReplicaSet: true}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -78,6 +118,9 @@ func TestTopologyError(t *testing.T) {
 			}
 			if err != nil && !strings.Contains(err.Error(), "replica set") {
 				t.Errorf("the error does not say a replica set is needed: %v", err)
+			}
+			if tt.hello.IsReplicaSet && (err == nil || !strings.Contains(err.Error(), "rs.initiate()")) {
+				t.Errorf("an uninitiated member's error does not say to run rs.initiate(): %v", err)
 			}
 		})
 	}
@@ -142,6 +185,52 @@ func TestOpenReplicaSet(t *testing.T) {
 	}
 	if !strings.HasPrefix(s.Database().Name(), "boxoffice_test_") {
 		t.Errorf("database %q is not the test's own", s.Database().Name())
+	}
+}
+
+// TestOpenMigrates: Open alone (as boxoffice serve calls it) creates every
+// index, above all show_owner_active, the only guard against two active
+// holds of one session racing on disjoint seats.
+func TestOpenMigrates(t *testing.T) {
+	s := mustOpen(t)
+	ctx := context.Background()
+	for col, models := range indexes() {
+		cur, err := s.col(col).Indexes().List(ctx)
+		if err != nil {
+			t.Fatalf("list indexes of %s: %v", col, err)
+		}
+		var specs []bson.M
+		if err := cur.All(ctx, &specs); err != nil {
+			t.Fatalf("list indexes of %s: %v", col, err)
+		}
+		have := map[any]bson.M{}
+		for _, spec := range specs {
+			have[spec["name"]] = spec
+		}
+		for _, m := range models {
+			var o options.IndexOptions
+			for _, set := range m.Options.Opts {
+				if err := set(&o); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, ok := have[*o.Name]; !ok {
+				t.Errorf("after Open, %s has no index %s: %v", col, *o.Name, specs)
+			}
+		}
+	}
+	cur, err := s.col(colHolds).Indexes().List(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var specs []bson.M
+	if err := cur.All(ctx, &specs); err != nil {
+		t.Fatal(err)
+	}
+	for _, spec := range specs {
+		if spec["name"] == "show_owner_active" && spec["unique"] != true {
+			t.Errorf("show_owner_active is not unique: %v", spec)
+		}
 	}
 }
 

@@ -55,6 +55,8 @@ type bookingDoc struct {
 	Reason     string   `bson:"reason"`
 	CreatedAt  int64    `bson:"created_at"`
 	UpdatedAt  int64    `bson:"updated_at"`
+	RefundedAt int64    `bson:"refunded_at"` // Unix ns; 0 until refunded
+	RefundedBy string   `bson:"refunded_by"`
 }
 
 func toBookingDoc(b booking.Booking) bookingDoc {
@@ -63,6 +65,7 @@ func toBookingDoc(b booking.Booking) bookingDoc {
 		ShowID: b.ShowID, SeatIDs: b.SeatIDs, Amount: int64(b.Amount), Currency: b.Currency,
 		State: string(b.State), TicketCode: b.TicketCode, Reason: b.Reason,
 		CreatedAt: nanos(b.CreatedAt), UpdatedAt: nanos(b.UpdatedAt),
+		RefundedAt: nanos(b.RefundedAt), RefundedBy: b.RefundedBy,
 	}
 }
 
@@ -72,6 +75,7 @@ func (d bookingDoc) booking() booking.Booking {
 		ShowID: d.ShowID, SeatIDs: d.SeatIDs, Amount: booking.Money(d.Amount), Currency: d.Currency,
 		State: booking.BookingState(d.State), TicketCode: d.TicketCode, Reason: d.Reason,
 		CreatedAt: fromNanos(d.CreatedAt), UpdatedAt: fromNanos(d.UpdatedAt),
+		RefundedAt: fromNanos(d.RefundedAt), RefundedBy: d.RefundedBy,
 	}
 }
 

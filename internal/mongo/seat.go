@@ -103,16 +103,16 @@ var releaseUpdate = bson.D{{Key: "$set", Value: bson.D{
 // show_grid index.
 var mapOrder = bson.D{{Key: "grid_row", Value: 1}, {Key: "grid_col", Value: 1}}
 
-// Seats returns the seats of a show in map order, as stored.
+// Seats returns the seats of a show in map order, as stored. The show is
+// looked up first (one _id lookup), so that seats left behind by a
+// CreateShow that failed and could not clean up are never shown as a show.
 func (s *Store) Seats(ctx context.Context, showID string) ([]booking.Seat, error) {
+	if err := s.showExists(ctx, showID); err != nil {
+		return nil, err
+	}
 	seats, err := findSeats(ctx, s.col(colSeats), bson.D{{Key: "show_id", Value: showID}})
 	if err != nil {
 		return nil, fmt.Errorf("mongo: seats: %w", err)
-	}
-	if len(seats) == 0 {
-		if err := s.showExists(ctx, showID); err != nil {
-			return nil, err
-		}
 	}
 	return seats, nil
 }

@@ -62,11 +62,24 @@ const seatBatch = 1000
 
 // CreateShow stores a show and its seats, all available. The seats go first
 // and the show document last, so that a show is never listed with seats
-// missing; a failure halfway leaves seats that no show refers to, which a
-// retry with the same show id reports as a duplicate. It is not one
-// transaction on purpose: `boxoffice seed` creates shows of a million seats,
-// far beyond what a transaction should hold.
+// missing. It is not one transaction on purpose: `boxoffice seed` creates
+// shows of a million seats, far beyond what a transaction should hold. So a
+// failure after the first insert deletes, best effort, the seats of the show
+// before returning, rather than leave seats of a show that does not exist
+// (which would make every retry with that id fail). That is safe because the
+// show document does not exist yet, and a hold reads the show first, so
+// nobody can hold those seats; it assumes, as everywhere, that one show id is
+// created once (ids are random).
 func (s *Store) CreateShow(ctx context.Context, show booking.Show, seats []booking.Seat) error {
+	// A seat listed twice would fail one insert of an unordered batch and
+	// leave the others: refuse it before writing anything.
+	seen := make(map[string]bool, len(seats))
+	for _, st := range seats {
+		if seen[st.ID] {
+			return booking.Errorf(booking.EINVALID, "Show %s lists seat %s twice.", show.ID, st.ID)
+		}
+		seen[st.ID] = true
+	}
 	doc := showDoc{
 		ID: show.ID,
 		Movie: movieDoc{
@@ -111,17 +124,36 @@ func (s *Store) CreateShow(ctx context.Context, show booking.Show, seats []booki
 		batch = append(batch, toSeatDoc(show.ID, st))
 		if len(batch) == seatBatch {
 			if err := flush(); err != nil {
-				return createShowError(show.ID, err)
+				return s.undoCreateShow(ctx, show.ID, err)
 			}
 		}
 	}
 	if err := flush(); err != nil {
-		return createShowError(show.ID, err)
+		return s.undoCreateShow(ctx, show.ID, err)
 	}
 	if _, err := s.col(colShows).InsertOne(ctx, doc); err != nil {
-		return createShowError(show.ID, err)
+		if mongo.IsDuplicateKeyError(err) {
+			// A concurrent CreateShow of the same id won: the seats
+			// are its seats now, leave them.
+			return createShowError(show.ID, err)
+		}
+		return s.undoCreateShow(ctx, show.ID, err)
 	}
 	return nil
+}
+
+// undoCreateShow deletes the seats a failed CreateShow inserted, also when
+// ctx is what ended it, and returns the error that ended it (with the
+// cleanup's own failure, if any).
+func (s *Store) undoCreateShow(ctx context.Context, showID string, err error) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+	defer cancel()
+	_, derr := s.col(colSeats).DeleteMany(ctx, bson.D{{Key: "show_id", Value: showID}})
+	if derr != nil {
+		return errors.Join(createShowError(showID, err),
+			fmt.Errorf("mongo: create show: deleting the seats of show %s after the failure: %w", showID, derr))
+	}
+	return createShowError(showID, err)
 }
 
 func createShowError(showID string, err error) error {

@@ -34,8 +34,9 @@ const maxDeliveries = 256
 
 // SandboxOptions configure NewSandbox.
 type SandboxOptions struct {
-	// PublicURL is the app's base URL (PUBLIC_URL): the checkout URL is built
-	// on it, and the callback goes to PublicURL + CallbackPath.
+	// PublicURL is the app's base URL (PUBLIC_URL): the callback goes to
+	// PublicURL + CallbackPath. The checkout URL is only its path: the
+	// browser stays on whatever origin it used, and keeps its session.
 	PublicURL string
 	// Secret is PAYMENT_WEBHOOK_SECRET: it signs the callbacks the sandbox
 	// sends and verifies the ones the app receives.
@@ -68,6 +69,7 @@ type SandboxOptions struct {
 // with echo.WrapHandler. Call Close at shutdown to stop pending retries.
 type Sandbox struct {
 	publicURL string
+	basePath  string // PublicURL's path, without the trailing slash
 	secret    []byte
 	payments  PaymentLookup
 	client    *http.Client
@@ -102,6 +104,7 @@ func NewSandbox(opts SandboxOptions) (*Sandbox, error) {
 	}
 	s := &Sandbox{
 		publicURL: strings.TrimRight(opts.PublicURL, "/"),
+		basePath:  strings.TrimRight(u.EscapedPath(), "/"),
 		secret:    opts.Secret,
 		payments:  opts.Payments,
 		client:    opts.HTTPClient,
@@ -134,13 +137,16 @@ func NewSandbox(opts SandboxOptions) (*Sandbox, error) {
 // Name is "sandbox".
 func (s *Sandbox) Name() string { return "sandbox" }
 
-// Checkout returns the sandbox's page for p. Nothing needs registering: the
-// page reads the payment from the store.
+// Checkout returns the path of the sandbox's page for p, relative to the
+// app's origin: an absolute URL on PUBLIC_URL would send a visitor who came
+// by another host name (127.0.0.1, a LAN address, a mapped port) to an origin
+// without their session cookie. Nothing needs registering: the page reads
+// the payment from the store.
 func (s *Sandbox) Checkout(_ context.Context, p booking.Payment) (string, error) {
 	if !validID(p.ID) {
 		return "", fmt.Errorf("payment: sandbox: checkout: invalid payment id %q", p.ID)
 	}
-	return s.publicURL + CheckoutPath + p.ID, nil
+	return s.basePath + CheckoutPath + p.ID, nil
 }
 
 // VerifyCallback verifies the signature over the raw body first, and only

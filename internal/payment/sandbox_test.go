@@ -51,8 +51,13 @@ func TestSandboxCheckout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "https://tickets.example.com/sandbox/checkout/pay1"; got != want {
+	// A path: the browser stays on the origin it came by, with its session.
+	if want := "/sandbox/checkout/pay1"; got != want {
 		t.Errorf("Checkout = %q, want %q", got, want)
+	}
+	prefixed := testSandbox(t, "https://example.com/tickets/", nil, 0)
+	if got, _ := prefixed.Checkout(context.Background(), testPayment); got != "/tickets/sandbox/checkout/pay1" {
+		t.Errorf("Checkout under a path = %q, want /tickets/sandbox/checkout/pay1", got)
 	}
 	if _, err := s.Checkout(context.Background(), booking.Payment{ID: "../admin"}); err == nil {
 		t.Error("Checkout accepted an invalid payment id")

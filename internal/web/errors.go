@@ -18,11 +18,12 @@ import (
 
 // statusByCode maps the domain's error codes to HTTP statuses: the one table.
 var statusByCode = map[string]int{
-	booking.ENOTFOUND: http.StatusNotFound,
-	booking.ECONFLICT: http.StatusConflict,
-	booking.EINVALID:  http.StatusUnprocessableEntity,
-	booking.EGONE:     http.StatusGone,
-	booking.EINTERNAL: http.StatusInternalServerError,
+	booking.ENOTFOUND:     http.StatusNotFound,
+	booking.ECONFLICT:     http.StatusConflict,
+	booking.EINVALID:      http.StatusUnprocessableEntity,
+	booking.EGONE:         http.StatusGone,
+	booking.EUNAUTHORIZED: http.StatusUnauthorized,
+	booking.EINTERNAL:     http.StatusInternalServerError,
 }
 
 // rateLimitError is a request refused by HoldRate.
@@ -94,8 +95,11 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if message != "" {
 		v.message = message
 	}
+	// An error page never makes a session: it has no form that needs a
+	// token, and requests from scanners must not fill the sessions table.
+	page := model.Page{Title: v.heading, CSRFToken: s.existingCSRFToken(c), Static: s.assets.prefix}
 	e := model.Error{
-		Page:    s.page(c, v.heading),
+		Page:    page,
 		Status:  status,
 		Heading: v.heading, Message: v.message, Next: v.next,
 		NextURL: v.nextURL, NextLabel: v.nextLabel,

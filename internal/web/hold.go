@@ -1,6 +1,7 @@
 package web
 
 import (
+	"errors"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -17,11 +18,10 @@ import (
 // choice still selected.
 func (s *Server) handleHoldCreate(c echo.Context) error {
 	showID := c.Param("showID")
-	form, err := c.FormParams()
+	seats, err := postForm(c, "seat")
 	if err != nil {
-		return echo.NewHTTPError(http.StatusBadRequest)
+		return err
 	}
-	seats := form["seat"]
 	owner := s.ensureVisitor(c)
 	if err := s.allowHold(c, owner); err != nil {
 		s.metrics.hold(holdRateLimited)
@@ -63,6 +63,20 @@ func (s *Server) handleHoldCreate(c echo.Context) error {
 	m.Page = s.page(c, sm.Show.Movie.Title)
 	return s.render(c, status, pages.SeatMap(m))
 }
+
+// postForm returns the values of key in the request's body, url-encoded or
+// multipart; never the query string's, so that a link can't choose seats.
+func postForm(c echo.Context, key string) ([]string, error) {
+	r := c.Request()
+	if err := r.ParseMultipartForm(multipartMemory); err != nil && !errors.Is(err, http.ErrNotMultipart) {
+		return nil, echo.NewHTTPError(http.StatusBadRequest)
+	}
+	return r.PostForm[key], nil
+}
+
+// multipartMemory bounds a multipart form in memory; the body limit is
+// smaller still.
+const multipartMemory = 64 << 10
 
 // handleHold is checkout: GET /holds/:holdID, for its owner only. A hold that
 // can no longer be paid for says why (410).

@@ -74,11 +74,22 @@ func (m *metrics) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 		if route == "" || c.Response().Status == http.StatusNotFound && route == "/*" {
 			route = "unmatched"
 		}
-		method := c.Request().Method
+		method := methodLabel(c.Request().Method)
 		m.requests.WithLabelValues(route, method, strconv.Itoa(c.Response().Status)).Inc()
 		m.latency.WithLabelValues(route, method).Observe(time.Since(start).Seconds())
 		return nil
 	}
+}
+
+// methodLabel is the method as a label: clients can send any token as a
+// method, and each new label value is a new series kept forever.
+func methodLabel(method string) string {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodOptions:
+		return method
+	}
+	return "OTHER"
 }
 
 func (m *metrics) hold(outcome string) { m.holds.WithLabelValues(outcome).Inc() }

@@ -2,10 +2,12 @@ package web
 
 import (
 	"crypto/subtle"
+	"fmt"
 	"net/http"
 	"regexp"
 
 	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
 
 	"boxoffice/internal/booking"
 )
@@ -26,6 +28,16 @@ func (s *Server) requestID(next echo.HandlerFunc) echo.HandlerFunc {
 		c.Response().Header().Set(headerRequestID, id)
 		return next(c)
 	}
+}
+
+// recoverPanics turns a panic into a 500 through the error handler, which logs it
+// (with its stack) through slog rather than Echo's own logger.
+func (s *Server) recoverPanics() echo.MiddlewareFunc {
+	return middleware.RecoverWithConfig(middleware.RecoverConfig{
+		LogErrorFunc: func(_ echo.Context, err error, stack []byte) error {
+			return fmt.Errorf("web: panic: %w\n%s", err, stack)
+		},
+	})
 }
 
 func requestIDOf(c echo.Context) string {
@@ -62,7 +74,7 @@ func (s *Server) secure() bool { return s.sessions.Cookie.Secure }
 var errCSRF = echo.NewHTTPError(http.StatusForbidden, "csrf token missing or wrong")
 
 // csrf refuses a state-changing request unless it carries the session's
-// token as form field _csrf or header X-CSRF-Token.
+// token as form field _csrf (in the body) or header X-CSRF-Token.
 func (s *Server) csrf(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		switch c.Request().Method {
@@ -76,9 +88,10 @@ func (s *Server) csrf(next echo.HandlerFunc) echo.HandlerFunc {
 			return errCSRF
 		}
 		want := s.sessions.GetString(c.Request().Context(), keyCSRF)
+		// Never from the query string: a token in a URL leaks into logs.
 		got := c.Request().Header.Get("X-CSRF-Token")
 		if got == "" {
-			got = c.FormValue("_csrf")
+			got = c.Request().PostFormValue("_csrf")
 		}
 		if want == "" || subtle.ConstantTimeCompare([]byte(want), []byte(got)) != 1 {
 			return errCSRF

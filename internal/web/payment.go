@@ -53,36 +53,55 @@ type callbackAnswer struct {
 // applies the event at most once, in the transaction that records its id.
 // 200 processed or duplicate, 400 malformed, 401 bad signature, 404 unknown
 // payment, 422 mismatch; anything else is our fault (5xx, retried).
+//
+// Every callback, refused ones too, is then written to the callback log
+// (recordCallback) for the admin pages: after the settlement, not in its
+// transaction, because the log observes and decides nothing. The effect and
+// its idempotency are already recorded atomically with the event id; a log
+// line lost to a crash between the two is the only cost, and the provider,
+// which got no answer, retries and is logged as a duplicate.
 func (s *Server) handlePaymentCallback(c echo.Context) error {
 	if s.opts.Payments == nil {
-		return errNoPayments
+		return s.callbackFailed(c, http.StatusServiceUnavailable, errNoPayments)
 	}
 	r := c.Request()
+	received := s.svc.Now().Now
 	body, err := io.ReadAll(io.LimitReader(r.Body, payment.MaxCallbackBytes+1))
 	if err != nil {
-		return s.refuseCallback(c, http.StatusBadRequest, "malformed", "The body could not be read.", err)
+		return s.refuseCallback(c, http.StatusBadRequest, "malformed", "The body could not be read.", err,
+			claimedCallback(nil, booking.SignatureUnchecked, received))
 	}
-	ev, err := s.opts.Payments.VerifyCallback(r.Header, body, s.svc.Now().Now)
+	ev, err := s.opts.Payments.VerifyCallback(r.Header, body, received)
 	switch {
 	case errors.Is(err, payment.ErrBadSignature):
-		return s.refuseCallback(c, http.StatusUnauthorized, "bad_signature", "The signature is missing, wrong or stale.", err)
+		return s.refuseCallback(c, http.StatusUnauthorized, "bad_signature", "The signature is missing, wrong or stale.", err,
+			claimedCallback(body, booking.SignatureInvalid, received))
 	case errors.Is(err, payment.ErrMalformed):
-		return s.refuseCallback(c, http.StatusBadRequest, "malformed", "The body is not a well-formed event.", err)
+		return s.refuseCallback(c, http.StatusBadRequest, "malformed", "The body is not a well-formed event.", err,
+			claimedCallback(body, booking.SignatureUnchecked, received))
 	case err != nil:
 		s.metrics.callback("error")
-		return errorf("web: verify callback: %w", err)
+		return s.callbackFailed(c, http.StatusInternalServerError, errorf("web: verify callback: %w", err))
+	}
+	verified := booking.CallbackRecord{
+		ID: booking.NewID(), ReceivedAt: received, Signature: booking.SignatureValid,
+		EventID: ev.ID, EventType: string(ev.Type), PaymentID: ev.PaymentID,
 	}
 
 	st, err := s.svc.SettlePayment(r.Context(), ev)
 	switch booking.ErrorCode(err) {
 	case "":
 	case booking.ENOTFOUND:
-		return s.refuseCallback(c, http.StatusNotFound, "unknown_payment", booking.ErrorMessage(err), err)
+		return s.refuseCallback(c, http.StatusNotFound, "unknown_payment", booking.ErrorMessage(err), err, verified)
 	case booking.EINVALID:
-		return s.refuseCallback(c, http.StatusUnprocessableEntity, "mismatch", booking.ErrorMessage(err), err)
+		return s.refuseCallback(c, http.StatusUnprocessableEntity, "mismatch", booking.ErrorMessage(err), err, verified)
 	default:
 		s.metrics.callback("error")
-		return errorf("web: settle payment %s, event %s: %w", ev.PaymentID, ev.ID, err)
+		verified.Status, verified.Outcome, verified.Reason = http.StatusInternalServerError, booking.OutcomeError,
+			"not applied: the store failed; the provider will retry"
+		s.recordCallback(c, verified)
+		return s.callbackFailed(c, http.StatusInternalServerError,
+			errorf("web: settle payment %s, event %s: %w", ev.PaymentID, ev.ID, err))
 	}
 	outcome := string(st.Effect)
 	if st.Duplicate {
@@ -92,16 +111,32 @@ func (s *Server) handlePaymentCallback(c echo.Context) error {
 	s.log.InfoContext(r.Context(), "payment callback", "event_id", ev.ID, "type", string(ev.Type),
 		"payment_id", ev.PaymentID, "effect", string(st.Effect), "duplicate", st.Duplicate,
 		"reason", st.Reason, "request_id", requestIDOf(c))
+	rec := booking.RecordFor(ev, st, http.StatusOK, received)
+	rec.ID = verified.ID
+	s.recordCallback(c, rec)
 	return c.JSON(http.StatusOK, callbackAnswer{Effect: st.Effect, Duplicate: st.Duplicate})
 }
 
-// refuseCallback answers a callback that will not take effect. Refusals are
-// the sender's problem, so they are logged as warnings, with the reason.
-func (s *Server) refuseCallback(c echo.Context, status int, outcome, message string, err error) error {
+// refuseCallback answers a callback that will not take effect, and logs it
+// for the admin pages. Refusals are the sender's problem, so they are logged
+// as warnings, with the reason.
+func (s *Server) refuseCallback(c echo.Context, status int, outcome, message string, err error, rec booking.CallbackRecord) error {
 	s.metrics.callback(outcome)
 	s.log.WarnContext(c.Request().Context(), "payment callback refused",
 		"status", status, "err", err, "request_id", requestIDOf(c))
+	rec.Status, rec.Outcome = status, booking.OutcomeRejected
+	rec.Reason = outcome + ": " + message
+	s.recordCallback(c, rec)
 	return c.JSON(status, callbackAnswer{Error: message})
+}
+
+// callbackFailed answers a callback that failed on our side (the provider
+// retries) in the same JSON as every other answer, and logs err; its text
+// stays in the log.
+func (s *Server) callbackFailed(c echo.Context, status int, err error) error {
+	s.log.ErrorContext(c.Request().Context(), "payment callback failed",
+		"err", err, "status", status, "request_id", requestIDOf(c))
+	return c.JSON(status, callbackAnswer{Error: http.StatusText(status)})
 }
 
 // hostedCheckout is a provider whose checkout pages this app serves: the

@@ -291,6 +291,16 @@ func (s *Server) bookingModel(b booking.Booking, show booking.Show) (model.Booki
 		Total: b.Amount.Format(b.Currency), Amount: int64(b.Amount),
 		Reason: b.Reason, SeatMapURL: showURL(b.ShowID),
 	}
+	if b.State == booking.BookingPending {
+		every, ok := bookingPollEvery(s.svc.Now().Now.Sub(b.CreatedAt))
+		if ok {
+			m.PollEvery = every.String()
+		}
+		m.PollGaveUp = !ok
+		// The pace is part of the fragment: when it changes, the poll gets
+		// the new fragment (200, not 304) and goes on at the new pace.
+		m.ETag = `"` + string(b.State) + "-" + m.PollEvery + `"`
+	}
 	if b.State == booking.BookingConfirmed {
 		q, err := ticketQR(b.TicketCode)
 		if err != nil {
@@ -299,6 +309,24 @@ func (s *Server) bookingModel(b booking.Booking, show booking.Show) (model.Booki
 		m.TicketCode, m.QR = b.TicketCode, &q
 	}
 	return m, nil
+}
+
+// bookingPollEvery is how often a booking pending for age polls its status:
+// every second at first, when the callback usually lands, then less often,
+// and not at all after ten minutes (ok false), when the provider has long
+// stopped retrying and a person should reload or ask.
+func bookingPollEvery(age time.Duration) (every time.Duration, ok bool) {
+	switch {
+	case age < 30*time.Second:
+		return time.Second, true
+	case age < 2*time.Minute:
+		return 2 * time.Second, true
+	case age < 5*time.Minute:
+		return 5 * time.Second, true
+	case age < 10*time.Minute:
+		return 10 * time.Second, true
+	}
+	return 0, false
 }
 
 // ticketQR encodes a ticket code as a QR code (medium error correction, with

@@ -16,6 +16,9 @@ func (s *Server) routes() {
 	e.Use(
 		s.requestID,
 		s.securityHeaders,
+		// Outside everything else, so a panic in any middleware (or the
+		// error handler) is still a 500 with the headers above.
+		s.recoverPanics(),
 		s.metrics.middleware,
 		middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{
 			Limit: "64K",
@@ -24,7 +27,6 @@ func (s *Server) routes() {
 		}),
 		s.sessions.middleware(s.handleError),
 		s.csrf,
-		middleware.Recover(),
 	)
 
 	table := []struct {
@@ -41,7 +43,16 @@ func (s *Server) routes() {
 		{http.MethodPost, "/holds/:holdID/pay", s.handleHoldPay},
 		{http.MethodGet, "/bookings/:bookingID", s.handleBooking},
 		{http.MethodGet, "/bookings/:bookingID/status", s.handleBookingStatus},
-		// /admin comes with the admin issue.
+
+		// Admins. Every page but sign-in needs a signed-in admin.
+		{http.MethodGet, "/admin/login", s.handleAdminLogin},
+		{http.MethodPost, "/admin/login", s.handleAdminLoginSubmit},
+		{http.MethodPost, "/admin/logout", s.handleAdminLogout},
+		{http.MethodGet, "/admin", s.adminOnly(s.handleAdmin)},
+		{http.MethodGet, "/admin/shows/:showID", s.adminOnly(s.handleAdminShow)},
+		{http.MethodGet, "/admin/shows/:showID/bookings.csv", s.adminOnly(s.handleAdminBookingsCSV)},
+		{http.MethodPost, "/admin/bookings/:bookingID/refunded", s.adminOnly(s.handleAdminMarkRefunded)},
+		{http.MethodGet, "/admin/payments/:paymentID", s.adminOnly(s.handleAdminPayment)},
 
 		// The payment provider: its signed callback, and the sandbox's
 		// checkout (404 unless the provider is the sandbox).
@@ -59,6 +70,11 @@ func (s *Server) routes() {
 	}
 	for _, r := range table {
 		e.Add(r.method, r.path, r.handler)
+		// Echo v4 doesn't answer HEAD for GET; load balancers and uptime
+		// checks use it. net/http drops the body.
+		if r.method == http.MethodGet {
+			e.Add(http.MethodHead, r.path, r.handler)
+		}
 	}
 }
 

@@ -36,6 +36,9 @@ type Options struct {
 	// Pass one backed by the shared database to make limits hold across
 	// processes.
 	Limiter Limiter
+	// AdminPasswordCost is bcrypt's work factor for admin passwords; 0 means
+	// bcrypt's default. Tests lower it.
+	AdminPasswordCost int
 }
 
 // Server is the web application. It keeps no state about visitors itself:
@@ -50,6 +53,8 @@ type Server struct {
 	assets   *assets
 	metrics  *metrics
 	limiter  Limiter
+	admins   *booking.Admins
+	throttle *loginThrottle
 }
 
 // New returns a Server for svc with every route registered.
@@ -64,6 +69,8 @@ func New(svc *booking.Service, opts Options) *Server {
 	if s.limiter == nil {
 		s.limiter = newMemoryLimiter(time.Now)
 	}
+	s.admins = booking.NewAdmins(svc.Store(), nil, opts.AdminPasswordCost)
+	s.throttle = newLoginThrottle()
 	s.sessions = newSessionManager(opts.Sessions, secureCookies(opts.PublicURL), s.log)
 	s.assets = newAssets()
 	s.metrics = newMetrics()

@@ -33,8 +33,11 @@ func newSessionManager(store scs.Store, secure bool, log *slog.Logger) *sessionM
 	if store != nil {
 		sm.Store = store
 	}
+	// No IdleTimeout: with one, scs marks every loaded session modified, so
+	// each request (every poll) would rewrite it, and a slow read could write
+	// back an older copy over a concurrent change. Sessions are written only
+	// when they change, and end Lifetime after they were made.
 	sm.Lifetime = 7 * 24 * time.Hour
-	sm.IdleTimeout = 24 * time.Hour
 	sm.Cookie.Name = "boxoffice_session"
 	sm.Cookie.HttpOnly = true
 	sm.Cookie.SameSite = http.SameSiteLaxMode
@@ -110,7 +113,9 @@ func (s *Server) visitor(c echo.Context) string {
 }
 
 // ensureVisitor returns the visitor id, giving the session one first if
-// needed. It is the owner of the visitor's holds.
+// needed. It is the owner of the visitor's holds. Sessions get their visitor
+// id with their CSRF token, so this adds one only to sessions made before
+// that was so.
 func (s *Server) ensureVisitor(c echo.Context) string {
 	if v := s.visitor(c); v != "" {
 		return v
@@ -122,17 +127,33 @@ func (s *Server) ensureVisitor(c echo.Context) string {
 
 // csrfToken returns the session's CSRF token, minting one if needed. Pages
 // put it in <meta name="csrf-token"> and in their forms.
+//
+// A new token comes with the session's visitor id: every key a session will
+// have is set when it is first made, so requests that overlap later (a poll
+// and a hold) can't write back a copy missing a key the other one added.
 func (s *Server) csrfToken(c echo.Context) string {
 	if !s.sessions.loaded(c) {
 		return ""
 	}
 	ctx := c.Request().Context()
-	if t := s.sessions.GetString(ctx, keyCSRF); t != "" {
-		return t
+	if t := s.sessions.GetString(ctx, keyCSRF); t != "" || c.Request().Method == http.MethodHead {
+		return t // HEAD has no body to put a new token in
 	}
 	t := randomToken()
 	s.sessions.Put(ctx, keyCSRF, t)
+	if s.sessions.GetString(ctx, keyVisitor) == "" {
+		s.sessions.Put(ctx, keyVisitor, booking.NewID())
+	}
 	return t
+}
+
+// existingCSRFToken is the session's CSRF token if it has one, else "". Error
+// pages use it: they must not make a session for a request that had none.
+func (s *Server) existingCSRFToken(c echo.Context) string {
+	if !s.sessions.loaded(c) {
+		return ""
+	}
+	return s.sessions.GetString(c.Request().Context(), keyCSRF)
 }
 
 func randomToken() string {

@@ -69,7 +69,9 @@
       });
       if (lost.length) {
         say((lost.length === 1 ? 'Seat ' + lost[0] + ' was' : 'Seats ' + lost.join(', ') + ' were') +
-          ' just taken by someone else.');
+          ' just taken by someone else.', 'taken');
+      } else if (messageKind === 'taken') {
+        message = messageKind = ''; // a later refresh: old news
       }
     }
     kept = null;
@@ -77,11 +79,42 @@
     updateSummary();
   });
 
+  // isPoll: a request of a fragment that refreshes itself (seat map,
+  // pending booking).
+  function isPoll(detail) {
+    var elt = detail.elt;
+    var verb = detail.requestConfig && detail.requestConfig.verb;
+    return !!elt && (elt.id === 'seatmap' || elt.id === 'booking') && (!verb || verb === 'get');
+  }
+
   doc.addEventListener('htmx:beforeRequest', function (evt) {
+    if (isPoll(evt.detail) && doc.visibilityState === 'hidden') {
+      // Nobody is looking: skip this refresh; showing the tab again
+      // refreshes at once (below).
+      evt.preventDefault();
+      return;
+    }
     if (evt.detail.elt && evt.detail.elt.id === 'hold-form') {
       var flash = doc.getElementById('flash');
       if (flash) { flash.textContent = ''; }
     }
+  });
+
+  doc.addEventListener('visibilitychange', function () {
+    if (doc.visibilityState !== 'visible' || !window.htmx) { return; }
+    var map = doc.getElementById('seatmap');
+    if (map && map.getAttribute('hx-get')) { window.htmx.trigger(map, 'seatmap-refresh'); }
+  });
+
+  // A 403 means the page's CSRF token is no longer the session's (the
+  // session ended, or another tab started a new one): every retry would fail
+  // the same way until the page is reloaded, so say that, with a button.
+  doc.addEventListener('htmx:beforeSwap', function (evt) {
+    if (!evt.detail.xhr || evt.detail.xhr.status !== 403) { return; }
+    evt.detail.shouldSwap = false;
+    evt.detail.isError = false;
+    flashError('This page is out of date or your session has ended, so nothing was done. ' +
+      'Reload the page and try again.', true);
   });
 
   doc.addEventListener('htmx:sendError', function (evt) {
@@ -89,13 +122,22 @@
     flashError('We couldn\u2019t reach boxoffice. Check your connection and try again.');
   });
 
-  function flashError(text) {
+  function flashError(text, reload) {
     var flash = doc.getElementById('flash');
     if (!flash) { return; }
     var div = doc.createElement('div');
     div.className = 'notice notice-error';
     div.setAttribute('role', 'alert');
     div.textContent = text;
+    if (reload) {
+      var button = doc.createElement('button');
+      button.type = 'button';
+      button.className = 'btn btn-primary flash-reload';
+      button.textContent = 'Reload the page';
+      button.addEventListener('click', function () { window.location.reload(); });
+      div.appendChild(doc.createTextNode(' '));
+      div.appendChild(button);
+    }
     flash.textContent = '';
     flash.appendChild(div);
   }
@@ -111,9 +153,11 @@
   }
 
   var message = ''; // a one-off line for the hold bar
+  var messageKind = ''; // 'taken' when a refresh took chosen seats away
 
-  function say(text) {
+  function say(text, kind) {
     message = text;
+    messageKind = kind || '';
     updateSummary();
   }
 
@@ -145,7 +189,7 @@
     var input = evt.target;
     var form = holdForm();
     if (!form || !input.matches || !input.matches('.seat input[name="seat"]')) { return; }
-    message = '';
+    message = messageKind = '';
     var max = parseInt(form.dataset.maxSeats, 10) || 10;
     if (input.checked && checkedSeats(form).length > max) {
       input.checked = false;

@@ -192,6 +192,8 @@ type Booking struct {
 	URL        string // the booking's page
 	State      string // pending, confirmed, failed, refund_due (SPEC §5)
 	StatusURL  string // the fragment the page polls while pending
+	PollEvery  string // how often a pending booking polls ("1s"); "" not at all
+	PollGaveUp bool   // pending for so long that polling stopped: ask for a reload
 	ETag       string // names the fragment's content, for conditional polls
 	Show       Show
 	Seats      string // "A1, A2"

@@ -74,6 +74,7 @@ func Run(t *testing.T, h Harness) {
 		{"Release", releaseTests, true},
 		{"StartPayment", startPaymentTests, true},
 		{"Settle", settleTests, true},
+		{"Admin", adminTests, true},
 		{"Race", raceTests, false},
 	}
 	for _, g := range groups {

@@ -1,0 +1,303 @@
+package storetest
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"boxoffice/internal/booking"
+)
+
+var adminTests = []test{
+	{"UpsertAndLookup", testAdminUpsertAndLookup},
+	{"OccupancyListAgreesWithGoRule", testListOccupancyAgreesWithGoRule},
+	{"OccupancyListFilters", testListOccupancyFilters},
+	{"MarkRefunded", testMarkRefunded},
+	{"CallbackLog", testCallbackLog},
+}
+
+func testAdminUpsertAndLookup(t *testing.T, s booking.Store) {
+	ctx := context.Background()
+	for _, f := range []func() error{
+		func() error { _, err := s.AdminByEmail(ctx, "nobody@example.com"); return err },
+		func() error { _, err := s.AdminByID(ctx, booking.NewID()); return err },
+	} {
+		wantErr(t, "lookup of an unknown admin", f(), booking.ErrAdminNotFound)
+	}
+	first := booking.Admin{ID: booking.NewID(), Email: "ops@example.com", PasswordHash: "hash-1", CreatedAt: base, UpdatedAt: base}
+	got, err := s.UpsertAdmin(ctx, first)
+	if err != nil {
+		t.Fatalf("UpsertAdmin (new): %v", err)
+	}
+	if diff := cmp.Diff(first, got); diff != "" {
+		t.Errorf("UpsertAdmin (new) (-want +got):\n%s", diff)
+	}
+	// Again with the same email: the password and UpdatedAt change, the id
+	// and CreatedAt stay.
+	later := base.Add(time.Hour)
+	got, err = s.UpsertAdmin(ctx, booking.Admin{ID: booking.NewID(), Email: "ops@example.com", PasswordHash: "hash-2", CreatedAt: later, UpdatedAt: later})
+	if err != nil {
+		t.Fatalf("UpsertAdmin (existing): %v", err)
+	}
+	want := first
+	want.PasswordHash, want.UpdatedAt = "hash-2", later
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("UpsertAdmin (existing) (-want +got):\n%s", diff)
+	}
+	byEmail, err := s.AdminByEmail(ctx, "ops@example.com")
+	if err != nil {
+		t.Fatalf("AdminByEmail: %v", err)
+	}
+	byID, err := s.AdminByID(ctx, first.ID)
+	if err != nil {
+		t.Fatalf("AdminByID: %v", err)
+	}
+	if diff := cmp.Diff(want, byEmail); diff != "" {
+		t.Errorf("AdminByEmail (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(want, byID); diff != "" {
+		t.Errorf("AdminByID (-want +got):\n%s", diff)
+	}
+	other, err := s.UpsertAdmin(ctx, booking.Admin{ID: booking.NewID(), Email: "two@example.com", PasswordHash: "h", CreatedAt: base, UpdatedAt: base})
+	if err != nil || other.ID == first.ID {
+		t.Errorf("UpsertAdmin of a second email = %+v, %v; want a new admin", other, err)
+	}
+}
+
+func listOccupancy(t *testing.T, s booking.Store, f booking.ShowFilter, m booking.Moment) []booking.ShowOccupancy {
+	t.Helper()
+	list, err := s.ListOccupancy(context.Background(), f, m)
+	if err != nil {
+		t.Fatalf("ListOccupancy(%+v): %v", f, err)
+	}
+	return list
+}
+
+// refundDue makes a refund_due booking of seat in show: a hold that lapses,
+// its seat taken by another session, then the late payment.
+func refundDue(t *testing.T, s booking.Store, showID, seat, spare string, d time.Duration) booking.Booking {
+	t.Helper()
+	h := hold(t, s, showID, "late-"+seat, at(d), seat)
+	p, _ := pay(t, s, h, at(d))
+	hold(t, s, showID, "quick-"+seat, at(d+ttl), seat, spare)
+	st := settle(t, s, event(p, booking.EventPaymentSucceeded), "NOPE-0000", at(d+ttl+time.Minute))
+	if st.Effect != booking.EffectRefundDue {
+		t.Fatalf("late payment: effect %q, want refund_due", st.Effect)
+	}
+	return st.Booking
+}
+
+// testListOccupancyAgreesWithGoRule fills shows with seats in every state
+// and compares the overview's counts with booking.CountOccupancy on the
+// stored seats and its money with booking.Summarize on the stored bookings,
+// at random moments and at the boundaries of the locks.
+func testListOccupancyAgreesWithGoRule(t *testing.T, s booking.Store) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(seed(t), 0xad))
+	var shows []booking.Show
+	for i := range 3 {
+		show, seats := newShow(t, s, 3, 8, base.Add(time.Duration(i+1)*time.Hour))
+		shows = append(shows, show)
+		for _, seat := range seats[:20] {
+			d := time.Duration(rng.Int64N(int64(2 * ttl)))
+			owner := "o-" + seat.ID
+			switch rng.IntN(4) {
+			case 0:
+				hold(t, s, show.ID, owner, at(d), seat.ID)
+			case 1:
+				book(t, s, show.ID, owner, at(d), seat.ID)
+			case 2:
+				h := hold(t, s, show.ID, owner, at(d), seat.ID)
+				if _, err := s.ReleaseHold(ctx, h.ID, owner); err != nil {
+					t.Fatalf("ReleaseHold: %v", err)
+				}
+			}
+		}
+		refundDue(t, s, show.ID, seats[22].ID, seats[23].ID, 3*ttl)
+	}
+	// A show without seats counts zeros.
+	empty := booking.Show{ID: booking.NewID(), Theatre: booking.Theatre{ID: "t1"}, StartsAt: base.Add(10 * time.Hour), Currency: currency}
+	createShow(t, s, empty, nil)
+
+	moments := []booking.Moment{at(0), at(ttl / 2), at(ttl), at(2 * ttl), at(5 * ttl), {Now: base.Add(ttl), TTL: time.Hour}}
+	for _, seat := range getSeats(t, s, shows[0].ID) {
+		if seat.Status == booking.SeatLocked {
+			for _, off := range []time.Duration{-time.Nanosecond, 0, time.Nanosecond} {
+				moments = append(moments, booking.Moment{Now: seat.LockedAt.Add(ttl + off), TTL: ttl})
+			}
+		}
+	}
+	for _, m := range moments {
+		var want []booking.ShowOccupancy
+		for _, show := range append(shows, empty) {
+			so := booking.ShowOccupancy{Show: getShow(t, s, show.ID), Occupancy: booking.CountOccupancy(getSeats(t, s, show.ID), m)}
+			bookings, err := s.ShowBookings(ctx, show.ID)
+			if err != nil {
+				t.Fatalf("ShowBookings: %v", err)
+			}
+			so.Revenue, so.RefundsDue = booking.Summarize(bookings)
+			want = append(want, so)
+		}
+		if diff := cmp.Diff(want, listOccupancy(t, s, booking.ShowFilter{}, m)); diff != "" {
+			t.Fatalf("ListOccupancy at base%+v with TTL %v disagrees with the Go rule (-go +store):\n%s", m.Now.Sub(base), m.TTL, diff)
+		}
+	}
+	if got := listOccupancy(t, s, booking.ShowFilter{}, at(0)); got[0].RefundsDue != 1 || got[0].Revenue == 0 {
+		t.Errorf("first show: revenue %d, refunds due %d; want some revenue and 1 refund due", got[0].Revenue, got[0].RefundsDue)
+	}
+}
+
+func getShow(t *testing.T, s booking.Store, id string) booking.Show {
+	t.Helper()
+	sh, err := s.Show(context.Background(), id)
+	if err != nil {
+		t.Fatalf("Show(%s): %v", id, err)
+	}
+	return sh
+}
+
+func testListOccupancyFilters(t *testing.T, s booking.Store) {
+	ctx := context.Background()
+	mk := func(theatre string, startsAt time.Time) string {
+		show := booking.Show{ID: booking.NewID(), Theatre: booking.Theatre{ID: theatre, Name: "Theatre " + theatre, City: "Pune"},
+			Screen: "1", StartsAt: startsAt, Currency: currency}
+		createShow(t, s, show, []booking.Seat{{ID: "A1", Row: "A", Number: 1, Category: "Classic", Price: classicPrice}})
+		return show.ID
+	}
+	day := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
+	a1, a2 := mk("ta", day.Add(10*time.Hour)), mk("ta", day.Add(34*time.Hour))
+	b1 := mk("tb", day.Add(11*time.Hour))
+	ids := func(f booking.ShowFilter) []string {
+		var out []string
+		for _, so := range listOccupancy(t, s, f, at(0)) {
+			out = append(out, so.ID)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name string
+		f    booking.ShowFilter
+		want []string
+	}{
+		{"all", booking.ShowFilter{}, []string{a1, b1, a2}},
+		{"one day", booking.ShowFilter{From: day, To: day.Add(24 * time.Hour)}, []string{a1, b1}},
+		{"from", booking.ShowFilter{From: day.Add(11 * time.Hour)}, []string{b1, a2}},
+		{"theatre", booking.ShowFilter{TheatreID: "ta"}, []string{a1, a2}},
+		{"theatre and day", booking.ShowFilter{TheatreID: "tb", From: day, To: day.Add(24 * time.Hour)}, []string{b1}},
+		{"limit", booking.ShowFilter{Limit: 2}, []string{a1, b1}},
+		{"none", booking.ShowFilter{TheatreID: "nowhere"}, nil},
+	} {
+		if diff := cmp.Diff(tc.want, ids(tc.f)); diff != "" {
+			t.Errorf("%s: shows (-want +got):\n%s", tc.name, diff)
+		}
+	}
+	theatres, err := s.Theatres(ctx)
+	if err != nil {
+		t.Fatalf("Theatres: %v", err)
+	}
+	want := []booking.Theatre{{ID: "ta", Name: "Theatre ta", City: "Pune"}, {ID: "tb", Name: "Theatre tb", City: "Pune"}}
+	if diff := cmp.Diff(want, theatres); diff != "" {
+		t.Errorf("Theatres (-want +got):\n%s", diff)
+	}
+}
+
+func testMarkRefunded(t *testing.T, s booking.Store) {
+	ctx := context.Background()
+	show, _ := newShow(t, s, 1, 4, base)
+	_, confirmed := book(t, s, show.ID, "o1", at(0), "A1")
+	due := refundDue(t, s, show.ID, "A2", "A3", time.Minute)
+
+	_, err := s.MarkRefunded(ctx, confirmed.ID, "ops@example.com", at(time.Hour).Now)
+	wantErr(t, "MarkRefunded of a confirmed booking", err, booking.ErrNotRefundDue)
+	_, err = s.MarkRefunded(ctx, booking.NewID(), "ops@example.com", at(time.Hour).Now)
+	wantErr(t, "MarkRefunded of an unknown booking", err, booking.ErrBookingNotFound)
+
+	when := at(time.Hour).Now
+	got, err := s.MarkRefunded(ctx, due.ID, "ops@example.com", when)
+	if err != nil {
+		t.Fatalf("MarkRefunded: %v", err)
+	}
+	want := due
+	want.RefundedAt, want.RefundedBy, want.UpdatedAt = when, "ops@example.com", when
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("MarkRefunded (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(want, getBooking(t, s, due.ID)); diff != "" {
+		t.Errorf("Booking after MarkRefunded (-want +got):\n%s", diff)
+	}
+	_, err = s.MarkRefunded(ctx, due.ID, "other@example.com", at(2*time.Hour).Now)
+	wantErr(t, "MarkRefunded twice", err, booking.ErrAlreadyRefunded)
+	if b := getBooking(t, s, due.ID); b.RefundedBy != "ops@example.com" {
+		t.Errorf("a second MarkRefunded changed RefundedBy to %q", b.RefundedBy)
+	}
+
+	list, err := s.ShowBookings(ctx, show.ID)
+	if err != nil {
+		t.Fatalf("ShowBookings: %v", err)
+	}
+	if diff := cmp.Diff([]booking.Booking{confirmed, want}, list); diff != "" {
+		t.Errorf("ShowBookings (-want +got):\n%s", diff)
+	}
+	if so := listOccupancy(t, s, booking.ShowFilter{}, at(time.Hour)); so[0].RefundsDue != 0 || so[0].Revenue != confirmed.Amount {
+		t.Errorf("after the refund: refunds due %d, revenue %d; want 0 and %d", so[0].RefundsDue, so[0].Revenue, confirmed.Amount)
+	}
+	if other, err := s.ShowBookings(ctx, booking.NewID()); err != nil || len(other) != 0 {
+		t.Errorf("ShowBookings of an unknown show = %v, %v; want none", other, err)
+	}
+}
+
+func testCallbackLog(t *testing.T, s booking.Store) {
+	ctx := context.Background()
+	show, _ := newShow(t, s, 1, 4, base)
+	otherShow, _ := newShow(t, s, 1, 2, base)
+	h := hold(t, s, show.ID, "o1", at(0), "A1")
+	p, _ := pay(t, s, h, at(0))
+	oh := hold(t, s, otherShow.ID, "o2", at(0), "A1")
+	op, _ := pay(t, s, oh, at(0))
+
+	rec := func(d time.Duration, paymentID, outcome string, status int, sig booking.SignatureVerdict, dup bool) booking.CallbackRecord {
+		r := booking.CallbackRecord{
+			ID: booking.NewID(), ReceivedAt: at(d).Now, Signature: sig, EventID: "evt_" + booking.NewID(),
+			EventType: string(booking.EventPaymentSucceeded), PaymentID: paymentID, Status: status,
+			Outcome: outcome, Duplicate: dup, Reason: "because " + outcome,
+		}
+		if err := s.RecordCallback(ctx, r); err != nil {
+			t.Fatalf("RecordCallback: %v", err)
+		}
+		return r
+	}
+	// Recorded out of order; listed oldest first.
+	second := rec(2*time.Second, p.ID, string(booking.EffectBooked), 200, booking.SignatureValid, false)
+	first := rec(time.Second, p.ID, booking.OutcomeRejected, 401, booking.SignatureInvalid, false)
+	third := rec(3*time.Second, p.ID, string(booking.EffectBooked), 200, booking.SignatureValid, true)
+	other := rec(time.Second, op.ID, string(booking.EffectReleased), 200, booking.SignatureValid, false)
+	stray := rec(time.Second, "no-such-payment", booking.OutcomeRejected, 404, booking.SignatureValid, false)
+
+	list := func(q booking.CallbackQuery) []booking.CallbackRecord {
+		t.Helper()
+		got, err := s.Callbacks(ctx, q)
+		if err != nil {
+			t.Fatalf("Callbacks(%+v): %v", q, err)
+		}
+		return got
+	}
+	for _, tc := range []struct {
+		name string
+		q    booking.CallbackQuery
+		want []booking.CallbackRecord
+	}{
+		{"by payment", booking.CallbackQuery{PaymentID: p.ID}, []booking.CallbackRecord{first, second, third}},
+		{"by show", booking.CallbackQuery{ShowID: show.ID}, []booking.CallbackRecord{first, second, third}},
+		{"other show", booking.CallbackQuery{ShowID: otherShow.ID}, []booking.CallbackRecord{other}},
+		{"unknown payment", booking.CallbackQuery{PaymentID: "no-such-payment"}, []booking.CallbackRecord{stray}},
+		{"limit", booking.CallbackQuery{PaymentID: p.ID, Limit: 2}, []booking.CallbackRecord{first, second}},
+		{"nothing", booking.CallbackQuery{ShowID: booking.NewID()}, []booking.CallbackRecord{}},
+	} {
+		if diff := cmp.Diff(tc.want, list(tc.q)); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
+		}
+	}
+}

@@ -1,0 +1,156 @@
+package mongo
+
+import (
+	"context"
+	"fmt"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"boxoffice/internal/booking"
+)
+
+// ListOccupancy is the admin's overview as one aggregation on shows: the
+// shows f selects (starts_at or theatre_starts_at index), then for each a
+// $lookup of its seats (show_seat index) counted by status and by the seat
+// rule's own filter form (seatRule, as Occupancy does), and a $lookup of
+// its bookings (show_state index) summed. No seat leaves the database.
+func (s *Store) ListOccupancy(ctx context.Context, f booking.ShowFilter, m booking.Moment) ([]booking.ShowOccupancy, error) {
+	match := bson.D{}
+	starts := bson.D{}
+	if !f.From.IsZero() {
+		starts = append(starts, bson.E{Key: "$gte", Value: nanos(f.From)})
+	}
+	if !f.To.IsZero() {
+		starts = append(starts, bson.E{Key: "$lt", Value: nanos(f.To)})
+	}
+	if len(starts) > 0 {
+		match = append(match, bson.E{Key: "starts_at", Value: starts})
+	}
+	if f.TheatreID != "" {
+		match = append(match, bson.E{Key: "theatre.id", Value: f.TheatreID})
+	}
+	pipeline := mongo.Pipeline{
+		{{Key: "$match", Value: match}},
+		{{Key: "$sort", Value: bson.D{{Key: "starts_at", Value: 1}, {Key: "_id", Value: 1}}}},
+	}
+	if f.Limit > 0 {
+		pipeline = append(pipeline, bson.D{{Key: "$limit", Value: f.Limit}})
+	}
+	count := bson.D{{Key: "$count", Value: "n"}}
+	pipeline = append(pipeline,
+		bson.D{{Key: "$lookup", Value: bson.D{
+			{Key: "from", Value: colSeats},
+			{Key: "localField", Value: "_id"},
+			{Key: "foreignField", Value: "show_id"},
+			{Key: "pipeline", Value: bson.A{
+				bson.D{{Key: "$facet", Value: bson.D{
+					{Key: "by_status", Value: bson.A{
+						bson.D{{Key: "$group", Value: bson.D{
+							{Key: "_id", Value: "$status"},
+							{Key: "n", Value: bson.D{{Key: "$sum", Value: 1}}},
+						}}},
+					}},
+					{Key: "available", Value: bson.A{
+						bson.D{{Key: "$match", Value: bson.D{seatRule(m, "")}}},
+						count,
+					}},
+				}}},
+			}},
+			{Key: "as", Value: "seat_counts"},
+		}}},
+		bson.D{{Key: "$lookup", Value: bson.D{
+			{Key: "from", Value: colBookings},
+			{Key: "localField", Value: "_id"},
+			{Key: "foreignField", Value: "show_id"},
+			{Key: "pipeline", Value: bson.A{
+				bson.D{{Key: "$group", Value: bson.D{
+					{Key: "_id", Value: nil},
+					{Key: "revenue", Value: bson.D{{Key: "$sum", Value: bson.D{{Key: "$cond", Value: bson.A{
+						bson.D{{Key: "$eq", Value: bson.A{"$state", string(booking.BookingConfirmed)}}}, "$amount", 0,
+					}}}}}},
+					{Key: "refunds_due", Value: bson.D{{Key: "$sum", Value: bson.D{{Key: "$cond", Value: bson.A{
+						bson.D{{Key: "$and", Value: bson.A{
+							bson.D{{Key: "$eq", Value: bson.A{"$state", string(booking.BookingRefundDue)}}},
+							// Missing (older documents) and 0 both mean not refunded.
+							bson.D{{Key: "$not", Value: bson.A{bson.D{{Key: "$gt", Value: bson.A{"$refunded_at", 0}}}}}},
+						}}}, 1, 0,
+					}}}}}},
+				}}},
+			}},
+			{Key: "as", Value: "money"},
+		}}},
+	)
+	cur, err := s.col(colShows).Aggregate(ctx, pipeline)
+	if err != nil {
+		return nil, fmt.Errorf("mongo: list occupancy: %w", err)
+	}
+	var docs []struct {
+		showDoc    `bson:",inline"`
+		SeatCounts []struct {
+			ByStatus []struct {
+				Status string `bson:"_id"`
+				N      int    `bson:"n"`
+			} `bson:"by_status"`
+			Available []struct {
+				N int `bson:"n"`
+			} `bson:"available"`
+		} `bson:"seat_counts"`
+		Money []struct {
+			Revenue    int64 `bson:"revenue"`
+			RefundsDue int   `bson:"refunds_due"`
+		} `bson:"money"`
+	}
+	if err := cur.All(ctx, &docs); err != nil {
+		return nil, fmt.Errorf("mongo: list occupancy: %w", err)
+	}
+	list := make([]booking.ShowOccupancy, 0, len(docs))
+	for _, d := range docs {
+		so := booking.ShowOccupancy{Show: d.show()}
+		if len(d.SeatCounts) == 1 {
+			for _, g := range d.SeatCounts[0].ByStatus {
+				so.Total += g.N
+				if g.Status == string(booking.SeatBooked) {
+					so.Booked += g.N
+				}
+			}
+			if len(d.SeatCounts[0].Available) == 1 {
+				so.Available = d.SeatCounts[0].Available[0].N
+			}
+		}
+		so.Held = so.Total - so.Booked - so.Available
+		if len(d.Money) == 1 {
+			so.Revenue, so.RefundsDue = booking.Money(d.Money[0].Revenue), d.Money[0].RefundsDue
+		}
+		list = append(list, so)
+	}
+	return list, nil
+}
+
+// Theatres lists the theatres that have shows, by name.
+func (s *Store) Theatres(ctx context.Context) ([]booking.Theatre, error) {
+	cur, err := s.col(colShows).Aggregate(ctx, mongo.Pipeline{
+		{{Key: "$group", Value: bson.D{
+			{Key: "_id", Value: "$theatre.id"},
+			{Key: "name", Value: bson.D{{Key: "$min", Value: "$theatre.name"}}},
+			{Key: "city", Value: bson.D{{Key: "$min", Value: "$theatre.city"}}},
+		}}},
+		{{Key: "$sort", Value: bson.D{{Key: "name", Value: 1}, {Key: "_id", Value: 1}}}},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("mongo: theatres: %w", err)
+	}
+	var docs []struct {
+		ID   string `bson:"_id"`
+		Name string `bson:"name"`
+		City string `bson:"city"`
+	}
+	if err := cur.All(ctx, &docs); err != nil {
+		return nil, fmt.Errorf("mongo: theatres: %w", err)
+	}
+	list := make([]booking.Theatre, 0, len(docs))
+	for _, d := range docs {
+		list = append(list, booking.Theatre{ID: d.ID, Name: d.Name, City: d.City})
+	}
+	return list, nil
+}

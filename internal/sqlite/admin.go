@@ -1,0 +1,100 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"boxoffice/internal/booking"
+)
+
+const adminColumns = `id, email, password_hash, created_at, updated_at`
+
+func scanAdmin(r scanner) (booking.Admin, error) {
+	var (
+		a                    booking.Admin
+		createdAt, updatedAt sql.NullInt64
+	)
+	err := r.Scan(&a.ID, &a.Email, &a.PasswordHash, &createdAt, &updatedAt)
+	a.CreatedAt, a.UpdatedAt = fromNanos(createdAt), fromNanos(updatedAt)
+	return a, err
+}
+
+// UpsertAdmin inserts a, or updates the password of the admin with its
+// email, in one statement.
+func (s *Store) UpsertAdmin(ctx context.Context, a booking.Admin) (booking.Admin, error) {
+	var out booking.Admin
+	err := s.inTx(ctx, "upsert admin", func(tx *sql.Tx) error {
+		var err error
+		out, err = scanAdmin(tx.QueryRowContext(ctx, `INSERT INTO admins (`+adminColumns+`) VALUES (?,?,?,?,?)
+			ON CONFLICT (email) DO UPDATE SET password_hash = excluded.password_hash, updated_at = excluded.updated_at
+			RETURNING `+adminColumns,
+			a.ID, a.Email, a.PasswordHash, nanos(a.CreatedAt), nanos(a.UpdatedAt)))
+		return err
+	})
+	if err != nil {
+		return booking.Admin{}, err
+	}
+	return out, nil
+}
+
+// AdminByEmail returns the admin with a normalized email.
+func (s *Store) AdminByEmail(ctx context.Context, email string) (booking.Admin, error) {
+	a, err := scanAdmin(s.read.QueryRowContext(ctx, `SELECT `+adminColumns+` FROM admins WHERE email = ?`, email))
+	if err != nil {
+		return booking.Admin{}, wrapErr("admin by email", notFound(err, booking.ErrAdminNotFound))
+	}
+	return a, nil
+}
+
+// AdminByID returns the admin with id.
+func (s *Store) AdminByID(ctx context.Context, id string) (booking.Admin, error) {
+	a, err := scanAdmin(s.read.QueryRowContext(ctx, `SELECT `+adminColumns+` FROM admins WHERE id = ?`, id))
+	if err != nil {
+		return booking.Admin{}, wrapErr("admin", notFound(err, booking.ErrAdminNotFound))
+	}
+	return a, nil
+}
+
+// ShowBookings lists a show's bookings, oldest first, through bookings_show.
+func (s *Store) ShowBookings(ctx context.Context, showID string) ([]booking.Booking, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT `+bookingColumns+` FROM bookings
+		WHERE show_id = ? ORDER BY created_at, id`, showID)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: show bookings: %w", err)
+	}
+	defer rows.Close()
+	list := []booking.Booking{}
+	for rows.Next() {
+		b, err := scanBooking(rows)
+		if err != nil {
+			return nil, fmt.Errorf("sqlite: show bookings: %w", err)
+		}
+		list = append(list, b)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite: show bookings: %w", err)
+	}
+	return list, nil
+}
+
+// MarkRefunded records, in one transaction, that admin by refunded a
+// refund_due booking at now; booking.Booking.MarkRefunded decides.
+func (s *Store) MarkRefunded(ctx context.Context, bookingID, by string, now time.Time) (booking.Booking, error) {
+	var out booking.Booking
+	err := s.inTx(ctx, "mark refunded", func(tx *sql.Tx) error {
+		b, err := getBooking(ctx, tx, bookingID)
+		if err != nil {
+			return err
+		}
+		if out, err = b.MarkRefunded(by, now); err != nil {
+			return err
+		}
+		return updateBooking(ctx, tx, out)
+	})
+	if err != nil {
+		return booking.Booking{}, err
+	}
+	return out, nil
+}

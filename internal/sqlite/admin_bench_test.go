@@ -1,0 +1,102 @@
+package sqlite
+
+// Benchmark of the admin's occupancy overview (Store.ListOccupancy) on a
+// million seats: 2,000 shows × 500 seats over 20 days (100 shows a day) in
+// 10 theatres, with 20,000 holds of 4 seats at spread-out instants (some
+// lapsed, some not) and 200 paid bookings.
+//
+//	go test -run '^$' -bench ListOccupancy -benchtime 20x -count 1 ./internal/sqlite/
+//
+// docs/PERFORMANCE.md has the numbers.
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"boxoffice/internal/booking"
+)
+
+func BenchmarkListOccupancy(b *testing.B) {
+	if testing.Short() {
+		b.Skip("1M-seat database skipped in -short mode")
+	}
+	ctx := context.Background()
+	s, _ := mustOpen(b)
+	const shows, perDay, theatres = 2000, 100, 10
+	start := time.Now()
+	var ids []string
+	for i := range shows {
+		id := fmt.Sprintf("show%05d", i)
+		show, seats := testShow(id, benchRows, benchCols)
+		show.StartsAt = t0.Add(time.Duration(i/perDay)*24*time.Hour + time.Duration(i%perDay)*time.Minute)
+		th := i % theatres
+		show.Theatre = booking.Theatre{ID: fmt.Sprintf("t%02d", th), Name: fmt.Sprintf("Theatre %02d", th), City: "Pune"}
+		if err := s.CreateShow(ctx, show, seats); err != nil {
+			b.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	b.Logf("seeded %d seats in %v", shows*benchRows*benchCols, time.Since(start).Round(time.Millisecond))
+
+	// Holds at instants spread over two TTLs before "now": about half have
+	// lapsed. Every 100th is paid for and booked.
+	start = time.Now()
+	now := t0.Add(2 * ttl)
+	_, seats := testShow("x", benchRows, benchCols)
+	for i := range 20000 {
+		show := ids[(i*7919)%len(ids)]
+		block := (i / len(ids)) % (benchRows * benchCols / benchBlock)
+		var seatIDs []string
+		for k := range benchBlock {
+			seatIDs = append(seatIDs, seats[block*benchBlock+k].ID)
+		}
+		m := booking.Moment{Now: t0.Add(time.Duration(i) * (2 * ttl / 20000)), TTL: ttl}
+		h, err := s.HoldSeats(ctx, booking.Hold{ID: booking.NewID(), ShowID: show, Owner: booking.NewID(), SeatIDs: seatIDs, CreatedAt: m.Now, State: booking.HoldActive}, m)
+		if err != nil {
+			b.Fatalf("hold %d: %v", i, err)
+		}
+		if i%100 == 0 {
+			p, _, err := s.StartPayment(ctx, h.ID, h.Owner, booking.PaymentIDs{PaymentID: booking.NewID(), BookingID: booking.NewID()}, m)
+			if err != nil {
+				b.Fatal(err)
+			}
+			ev := booking.PaymentEvent{ID: booking.NewID(), Type: booking.EventPaymentSucceeded, PaymentID: p.ID, HoldID: h.ID, Amount: p.Amount, Currency: p.Currency}
+			if _, err := s.SettlePayment(ctx, ev, "T", m); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.Logf("made 20,000 holds and 200 bookings in %v", time.Since(start).Round(time.Millisecond))
+	s.checkpoint(ctx)
+
+	m := booking.Moment{Now: now, TTL: ttl}
+	day := t0.Add(7 * 24 * time.Hour)
+	for _, tc := range []struct {
+		name  string
+		f     booking.ShowFilter
+		shows int
+	}{
+		{"all-2000-shows", booking.ShowFilter{}, 2000},
+		{"first-501", booking.ShowFilter{Limit: 501}, 501},
+		{"one-day", booking.ShowFilter{From: day, To: day.Add(24 * time.Hour)}, perDay},
+		{"one-day-one-theatre", booking.ShowFilter{From: day, To: day.Add(24 * time.Hour), TheatreID: "t03"}, perDay / theatres},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			lat := make(latencies, 0, b.N)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				begin := time.Now()
+				list, err := s.ListOccupancy(ctx, tc.f, m)
+				if err != nil || len(list) != tc.shows {
+					b.Fatalf("ListOccupancy: %d shows, %v; want %d", len(list), err, tc.shows)
+				}
+				lat = append(lat, time.Since(begin))
+			}
+			b.StopTimer()
+			lat.report(b)
+		})
+	}
+}

@@ -1,0 +1,230 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+)
+
+// newLimiter returns a rate limiter on s.
+func newLimiter(tb testing.TB, s *Store) *RateLimiter {
+	tb.Helper()
+	l, err := NewRateLimiter(context.Background(), s)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return l
+}
+
+// TestAllowWindow walks one key through a window, its end and the next one,
+// on the limiter's clock.
+func TestAllowWindow(t *testing.T) {
+	s, _ := mustOpen(t)
+	l := newLimiter(t, s)
+	now := t0
+	l.now = func() time.Time { return now }
+	ctx := context.Background()
+	const limit, window = 2, time.Minute
+	steps := []struct {
+		name  string
+		at    time.Duration
+		ok    bool
+		retry time.Duration
+	}{
+		{"first starts the window", 0, true, 0},
+		{"second", 10 * time.Second, true, 0},
+		{"third is over the limit", 20 * time.Second, false, 40 * time.Second},
+		{"refused again, just before the end", window - time.Millisecond, false, time.Millisecond},
+		{"the end starts a new window", window, true, 0},
+		{"second of the new window", window + 30*time.Second, true, 0},
+		{"third of the new window", window + 45*time.Second, false, 15 * time.Second},
+		{"long after, a fresh window", 10 * window, true, 0},
+	}
+	for _, st := range steps {
+		now = t0.Add(st.at)
+		ok, retry, err := l.Allow(ctx, "hold:visitor:v1", limit, window)
+		if err != nil {
+			t.Fatalf("%s: Allow: %v", st.name, err)
+		}
+		if ok != st.ok || retry != st.retry {
+			t.Errorf("%s: Allow at +%v = %v, %v; want %v, %v", st.name, st.at, ok, retry, st.ok, st.retry)
+		}
+	}
+	// Another key counts alone.
+	now = t0.Add(20 * time.Second)
+	if ok, _, err := l.Allow(ctx, "hold:visitor:v2", limit, window); err != nil || !ok {
+		t.Errorf("another key = %v, %v; want allowed", ok, err)
+	}
+}
+
+// TestAllowAcrossStores is two processes' worth of stores on one file, each
+// with many goroutines counting one key at once: exactly limit events are
+// allowed in the window in total, and the others are told to retry when it
+// ends.
+func TestAllowAcrossStores(t *testing.T) {
+	a, path := mustOpen(t)
+	b := reopen(t, path)
+	limiters := []*RateLimiter{newLimiter(t, a), newLimiter(t, b)}
+	ctx := context.Background()
+	const (
+		key        = "hold:addr:127.0.0.1"
+		limit      = 25
+		window     = time.Minute
+		goroutines = 16 // per store
+		calls      = 10 // per goroutine
+	)
+	now := t0.Add(time.Hour)
+	var (
+		mu              sync.Mutex
+		allowed, denied int
+		errs            []error
+	)
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for _, l := range limiters {
+		for range goroutines {
+			wg.Go(func() {
+				<-start
+				for range calls {
+					ok, retry, err := l.allowAt(ctx, now, key, limit, window)
+					mu.Lock()
+					switch {
+					case err != nil:
+						errs = append(errs, err)
+					case ok:
+						allowed++
+					case retry != window:
+						errs = append(errs, fmt.Errorf("refused with retryAfter %v, want %v", retry, window))
+					default:
+						denied++
+					}
+					mu.Unlock()
+				}
+			})
+		}
+	}
+	close(start)
+	wg.Wait()
+	for _, err := range errs {
+		t.Error(err)
+	}
+	total := 2 * goroutines * calls
+	if allowed != limit || denied != total-limit {
+		t.Errorf("allowed %d, refused %d of %d; want exactly %d allowed", allowed, denied, total, limit)
+	}
+
+	// The window ends at once for both.
+	end := now.Add(window)
+	for i, l := range limiters {
+		at := end.Add(-time.Millisecond)
+		if ok, retry, err := l.allowAt(ctx, at, key, limit, window); err != nil || ok || retry != time.Millisecond {
+			t.Errorf("store %d just before the end = %v, %v, %v; want refused, retry 1ms", i, ok, retry, err)
+		}
+	}
+	if ok, _, err := limiters[1].allowAt(ctx, end, key, 1, window); err != nil || !ok {
+		t.Fatalf("at the end = %v, %v; want allowed", ok, err)
+	}
+	if ok, retry, err := limiters[0].allowAt(ctx, end.Add(time.Second), key, 1, window); err != nil || ok || retry != window-time.Second {
+		t.Errorf("the other store in the new window = %v, %v, %v; want refused, retry %v", ok, retry, err, window-time.Second)
+	}
+}
+
+// TestSweepRateLimits: ended windows go in bounded batches, live ones stay,
+// whatever the window length that wrote them.
+func TestSweepRateLimits(t *testing.T) {
+	s, _ := mustOpen(t)
+	l := newLimiter(t, s)
+	ctx := context.Background()
+	const expired = sweepBatch + 44
+	for i := range expired {
+		if _, _, err := l.allowAt(ctx, t0, fmt.Sprintf("old%d", i), 1, time.Minute); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, w := range []time.Duration{time.Hour, 3 * time.Minute} {
+		if _, _, err := l.allowAt(ctx, t0, w.String(), 1, w); err != nil {
+			t.Fatal(err)
+		}
+	}
+	count := func() int {
+		t.Helper()
+		var n int
+		if err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM rate_limits`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	// Allow has swept already, at t0, when none of these windows had ended.
+	if n := count(); n != expired+2 {
+		t.Fatalf("%d rows before the sweep, want %d", n, expired+2)
+	}
+	now := t0.Add(2 * time.Minute)
+	for _, want := range []int{expired + 2 - sweepBatch, 2, 2} {
+		if err := s.sweepRateLimits(ctx, now); err != nil {
+			t.Fatal(err)
+		}
+		if n := count(); n != want {
+			t.Errorf("%d rows after a sweep, want %d", n, want)
+		}
+	}
+	// The longer windows still count.
+	for _, w := range []time.Duration{time.Hour, 3 * time.Minute} {
+		if ok, _, err := l.allowAt(ctx, now, w.String(), 1, w); err != nil || ok {
+			t.Errorf("second event of the %v window = %v, %v; want refused", w, ok, err)
+		}
+	}
+	// Allow sweeps by itself, every sweepEvery calls.
+	now = t0.Add(time.Hour)
+	for i := range 2 * sweepEvery {
+		if _, _, err := l.allowAt(ctx, now, fmt.Sprintf("new%d", i), 1, time.Minute); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := count(); n != 2*sweepEvery {
+		t.Errorf("%d rows after %d calls of Allow, want only theirs", n, 2*sweepEvery)
+	}
+}
+
+func TestAllowRejectsEmptyWindow(t *testing.T) {
+	s, _ := mustOpen(t)
+	if _, _, err := newLimiter(t, s).Allow(context.Background(), "k", 1, 0); err == nil {
+		t.Error("Allow with a zero window succeeded")
+	}
+}
+
+// BenchmarkAllow is what HOLD_RATE adds to a hold on SQLite: the web server
+// calls Allow twice per hold (per session, per address), each one
+// autocommit UPSERT on the write connection.
+//
+//	go test -run '^$' -bench Allow -benchtime 20000x -count 1 ./internal/sqlite/
+//
+// "existing" counts on keys that already have a window (a visitor's later
+// holds, the address key); "new" starts a window per call (a visitor's
+// first hold), which also writes an entry of the window_end index.
+func BenchmarkAllow(b *testing.B) {
+	ctx := context.Background()
+	b.Run("existing", func(b *testing.B) {
+		s, _ := mustOpen(b)
+		l := newLimiter(b, s)
+		keys := make([]string, 1000)
+		for i := range keys {
+			keys[i] = fmt.Sprintf("hold:visitor:%032d", i)
+		}
+		for i := 0; b.Loop(); i++ {
+			if _, _, err := l.Allow(ctx, keys[i%len(keys)], 1<<30, time.Hour); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("new", func(b *testing.B) {
+		s, _ := mustOpen(b)
+		l := newLimiter(b, s)
+		for i := 0; b.Loop(); i++ {
+			if _, _, err := l.Allow(ctx, fmt.Sprintf("hold:visitor:%032d", i), 20, time.Minute); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -1,0 +1,48 @@
+package web
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"boxoffice/internal/booking"
+	"boxoffice/views/model"
+	"boxoffice/views/pages"
+)
+
+// handleAdminPayment is GET /admin/payments/:paymentID: the payment, its
+// booking and show, and every callback that named it, refused ones too, so
+// that "I was charged but got no ticket" is answered in one look. An id no
+// payment has is still shown when callbacks claimed it.
+func (s *Server) handleAdminPayment(c echo.Context) error {
+	ctx := c.Request().Context()
+	store := s.svc.Store()
+	id := c.Param("paymentID")
+	callbacks, err := store.Callbacks(ctx, booking.CallbackQuery{PaymentID: id, Limit: adminCallbackLimit})
+	if err != nil {
+		return err
+	}
+	v := model.AdminPayment{AdminPage: s.adminPage(c, "Payment "+short(id)), PaymentID: id, Callbacks: s.adminCallbacks(callbacks)}
+	p, err := store.Payment(ctx, id)
+	switch {
+	case errors.Is(err, booking.ErrPaymentNotFound) && len(callbacks) > 0:
+		v.Verdict = "There is no such payment; the callbacks below named it anyway."
+		return s.render(c, http.StatusOK, pages.AdminPayment(v))
+	case err != nil:
+		return err
+	}
+	v.Found, v.State, v.Total, v.Created = true, string(p.State), p.Amount.Format(p.Currency), s.adminTime(p.CreatedAt)
+	b, err := store.Booking(ctx, p.BookingID)
+	if err != nil {
+		return errorf("web: booking %s of payment %s: %w", p.BookingID, p.ID, err)
+	}
+	bm := s.adminBookingModel(b)
+	v.Booking = &bm
+	v.Verdict = paymentVerdict(p, b, callbacks)
+	if show, err := store.Show(ctx, b.ShowID); err == nil {
+		sm := s.showModel(show)
+		v.Show, v.ShowURL = &sm, adminShowURL(show.ID)
+	}
+	return s.render(c, http.StatusOK, pages.AdminPayment(v))
+}

@@ -1,0 +1,148 @@
+package web
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"boxoffice/internal/booking"
+	"boxoffice/views/model"
+)
+
+// This file turns domain values into the admin pages' view models.
+
+func adminShowURL(showID string) string       { return "/admin/shows/" + showID }
+func adminPaymentURL(paymentID string) string { return "/admin/payments/" + paymentID }
+
+// short is an id's first characters: enough to tell ids apart on a page.
+func short(id string) string { return prefix(id, 8) }
+
+func prefix(id string, n int) string {
+	if len(id) > n {
+		return id[:n]
+	}
+	return id
+}
+
+func (s *Server) adminTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.In(s.loc).Format("2 Jan 15:04:05")
+}
+
+// countsModel is a show's counts and its occupancy bar.
+func countsModel(o booking.Occupancy) model.AdminCounts {
+	c := model.AdminCounts{Total: o.Total, Booked: o.Booked, Held: o.Held, Available: o.Available, Percent: o.Percent()}
+	width := func(n int) float64 {
+		if o.Total == 0 {
+			return 0
+		}
+		return float64(n) * 100 / float64(o.Total)
+	}
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
+	c.BookedWidth, c.HeldX, c.HeldWidth = f(width(o.Booked)), f(width(o.Booked)), f(width(o.Held))
+	c.Label = fmt.Sprintf("%d%% full: %d booked, %d held of %d seats", c.Percent, o.Booked, o.Held, o.Total)
+	return c
+}
+
+// adminSeatRows draws the seats row by row, gaps where columns are missing
+// (aisles), in admin colours: who holds each held seat and until when, which
+// booking owns each booked one.
+func (s *Server) adminSeatRows(seats []booking.Seat, m booking.Moment) []model.AdminSeatRow {
+	maxCol := 0
+	byRow := map[int][]booking.Seat{}
+	for _, seat := range seats {
+		byRow[seat.GridRow] = append(byRow[seat.GridRow], seat)
+		maxCol = max(maxCol, seat.GridCol)
+	}
+	gridRows := make([]int, 0, len(byRow))
+	for r := range byRow {
+		gridRows = append(gridRows, r)
+	}
+	sort.Ints(gridRows)
+	var rows []model.AdminSeatRow
+	for _, r := range gridRows {
+		cells := make([]model.AdminSeat, maxCol+1)
+		row := model.AdminSeatRow{}
+		for _, seat := range byRow[r] {
+			row.Label = seat.Row
+			cell := model.AdminSeat{ID: seat.ID}
+			switch {
+			case seat.Status == booking.SeatBooked:
+				cell.State, cell.Mark = string(booking.StateBooked), prefix(seat.BookingID, 4)
+				cell.Title = fmt.Sprintf("%s: booked, booking %s", seat.ID, seat.BookingID)
+			case seat.AvailableAt(m):
+				cell.State, cell.Title = string(booking.StateAvailable), seat.ID+": available"
+			default:
+				exp := seat.LockExpiresAt(m.TTL)
+				cell.State, cell.Mark = string(booking.StateHeld), prefix(seat.HoldID, 4)
+				cell.ExpiresAt = exp.Format(time.RFC3339)
+				cell.Title = fmt.Sprintf("%s: held by hold %s until %s", seat.ID, short(seat.HoldID), s.adminTime(exp))
+			}
+			cells[seat.GridCol] = cell
+		}
+		row.Cells = cells
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// adminBookingModel is a booking for the admin pages.
+func (s *Server) adminBookingModel(b booking.Booking) model.AdminBooking {
+	m := model.AdminBooking{
+		ID: b.ID, Short: short(b.ID), State: string(b.State), Seats: strings.Join(b.SeatIDs, ", "),
+		Total: b.Amount.Format(b.Currency), TicketCode: b.TicketCode, Created: s.adminTime(b.CreatedAt),
+		Reason: b.Reason, PaymentID: b.PaymentID, PaymentURL: adminPaymentURL(b.PaymentID), Owner: short(b.Owner),
+	}
+	switch {
+	case !b.RefundedAt.IsZero():
+		m.RefundPaid = s.adminTime(b.RefundedAt) + " by " + b.RefundedBy
+	case b.RefundPending():
+		m.RefundAction = "/admin/bookings/" + b.ID + "/refunded"
+	}
+	return m
+}
+
+func (s *Server) adminCallbacks(list []booking.CallbackRecord) []model.AdminCallback {
+	out := make([]model.AdminCallback, 0, len(list))
+	for _, r := range list {
+		cb := model.AdminCallback{
+			At: s.adminTime(r.ReceivedAt), Signature: string(r.Signature), EventID: r.EventID,
+			EventType: r.EventType, PaymentID: r.PaymentID, Status: r.Status,
+			Outcome: r.Outcome, Duplicate: r.Duplicate, Reason: r.Reason,
+		}
+		if r.PaymentID != "" {
+			cb.PaymentURL = adminPaymentURL(r.PaymentID)
+		}
+		out = append(out, cb)
+	}
+	return out
+}
+
+// paymentVerdict says in one sentence what became of a payment, from its
+// booking and the callbacks received for it.
+func paymentVerdict(p booking.Payment, b booking.Booking, callbacks []booking.CallbackRecord) string {
+	switch {
+	case b.State == booking.BookingConfirmed:
+		return "Paid and booked: ticket " + b.TicketCode + "."
+	case b.State == booking.BookingRefundDue && !b.RefundedAt.IsZero():
+		return "Charged, but the seats were gone by the time the payment arrived; the refund has been paid."
+	case b.State == booking.BookingRefundDue:
+		return "Charged, but the seats were gone by the time the payment arrived: a refund is due and not yet marked paid."
+	case b.State == booking.BookingFailed:
+		return "The payment failed or was declined: nothing was charged, nothing booked."
+	}
+	refused := 0
+	for _, r := range callbacks {
+		if r.Outcome == booking.OutcomeRejected || r.Outcome == booking.OutcomeError {
+			refused++
+		}
+	}
+	if refused > 0 {
+		return fmt.Sprintf("Still pending: %d callback(s) for it were refused (see below), none took effect.", refused)
+	}
+	return "Still pending: the payment provider has not told us the outcome yet (no callback received)."
+}

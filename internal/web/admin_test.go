@@ -1,0 +1,327 @@
+package web_test
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+	"golang.org/x/crypto/bcrypt"
+
+	"boxoffice/internal/booking"
+	"boxoffice/internal/web"
+)
+
+const (
+	adminEmail    = "ops@example.com"
+	adminPassword = "correct horse battery"
+)
+
+// newAdminApp is newApp with an admin account, and bcrypt at its cheapest.
+func newAdminApp(t testing.TB) *app {
+	t.Helper()
+	a := newApp(t, func(o *web.Options) { o.AdminPasswordCost = bcrypt.MinCost })
+	if _, err := booking.NewAdmins(a.store, nil, bcrypt.MinCost).Ensure(context.Background(), adminEmail, adminPassword); err != nil {
+		t.Fatalf("Ensure admin: %v", err)
+	}
+	return a
+}
+
+// login signs in through the form, with the sign-in page's CSRF token.
+func (c *client) login(email, password string) response {
+	c.t.Helper()
+	d := c.get("/admin/login").doc(c.t)
+	tok, _ := d.Find(`meta[name="csrf-token"]`).Attr("content")
+	return c.post("/admin/login", url.Values{"_csrf": {tok}, "email": {email}, "password": {password}})
+}
+
+func (c *client) mustLogin() {
+	c.t.Helper()
+	res := c.login(adminEmail, adminPassword)
+	wantStatus(c.t, res, http.StatusSeeOther)
+	if loc := res.Header.Get("Location"); loc != "/admin" {
+		c.t.Fatalf("sign-in sent to %q, want /admin", loc)
+	}
+}
+
+// adminCSRF is the CSRF token of an admin page.
+func (c *client) adminCSRF() string {
+	c.t.Helper()
+	tok, _ := c.get("/admin").doc(c.t).Find(`meta[name="csrf-token"]`).Attr("content")
+	return tok
+}
+
+// sessionToken is the session cookie the client holds.
+func (c *client) sessionToken() string {
+	u, _ := url.Parse(c.app.srv.URL)
+	for _, ck := range c.http.Jar.Cookies(u) {
+		if ck.Name == "boxoffice_session" {
+			return ck.Value
+		}
+	}
+	return ""
+}
+
+type counts struct{ Booked, Held, Available int }
+
+// countsIn reads the data-count hooks inside the selection.
+func countsIn(t testing.TB, s *goquery.Selection) counts {
+	t.Helper()
+	n := func(kind string) int {
+		sel := s.Find(`[data-count="` + kind + `"]`)
+		if sel.Length() != 1 {
+			t.Fatalf("%d [data-count=%q] elements, want 1", sel.Length(), kind)
+		}
+		v, err := strconv.Atoi(strings.TrimSpace(sel.Text()))
+		if err != nil {
+			t.Fatalf("[data-count=%q] is %q", kind, sel.Text())
+		}
+		return v
+	}
+	return counts{n("booked"), n("held"), n("available")}
+}
+
+func TestAdminAccessControl(t *testing.T) {
+	a := newAdminApp(t)
+	pages := []string{"/admin", "/admin/shows/" + testShowID, "/admin/shows/" + testShowID + "/bookings.csv", "/admin/payments/nope"}
+
+	anonymous := a.client()
+	moviegoer := a.client()
+	moviegoer.mustHold("A1") // a session with a visitor id and a hold
+	for _, c := range []*client{anonymous, moviegoer} {
+		for _, p := range pages {
+			res := c.get(p)
+			wantStatus(t, res, http.StatusSeeOther)
+			if loc := res.Header.Get("Location"); loc != "/admin/login" {
+				t.Errorf("GET %s without an admin: Location %q, want /admin/login", p, loc)
+			}
+		}
+		res := c.post("/admin/bookings/x/refunded", url.Values{"_csrf": {c.csrf()}})
+		wantStatus(t, res, http.StatusSeeOther)
+	}
+
+	admin := a.client()
+	admin.mustLogin()
+	for _, p := range pages[:3] {
+		wantStatus(t, admin.get(p), http.StatusOK)
+	}
+	wantStatus(t, admin.get("/admin/payments/nope"), http.StatusNotFound)
+	wantStatus(t, admin.get("/admin/shows/nope"), http.StatusNotFound)
+	wantStatus(t, admin.get("/admin?date=yesterday"), http.StatusUnprocessableEntity)
+	// Signed in, the sign-in page leads to the overview.
+	wantStatus(t, admin.get("/admin/login"), http.StatusSeeOther)
+}
+
+func TestAdminWrongPasswordAndThrottle(t *testing.T) {
+	a := newAdminApp(t)
+	c := a.client()
+	notice := func(res response) string {
+		return strings.TrimSpace(res.doc(t).Find(".notice").Text())
+	}
+	wrong := c.login(adminEmail, "not the password")
+	wantStatus(t, wrong, http.StatusUnauthorized)
+	unknown := c.login("nobody@example.com", adminPassword)
+	wantStatus(t, unknown, http.StatusUnauthorized)
+	if notice(wrong) == "" || notice(wrong) != notice(unknown) {
+		t.Errorf("wrong password says %q, unknown email says %q; want the same message", notice(wrong), notice(unknown))
+	}
+	if c.sessionToken() == "" || c.get("/admin").StatusCode != http.StatusSeeOther {
+		t.Error("a failed sign-in reached the admin pages")
+	}
+
+	// Three failures are free for an account; each further one locks it
+	// for 1 s, 2 s, … — even for the right password.
+	c.login(adminEmail, "wrong again")
+	c.login(adminEmail, "and again") // the 3rd, the last free one
+	wantStatus(t, c.login(adminEmail, "once more"), http.StatusUnauthorized)
+	locked := c.login(adminEmail, adminPassword)
+	wantStatus(t, locked, http.StatusTooManyRequests)
+	if locked.Header.Get("Retry-After") == "" {
+		t.Error("429 without Retry-After")
+	}
+	a.clock.Advance(2 * time.Second)
+	wantStatus(t, c.login(adminEmail, adminPassword), http.StatusSeeOther)
+}
+
+func TestAdminSessionRenewedAtSignInAndOut(t *testing.T) {
+	a := newAdminApp(t)
+	c := a.client()
+	c.get("/admin/login")
+	before := c.sessionToken()
+	if before == "" {
+		t.Fatal("the sign-in page set no session cookie")
+	}
+	c.mustLogin()
+	signedIn := c.sessionToken()
+	if signedIn == before {
+		t.Error("the session token did not change at sign-in")
+	}
+	wantStatus(t, c.get("/admin"), http.StatusOK)
+
+	// The token from before sign-in is worth nothing now.
+	fixated := a.client()
+	u, _ := url.Parse(a.srv.URL)
+	fixated.http.Jar.SetCookies(u, []*http.Cookie{{Name: "boxoffice_session", Value: before}})
+	wantStatus(t, fixated.get("/admin"), http.StatusSeeOther)
+
+	res := c.post("/admin/logout", url.Values{"_csrf": {c.adminCSRF()}})
+	wantStatus(t, res, http.StatusSeeOther)
+	if after := c.sessionToken(); after == signedIn || after == "" {
+		t.Errorf("session token after sign-out %q, want a new one", after)
+	}
+	wantStatus(t, c.get("/admin"), http.StatusSeeOther)
+	old := a.client()
+	old.http.Jar.SetCookies(u, []*http.Cookie{{Name: "boxoffice_session", Value: signedIn}})
+	wantStatus(t, old.get("/admin"), http.StatusSeeOther)
+}
+
+func TestAdminFormsNeedCSRF(t *testing.T) {
+	a := newAdminApp(t)
+	c := a.client()
+	c.get("/admin/login")
+	wantStatus(t, c.post("/admin/login", url.Values{"email": {adminEmail}, "password": {adminPassword}}), http.StatusForbidden)
+	c.mustLogin()
+	wantStatus(t, c.post("/admin/logout", nil), http.StatusForbidden)
+	wantStatus(t, c.post("/admin/bookings/x/refunded", url.Values{"_csrf": {"forged"}}), http.StatusForbidden)
+	wantStatus(t, c.get("/admin"), http.StatusOK) // still signed in
+}
+
+func TestAdminCounts(t *testing.T) {
+	a := newAdminApp(t)
+	admin := a.client()
+	admin.mustLogin()
+	check := func(when string, want counts) {
+		t.Helper()
+		row := admin.get("/admin").doc(t).Find(`tr[data-show-id="` + testShowID + `"]`)
+		if got := countsIn(t, row); got != want {
+			t.Errorf("%s: overview counts %+v, want %+v", when, got, want)
+		}
+		page := admin.get("/admin/shows/" + testShowID).doc(t)
+		if got := countsIn(t, page.Find(".admin-counts")); got != want {
+			t.Errorf("%s: show page counts %+v, want %+v", when, got, want)
+		}
+	}
+	check("at first", counts{0, 0, 30})
+
+	early := a.client()
+	early.mustHold("A1", "A2")
+	a.clock.Advance(10 * time.Minute)
+	late := a.client()
+	lateHold := late.mustHold("B1")
+	a.book("C1", "C2", "C3")
+	check("after holds and a booking", counts{3, 3, 24})
+
+	// The show page says who holds what until when.
+	page := admin.get("/admin/shows/" + testShowID).doc(t)
+	if exp, _ := page.Find(`[data-seat-id="B1"]`).Attr("data-expires-at"); exp != a.clock.Now().Add(15*time.Minute).Format(time.RFC3339) {
+		t.Errorf("B1 expires at %q", exp)
+	}
+	if st, _ := page.Find(`[data-seat-id="C1"]`).Attr("data-state"); st != "booked" {
+		t.Errorf("C1 is %q on the admin map, want booked", st)
+	}
+
+	a.clock.Advance(5 * time.Minute) // A1, A2's hold lapses: 15 minutes old
+	check("after the first hold expired", counts{3, 1, 26})
+
+	wantStatus(t, late.post(lateHold+"/release", url.Values{"_csrf": {late.csrf()}}), http.StatusSeeOther)
+	check("after release", counts{3, 0, 27})
+
+	// Filters: another day has no shows; the show's own day and theatre list it.
+	d := admin.get("/admin?date=2020-01-01").doc(t)
+	if n := d.Find("tr[data-show-id]").Length(); n != 0 {
+		t.Errorf("%d shows on 2020-01-01", n)
+	}
+	day := testStart.Add(26 * time.Hour).Format(time.DateOnly)
+	if n := admin.get("/admin?date=" + day + "&theatre=t1").doc(t).Find("tr[data-show-id]").Length(); n != 1 {
+		t.Errorf("%d shows on %s at t1, want 1", n, day)
+	}
+}
+
+func TestAdminRefundsAndCallbackLog(t *testing.T) {
+	a := newAdminApp(t)
+	buyer := a.client()
+	p := buyer.mustPay("A1")
+	a.clock.Advance(16 * time.Minute) // the hold lapses…
+	a.client().mustHold("A1")         // …and someone else takes the seat
+
+	body := a.event(p, booking.EventPaymentSucceeded)
+	wantStatus(t, a.callback(body, "t=1,v1=00"), http.StatusUnauthorized)
+	a.clock.Advance(time.Second)
+	wantStatus(t, a.deliver(body), http.StatusOK)
+	a.clock.Advance(time.Second)
+	wantStatus(t, a.deliver(body), http.StatusOK) // the provider retries
+	if b := a.booking(p); b.State != booking.BookingRefundDue {
+		t.Fatalf("booking %s, want refund_due", b.State)
+	}
+
+	admin := a.client()
+	admin.mustLogin()
+	pay := admin.get("/admin/payments/" + p.ID).doc(t)
+	var got []string
+	pay.Find("tr[data-callback-status]").Each(func(_ int, s *goquery.Selection) {
+		st, _ := s.Attr("data-callback-status")
+		out, _ := s.Attr("data-callback-outcome")
+		if s.Find("[data-duplicate]").Length() > 0 {
+			out += "+duplicate"
+		}
+		sig, _ := s.Find("[data-signature]").Attr("data-signature")
+		got = append(got, st+" "+out+" "+sig)
+	})
+	want := []string{"401 rejected invalid", "200 refund_due valid", "200 refund_due+duplicate valid"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("callbacks of the payment %q, want %q", got, want)
+	}
+	if v := pay.Find(".admin-verdict").Text(); !strings.Contains(v, "refund is due") {
+		t.Errorf("verdict %q does not say a refund is due", v)
+	}
+	// The show page lists the same callbacks and the refund queue.
+	show := admin.get("/admin/shows/" + testShowID).doc(t)
+	if n := show.Find("tr[data-callback-status]").Length(); n != 3 {
+		t.Errorf("%d callbacks on the show page, want 3", n)
+	}
+	if n := show.Find(`[data-refund-due][data-booking-id="` + p.BookingID + `"]`).Length(); n != 1 {
+		t.Fatalf("the booking is not in the refund queue")
+	}
+	if v, _ := admin.get("/admin").doc(t).Find(`tr[data-show-id="` + testShowID + `"] [data-refunds-due]`).Attr("data-refunds-due"); v != "1" {
+		t.Errorf("overview refunds due %q, want 1", v)
+	}
+
+	res := admin.post("/admin/bookings/"+p.BookingID+"/refunded", url.Values{"_csrf": {admin.adminCSRF()}})
+	wantStatus(t, res, http.StatusSeeOther)
+	b := a.booking(p)
+	if b.State != booking.BookingRefundDue || b.RefundedBy != adminEmail || !b.RefundedAt.Equal(a.clock.Now()) {
+		t.Errorf("after mark refunded: state %s, by %q at %v", b.State, b.RefundedBy, b.RefundedAt)
+	}
+	if n := admin.get("/admin/shows/" + testShowID).doc(t).Find("[data-refund-due]").Length(); n != 0 {
+		t.Errorf("%d bookings still in the refund queue", n)
+	}
+	again := admin.post("/admin/bookings/"+p.BookingID+"/refunded", url.Values{"_csrf": {admin.adminCSRF()}})
+	wantStatus(t, again, http.StatusConflict)
+
+	// A callback naming no payment at all is logged under the id it claimed.
+	stray := []byte(`{"id":"evt_stray","type":"payment.succeeded","created":1,"data":{"payment_id":"ghost","hold_id":"h","amount":1,"currency":"INR"}}`)
+	wantStatus(t, a.callback(stray, ""), http.StatusUnauthorized)
+	if n := admin.get("/admin/payments/ghost").doc(t).Find(`tr[data-callback-status="401"]`).Length(); n != 1 {
+		t.Errorf("the stray callback is not listed under its claimed payment")
+	}
+}
+
+func TestAdminBookingsCSV(t *testing.T) {
+	a := newAdminApp(t)
+	a.book("A1", "A2")
+	admin := a.client()
+	admin.mustLogin()
+	res := admin.get("/admin/shows/" + testShowID + "/bookings.csv")
+	wantStatus(t, res, http.StatusOK)
+	if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/csv") {
+		t.Errorf("Content-Type %q", ct)
+	}
+	lines := strings.Split(strings.TrimSpace(res.body), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "booking_id,state,seats") || !strings.Contains(lines[1], ",confirmed,A1 A2,36000,INR,") {
+		t.Errorf("CSV:\n%s", res.body)
+	}
+}

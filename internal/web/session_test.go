@@ -1,0 +1,119 @@
+package web_test
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"boxoffice/internal/sqlite"
+	"boxoffice/internal/web"
+)
+
+// countingSessions counts the session writes of the store it wraps.
+type countingSessions struct {
+	*sqlite.SessionStore
+	commits atomic.Int64
+}
+
+func (s *countingSessions) Commit(token string, b []byte, expiry time.Time) error {
+	s.commits.Add(1)
+	return s.SessionStore.Commit(token, b, expiry)
+}
+
+func (s *countingSessions) CommitCtx(ctx context.Context, token string, b []byte, expiry time.Time) error {
+	s.commits.Add(1)
+	return s.SessionStore.CommitCtx(ctx, token, b, expiry)
+}
+
+// newCountingApp is newApp with its session writes counted.
+func newCountingApp(t *testing.T) (*app, *countingSessions) {
+	t.Helper()
+	var cs *countingSessions
+	a := newApp(t, func(o *web.Options) {
+		cs = &countingSessions{SessionStore: o.Sessions.(*sqlite.SessionStore)}
+		o.Sessions = cs
+	})
+	return a, cs
+}
+
+// A seat-map poll that overlaps a session's first hold must not write back
+// the session as it was before the hold, taking the visitor's own hold away.
+func TestPollDuringFirstHoldKeepsTheHold(t *testing.T) {
+	a := newApp(t)
+	seats := []string{"A1", "A2", "A3", "A4", "A5", "A6", "B1", "B2", "B3", "B4", "B5", "B6",
+		"C1", "C2", "C3", "C4", "C5", "C6", "D2", "D3", "D4", "D5", "D6",
+		"E1", "E2", "E3", "E4", "E5", "E6", "D1"}
+	for i, seat := range seats {
+		c := a.client()
+		tok := c.csrf()
+		var wg sync.WaitGroup
+		var hold response
+		for range 6 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				c.get("/shows/" + testShowID + "/seats")
+			}()
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			hold = c.post("/shows/"+testShowID+"/holds", url.Values{"_csrf": {tok}, "seat": {seat}})
+		}()
+		wg.Wait()
+		wantStatus(t, hold, http.StatusSeeOther)
+		if res := c.get(hold.Header.Get("Location")); res.StatusCode != http.StatusOK {
+			t.Fatalf("trial %d: own hold page: status %d, want 200", i, res.StatusCode)
+		}
+	}
+}
+
+// Requests without a session cookie that end in an error page leave no
+// session behind: scanners must not fill the sessions table.
+func TestCookielessErrorsCreateNoSession(t *testing.T) {
+	a, cs := newCountingApp(t)
+	for i := range 20 {
+		c := a.client()
+		res := c.get("/no/such/page/" + itoa(i))
+		wantStatus(t, res, http.StatusNotFound)
+		if sc := res.Header.Get("Set-Cookie"); sc != "" {
+			t.Fatalf("404 sets a cookie: %s", sc)
+		}
+	}
+	c := a.client()
+	wantStatus(t, c.get("/holds/x/release"), http.StatusMethodNotAllowed)
+	wantStatus(t, c.do(http.MethodDelete, "/", nil, nil), http.StatusForbidden)
+	wantStatus(t, c.post("/shows/"+testShowID+"/holds", url.Values{"seat": {"A1"}}), http.StatusForbidden)
+	if n := a.count(`SELECT COUNT(*) FROM sessions`); n != 0 {
+		t.Errorf("%d session rows after cookieless error requests, want 0", n)
+	}
+	if n := cs.commits.Load(); n != 0 {
+		t.Errorf("%d session writes after cookieless error requests, want 0", n)
+	}
+}
+
+// Reading pages with a session that needs nothing new writes nothing and
+// sets no cookie: polls must not turn into database writes.
+func TestPollsDoNotWriteTheSession(t *testing.T) {
+	a, cs := newCountingApp(t)
+	c := a.client()
+	c.csrf() // the first page makes the session
+	if n := cs.commits.Load(); n != 1 {
+		t.Fatalf("%d session writes for the first page, want 1", n)
+	}
+	c.mustHold("A1")
+	before := cs.commits.Load()
+	for _, path := range []string{"/shows/" + testShowID + "/seats", "/shows/" + testShowID, "/", "/nope"} {
+		res := c.get(path)
+		if sc := res.Header.Get("Set-Cookie"); sc != "" {
+			t.Errorf("GET %s sets a cookie: %s", path, sc)
+		}
+	}
+	if n := cs.commits.Load() - before; n != 0 {
+		t.Errorf("%d session writes for reads, want 0", n)
+	}
+}

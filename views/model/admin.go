@@ -1,0 +1,131 @@
+package model
+
+// AdminPage is what every admin page needs: the page, and who is signed in
+// with the form that signs them out.
+type AdminPage struct {
+	Page
+	Email        string
+	LogoutAction string
+}
+
+// AdminLogin is the sign-in form.
+type AdminLogin struct {
+	Page
+	Action string
+	Email  string // as typed, kept after a failure
+	Notice *Notice
+}
+
+// AdminOverview is GET /admin: every show the filter selects with its
+// occupancy.
+type AdminOverview struct {
+	AdminPage
+	Date      string // the date filter, YYYY-MM-DD, "" for all dates
+	TheatreID string
+	Theatres  []AdminTheatre
+	Shows     []AdminShowRow
+	Truncated bool // more shows than listed: narrow the filter
+	Limit     int
+}
+
+// AdminTheatre is an option of the theatre filter.
+type AdminTheatre struct {
+	ID       string
+	Label    string
+	Selected bool
+}
+
+// AdminShowRow is one show of the overview.
+type AdminShowRow struct {
+	Show       Show
+	URL        string // its admin page
+	Counts     AdminCounts
+	Revenue    string
+	RefundsDue int
+}
+
+// AdminCounts are a show's seats by the seat rule, and the occupancy bar's
+// geometry: widths in a 100-unit-wide SVG, as attribute values (no inline
+// style: the CSP forbids it).
+type AdminCounts struct {
+	Total, Booked, Held, Available int
+	Percent                        int
+	BookedWidth, HeldX, HeldWidth  string
+	Label                          string // "62% full: 300 booked, 10 held of 500"
+}
+
+// AdminShow is GET /admin/shows/{showID}.
+type AdminShow struct {
+	AdminPage
+	Show        Show
+	Counts      AdminCounts
+	TTL         string
+	Rows        []AdminSeatRow
+	Bookings    []AdminBooking
+	RefundQueue []AdminBooking
+	Callbacks   []AdminCallback
+	CSVURL      string
+	Notice      *Notice
+}
+
+// AdminSeatRow is one line of the admin's seat map.
+type AdminSeatRow struct {
+	Label string
+	Cells []AdminSeat
+}
+
+// AdminSeat is a seat in admin colours, or a gap when ID is "".
+type AdminSeat struct {
+	ID        string
+	State     string // available, held, booked
+	ExpiresAt string // RFC 3339, held seats
+	Title     string // who holds it until when, or which booking owns it
+	Mark      string // a short text in the cell: hold or booking id prefix
+}
+
+// AdminBooking is a booking as an admin sees it.
+type AdminBooking struct {
+	ID           string
+	Short        string
+	State        string
+	Seats        string
+	Total        string
+	TicketCode   string
+	Created      string
+	Reason       string
+	PaymentID    string
+	PaymentURL   string
+	Owner        string // visitor id prefix
+	RefundPaid   string // "12 Mar 10:04 by ops@example.com", when refunded
+	RefundAction string // POST target of "mark refunded", when still due
+}
+
+// AdminCallback is one received payment callback.
+type AdminCallback struct {
+	At         string
+	Signature  string
+	EventID    string
+	EventType  string
+	PaymentID  string
+	PaymentURL string
+	Status     int
+	Outcome    string
+	Duplicate  bool
+	Reason     string
+}
+
+// AdminPayment is GET /admin/payments/{paymentID}: the payment, its booking
+// and every callback that named it, with a one-line answer on top.
+type AdminPayment struct {
+	AdminPage
+	PaymentID string
+	Found     bool
+	State     string
+	Total     string
+	Created   string
+	Verdict   string // what happened, in one sentence
+	Show      *Show
+	ShowURL   string
+	Booking   *AdminBooking
+	Callbacks []AdminCallback
+}
