@@ -42,8 +42,8 @@ func (s *Server) renderLogin(c echo.Context, status int, email string, notice *m
 // token, so a token planted before sign-in is worth nothing after.
 func (s *Server) handleAdminLoginSubmit(c echo.Context) error {
 	ctx := c.Request().Context()
-	email := booking.NormalizeEmail(c.FormValue("email"))
-	password := c.FormValue("password")
+	email := booking.NormalizeEmail(c.Request().PostFormValue("email"))
+	password := c.Request().PostFormValue("password")
 	accountKey, addrKey := "account:"+email, "addr:"+c.RealIP()
 	now := s.svc.Now().Now
 	if wait := s.throttle.wait(now, accountKey, addrKey); wait > 0 {

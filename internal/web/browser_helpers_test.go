@@ -143,10 +143,14 @@ func (b *browser) waitFor(expr string, within time.Duration) {
 	}
 }
 
-// shot saves a full-page screenshot as name.png under
-// BOXOFFICE_SCREENSHOTS, when that is set.
+// shot saves a full-page screenshot as name.png: with -update into
+// docs/screenshots (committed: the first thing a visitor of the repository
+// sees), or under BOXOFFICE_SCREENSHOTS when that is set.
 func (b *browser) shot(name string) chromedp.Action[chromedp.Void] {
 	dir := os.Getenv("BOXOFFICE_SCREENSHOTS")
+	if dir == "" && *update {
+		dir = filepath.Join("..", "..", "docs", "screenshots")
+	}
 	return chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
 		if dir == "" {
 			return nil
