@@ -204,6 +204,21 @@ func TestServe(t *testing.T) {
 		t.Errorf("GET /healthz = %s", resp.Status)
 	}
 
+	// The sandbox, the default provider, is announced: in the log at start
+	// and on every page.
+	if !strings.Contains(stderr.String(), "SANDBOX PAYMENTS") {
+		t.Errorf("no sandbox warning at start:\n%s", stderr.String())
+	}
+	if resp, err := http.Get(baseURL + "/"); err != nil {
+		t.Error(err)
+	} else {
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if !strings.Contains(string(body), "data-sandbox-banner") {
+			t.Errorf("GET / has no sandbox banner:\n%s", body)
+		}
+	}
+
 	// The Docker health check finds the same server.
 	var hcOut bytes.Buffer
 	hcEnv := env(map[string]string{"ADDR": strings.TrimPrefix(baseURL, "http://")})

@@ -66,6 +66,12 @@ func (m *Main) serve(ctx context.Context, args []string, getenv func(string) str
 	// Closed as serve returns, after the server has drained: callbacks still
 	// being retried then stop, as when a provider gives up.
 	defer payments.Close()
+	if payments.Name() == "sandbox" {
+		// Anyone with a checkout link can press Pay: fine for a demo or a
+		// test, free tickets in production. Every page says so too.
+		logger.Warn("SANDBOX PAYMENTS: PAYMENT_PROVIDER is sandbox, so no real money moves and anyone with a checkout link can mark it paid; "+
+			"every page shows a \"Sandbox — no real money\" banner. Do not sell real tickets with it.", "public_url", cfg.PublicURL)
+	}
 
 	svc := booking.NewService(db.Store, nil, booking.Policy{HoldTTL: cfg.HoldTTL, MaxSeats: cfg.MaxSeats})
 	app := web.New(svc, web.Options{
@@ -75,6 +81,8 @@ func (m *Main) serve(ctx context.Context, args []string, getenv func(string) str
 		Payments:  payments,
 		Logger:    logger,
 		Limiter:   db.Limiter,
+
+		TrustedProxies: cfg.TrustedProxies,
 	})
 	srv := &http.Server{
 		Handler:           app.Handler(),

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -47,6 +48,13 @@ type Config struct {
 	SeedDemo      bool // seed the demo catalog into an empty database
 	HoldRate      int  // holds per session per minute; 0 disables the limit
 	LogFormat     string
+
+	// TrustedProxies are the proxies (load balancers, CDNs) whose
+	// X-Forwarded-For entries are believed: the client's address, which the
+	// per-address limits count by, is the nearest untrusted one. Never nil
+	// after Load; empty (TRUSTED_PROXIES=none) trusts no proxy, and the
+	// client is the connection's peer.
+	TrustedProxies []netip.Prefix
 }
 
 // Database is a parsed DATABASE_URL.
@@ -98,7 +106,12 @@ var Vars = []Var{
 	{Env: "SEED_DEMO", Flag: "seed-demo", Default: "true", Usage: "seed a small demo catalog when the database is empty", isBool: true},
 	{Env: "HOLD_RATE", Flag: "hold-rate", Default: "20", Usage: "holds per session per minute (per address: ten times that), at most 100000; 0 disables"},
 	{Env: "LOG_FORMAT", Flag: "log-format", Default: "text", Usage: "log format: text or json"},
+	{Env: "TRUSTED_PROXIES", Flag: "trusted-proxies", Default: DefaultTrustedProxies, Usage: "proxies whose X-Forwarded-For is believed when finding a client's address (per-address limits; IPv6 counted by /64): comma-separated CIDRs or addresses, or none"},
 }
+
+// DefaultTrustedProxies trusts the loopback, link-local and private ranges
+// (RFC 1918, RFC 4193): a load balancer inside the same private network.
+const DefaultTrustedProxies = "127.0.0.0/8,::1/128,169.254.0.0/16,fe80::/10,10.0.0.0/8,172.16.0.0/12,192.168.0.0/16,fc00::/7"
 
 // setting is one Var's flag: it remembers whether it was given, since an
 // explicitly empty flag must still beat the environment.
@@ -246,10 +259,46 @@ func Load(args []string, getenv func(string) string) (Config, error) {
 		bad(src, v, "must be text or json")
 	}
 
+	v, src, _ = lookup("TRUSTED_PROXIES")
+	if c.TrustedProxies, err = ParseTrustedProxies(v); err != nil {
+		bad(src, v, "%v", err)
+	}
+
 	if len(errs) > 0 {
 		return Config{}, errors.Join(errs...)
 	}
 	return c, nil
+}
+
+// ParseTrustedProxies reads a TRUSTED_PROXIES value: "none", or a
+// comma-separated list of CIDRs (10.0.0.0/8, 2001:db8::/32) and single
+// addresses (203.0.113.7). Host bits of a CIDR are dropped.
+func ParseTrustedProxies(s string) ([]netip.Prefix, error) {
+	if strings.EqualFold(strings.TrimSpace(s), "none") {
+		return []netip.Prefix{}, nil
+	}
+	var out []netip.Prefix
+	var bad []string
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		if p, err := netip.ParsePrefix(f); err == nil {
+			out = append(out, p.Masked())
+		} else if a, err := netip.ParseAddr(f); err == nil && a.Zone() == "" {
+			out = append(out, netip.PrefixFrom(a, a.BitLen()))
+		} else {
+			bad = append(bad, strconv.Quote(f))
+		}
+	}
+	switch {
+	case len(bad) > 0:
+		return nil, fmt.Errorf("%s: not a CIDR (10.0.0.0/8) or an address", strings.Join(bad, ", "))
+	case len(out) == 0:
+		return nil, errors.New(`names no proxy; write "none" to trust none`)
+	}
+	return out, nil
 }
 
 // Bounds of settings.

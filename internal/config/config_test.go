@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -28,6 +29,8 @@ func TestLoad(t *testing.T) {
 		SeedDemo:         true,
 		HoldRate:         20,
 		LogFormat:        "text",
+		TrustedProxies: prefixes("127.0.0.0/8", "::1/128", "169.254.0.0/16", "fe80::/10",
+			"10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7"),
 
 		WebhookSecretGenerated: true,
 	}
@@ -50,6 +53,7 @@ func TestLoad(t *testing.T) {
 				"HOLD_TTL": "90s", "MAX_SEATS": "6", "PAYMENT_WEBHOOK_SECRET": "whsec_test_0123456789",
 				"PUBLIC_URL": "https://tickets.example.com/", "ADMIN_EMAIL": "admin@example.com",
 				"ADMIN_PASSWORD": "correct horse", "SEED_DEMO": "false", "HOLD_RATE": "0", "LOG_FORMAT": "json",
+				"TRUSTED_PROXIES": "203.0.113.0/24, 2001:db8:0:1::/64,198.51.100.7,2001:db8::9,10.1.2.3/8",
 			},
 			want: Config{
 				Addr:     "127.0.0.1:9000",
@@ -57,7 +61,13 @@ func TestLoad(t *testing.T) {
 				HoldTTL:  90 * time.Second, MaxSeats: 6, WebhookSecret: "whsec_test_0123456789",
 				PublicURL: "https://tickets.example.com", AdminEmail: "admin@example.com", AdminPassword: "correct horse",
 				PaymentProvider: "sandbox", SeedDemo: false, HoldRate: 0, LogFormat: "json",
+				TrustedProxies: prefixes("203.0.113.0/24", "2001:db8:0:1::/64", "198.51.100.7/32", "2001:db8::9/128", "10.0.0.0/8"),
 			},
+		},
+		{
+			name: "trust no proxy",
+			args: []string{"--trusted-proxies", "none"},
+			want: with(func(c *Config) { c.TrustedProxies = []netip.Prefix{} }),
 		},
 		{
 			name: "flag beats environment",
@@ -102,7 +112,7 @@ func TestLoad(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Load: %v", err)
 			}
-			if diff := cmp.Diff(tt.want, got, cmpopts.IgnoreFields(Config{}, "WebhookSecret")); diff != "" {
+			if diff := cmp.Diff(tt.want, got, cmpopts.IgnoreFields(Config{}, "WebhookSecret"), cmpopts.EquateComparable(netip.Prefix{})); diff != "" {
 				t.Errorf("Load (-want +got):\n%s", diff)
 			}
 			if !tt.want.WebhookSecretGenerated && got.WebhookSecret != tt.want.WebhookSecret {
@@ -110,6 +120,14 @@ func TestLoad(t *testing.T) {
 			}
 		})
 	}
+}
+
+func prefixes(s ...string) []netip.Prefix {
+	out := make([]netip.Prefix, len(s))
+	for i, p := range s {
+		out[i] = netip.MustParsePrefix(p)
+	}
+	return out
 }
 
 func TestLoadGeneratesSecret(t *testing.T) {
@@ -169,6 +187,12 @@ func TestLoadInvalid(t *testing.T) {
 		{name: "bad addr", env: map[string]string{"ADDR": "8080"}, want: []string{"not a listen address"}},
 		{name: "bad port", env: map[string]string{"ADDR": ":http-alt"}, want: []string{"port must be a number"}},
 		{name: "log format", env: map[string]string{"LOG_FORMAT": "xml"}, want: []string{"text or json"}},
+		{
+			name: "trusted proxies not CIDRs",
+			env:  map[string]string{"TRUSTED_PROXIES": "10.0.0.0/8,lb.internal,10.0.0.0/33"},
+			want: []string{`TRUSTED_PROXIES="10.0.0.0/8,lb.internal,10.0.0.0/33": "lb.internal", "10.0.0.0/33": not a CIDR`},
+		},
+		{name: "trusted proxies only commas", env: map[string]string{"TRUSTED_PROXIES": ", ,"}, want: []string{`names no proxy; write "none"`}},
 		{name: "unknown flag", args: []string{"--colour"}, want: []string{"flag provided but not defined: -colour"}},
 		{name: "stray argument", args: []string{"now"}, want: []string{`unexpected argument "now"`}},
 		{

@@ -100,7 +100,14 @@ func (s *Sandbox) deliver(ctx context.Context, ev Event, body []byte) error {
 	}
 }
 
-// post makes one attempt and returns the status.
+// noRedirects is the callback client's CheckRedirect: a redirect is an
+// answer, and a failed one. Followed, a 301 or 302 would turn the POST into
+// a GET without the body (a PUBLIC_URL of http behind a load balancer that
+// redirects to https), which the receiver refuses on every retry.
+func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+
+// post makes one attempt and returns the status. A redirect is an error that
+// names where it pointed, so that the log says how to fix PUBLIC_URL.
 func (s *Sandbox) post(ctx context.Context, target string, body []byte) (int, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, bytes.NewReader(body))
 	if err != nil {
@@ -115,5 +122,9 @@ func (s *Sandbox) post(ctx context.Context, target string, body []byte) (int, er
 	}
 	defer resp.Body.Close()
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10)) // lets the connection be reused
+	if resp.StatusCode/100 == 3 {
+		return resp.StatusCode, fmt.Errorf("answered %d, a redirect to %q, which is not followed: set PUBLIC_URL to the address callbacks reach directly",
+			resp.StatusCode, resp.Header.Get("Location"))
+	}
 	return resp.StatusCode, nil
 }

@@ -9,7 +9,9 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -250,5 +252,42 @@ func waitFor(t testing.TB, cond func() bool) {
 			t.Fatal("timed out waiting")
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestDeliverDoesNotFollowRedirects: a redirect answering the callback (an
+// http PUBLIC_URL behind a load balancer that sends everything to https) is
+// a failed attempt, retried and logged with where it pointed; following it
+// would turn the POST into a GET without the body.
+func TestDeliverDoesNotFollowRedirects(t *testing.T) {
+	target := newReceiver(t, 200) // where the redirect points
+	for _, status := range []int{http.StatusMovedPermanently, http.StatusFound, http.StatusTemporaryRedirect, http.StatusPermanentRedirect} {
+		t.Run(http.StatusText(status), func(t *testing.T) {
+			var attempts atomic.Int32
+			redirecting := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				attempts.Add(1)
+				http.Redirect(w, r, target.srv.URL+CallbackPath, status)
+			}))
+			t.Cleanup(redirecting.Close)
+			s := testSandbox(t, redirecting.URL, nil, 150*time.Millisecond)
+			s.backoff.First = 10 * time.Millisecond
+			var logs bytes.Buffer
+			s.log = slog.New(slog.NewTextHandler(&logs, nil))
+			ev := NewEvent(testPayment, booking.EventPaymentSucceeded, t0)
+			body, _ := json.Marshal(ev)
+
+			if err := s.deliver(context.Background(), ev, body); err == nil {
+				t.Fatal("deliver succeeded against a receiver that only redirects")
+			}
+			if n := target.count(); n != 0 {
+				t.Errorf("the redirect was followed: its target got %d requests", n)
+			}
+			if n := attempts.Load(); n < 2 {
+				t.Errorf("%d attempts, want retries", n)
+			}
+			if !strings.Contains(logs.String(), target.srv.URL+CallbackPath) {
+				t.Errorf("the log doesn't name the redirect's Location:\n%s", logs.String())
+			}
+		})
 	}
 }

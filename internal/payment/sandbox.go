@@ -44,6 +44,8 @@ type SandboxOptions struct {
 	// Payments reads a payment to show its checkout page.
 	Payments PaymentLookup
 	// HTTPClient sends callbacks; nil means one with a 10 second timeout.
+	// Redirects are never followed, whatever its CheckRedirect (see
+	// noRedirects).
 	HTTPClient *http.Client
 	// Logger records deliveries; nil means slog.Default().
 	Logger *slog.Logger
@@ -118,6 +120,9 @@ func NewSandbox(opts SandboxOptions) (*Sandbox, error) {
 	if s.client == nil {
 		s.client = &http.Client{Timeout: 10 * time.Second}
 	}
+	client := *s.client // the caller's client stays as it was
+	client.CheckRedirect = noRedirects
+	s.client = &client
 	if s.log == nil {
 		s.log = slog.Default()
 	}

@@ -228,3 +228,68 @@ func BenchmarkAllow(b *testing.B) {
 		}
 	})
 }
+
+// TestAllowEach counts a session key and an address key in one transaction,
+// stopping at the first refused key as calling Allow in turn would: a
+// session over its limit does not use up its address's budget.
+func TestAllowEach(t *testing.T) {
+	s, path := mustOpen(t)
+	l := newLimiter(t, s)
+	now := t0
+	l.now = func() time.Time { return now }
+	ctx := context.Background()
+	const window = time.Minute
+	steps := []struct {
+		name    string
+		visitor string
+		ok      bool
+	}{
+		{"v1 first", "v1", true},
+		{"v1 second", "v1", true},
+		{"v1 over its limit, the address not counted", "v1", false},
+		{"v2 first, the address's third", "v2", true},
+		{"v3 first, the address's fourth: refused", "v3", false},
+	}
+	for i, st := range steps {
+		now = t0.Add(time.Duration(i) * time.Second)
+		ok, retry, err := l.AllowEach(ctx, []string{"hold:visitor:" + st.visitor, "hold:addr:a"}, []int{2, 3}, window)
+		if err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		wantRetry := time.Duration(0)
+		if !st.ok {
+			wantRetry = window - time.Duration(i)*time.Second
+		}
+		if ok != st.ok || retry != wantRetry {
+			t.Errorf("%s: AllowEach = %v, %v; want %v, %v", st.name, ok, retry, st.ok, wantRetry)
+		}
+	}
+	// Every key was counted in the same rows Allow uses.
+	counts := map[string]int{}
+	rows, err := s.read.Query(`SELECT key, count FROM rate_limits`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k string
+		var n int
+		if err := rows.Scan(&k, &n); err != nil {
+			t.Fatal(err)
+		}
+		counts[k] = n
+	}
+	want := map[string]int{"hold:visitor:v1": 3, "hold:visitor:v2": 1, "hold:visitor:v3": 1, "hold:addr:a": 4}
+	if fmt.Sprint(counts) != fmt.Sprint(want) {
+		t.Errorf("counts %v, want %v", counts, want)
+	}
+	// Another process counts against the same windows.
+	other := newLimiter(t, reopen(t, path))
+	other.now = l.now
+	if ok, _, err := other.AllowEach(ctx, []string{"hold:visitor:v4", "hold:addr:a"}, []int{2, 3}, window); err != nil || ok {
+		t.Errorf("another process: AllowEach = %v, %v; want refused (the address is over its limit)", ok, err)
+	}
+	if _, _, err := l.AllowEach(ctx, []string{"a"}, []int{1, 2}, window); err == nil {
+		t.Error("AllowEach with more limits than keys: no error")
+	}
+}

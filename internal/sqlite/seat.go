@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"time"
 
 	"boxoffice/internal/booking"
@@ -86,8 +87,23 @@ func seatsByID(ctx context.Context, q querier, showID string, ids []string) ([]b
 	return collectSeats(showID, rows)
 }
 
-// Seats returns a show's seats in map order, as stored.
+// Seats returns a show's seats in map order, as stored. A show's layout
+// never changes after CreateShow, so it is cached per show (bounded), and
+// once cached only the five columns that change are read (a 500-seat map:
+// 2.9 ms to 1.1 ms, docs/PERFORMANCE.md). State is always read from the
+// database; the cache holds no seat state and takes no lock on seats.
 func (s *Store) Seats(ctx context.Context, showID string) ([]booking.Seat, error) {
+	if l := s.layouts.get(showID); l != nil {
+		seats, ok, err := s.seatStates(ctx, showID, l)
+		if err != nil {
+			return nil, fmt.Errorf("sqlite: seats: %w", err)
+		}
+		if ok {
+			return seats, nil
+		}
+		// Not the seats that were cached: forget them and read everything.
+		s.layouts.remove(showID)
+	}
 	rows, err := s.stmts.seats.QueryContext(ctx, showID)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: seats: %w", err)
@@ -102,7 +118,43 @@ func (s *Store) Seats(ctx context.Context, showID string) ([]booking.Seat, error
 		}
 		return []booking.Seat{}, nil
 	}
+	s.layouts.put(showID, newLayout(seats))
 	return seats, nil
+}
+
+// seatStates reads the state of a show's seats and returns them laid out
+// as l, a fresh copy. ok is false when the seats found are not exactly l's.
+func (s *Store) seatStates(ctx context.Context, showID string, l *layout) (_ []booking.Seat, ok bool, _ error) {
+	rows, err := s.stmts.seatStates.QueryContext(ctx, showID)
+	if err != nil {
+		return nil, false, err
+	}
+	defer rows.Close()
+	seats := slices.Clone(l.seats)
+	k := 0
+	var (
+		id                     sql.RawBytes
+		status, holdID, bookID string
+		lockedAt               int64
+	)
+	for rows.Next() {
+		if err := rows.Scan(&id, &status, &holdID, &lockedAt, &bookID); err != nil {
+			return nil, false, err
+		}
+		if k >= len(l.byID) || string(id) != seats[l.byID[k]].ID {
+			return nil, false, nil
+		}
+		seat := &seats[l.byID[k]]
+		seat.Status, seat.HoldID, seat.BookingID = booking.SeatStatus(status), holdID, bookID
+		if lockedAt != 0 {
+			seat.LockedAt = time.Unix(0, lockedAt).UTC()
+		}
+		k++
+	}
+	if err := rows.Err(); err != nil {
+		return nil, false, err
+	}
+	return seats, k == len(l.byID), nil
 }
 
 // AvailableSeatIDs lists in map order the seats of a show free at m by the

@@ -32,8 +32,7 @@ func (ss *SessionStore) Find(token string) ([]byte, bool, error) {
 // FindCtx is Find with a context.
 func (ss *SessionStore) FindCtx(ctx context.Context, token string) ([]byte, bool, error) {
 	var b []byte
-	err := ss.s.read.QueryRowContext(ctx, `SELECT data FROM sessions WHERE token = ? AND expiry > ?`,
-		token, time.Now().UnixNano()).Scan(&b)
+	err := ss.s.stmts.findSession.QueryRowContext(ctx, token, time.Now().UnixNano()).Scan(&b)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return nil, false, nil

@@ -64,6 +64,7 @@ type Store struct {
 	read     *sql.DB // query_only connections for everything that only reads
 	stmts    *statements
 	sessions *SessionStore
+	layouts  *layoutCache // seat layouts by show: immutable after CreateShow
 
 	lastWrite atomic.Int64 // unix nanoseconds of the last local commit
 	stop      chan struct{}
@@ -89,7 +90,7 @@ func open(ctx context.Context, path string, o options) (*Store, error) {
 			return nil, fmt.Errorf("sqlite: open: %w", err)
 		}
 	}
-	s := &Store{path: path, opt: o, stop: make(chan struct{})}
+	s := &Store{path: path, opt: o, stop: make(chan struct{}), layouts: newLayoutCache(layoutCacheShows)}
 	var err error
 	if s.write, err = sql.Open("sqlite", dsn(path, o, true)); err != nil {
 		return nil, fmt.Errorf("sqlite: open: %w", err)

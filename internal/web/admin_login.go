@@ -37,31 +37,30 @@ func (s *Server) renderLogin(c echo.Context, status int, email string, notice *m
 
 // handleAdminLoginSubmit is POST /admin/login (the CSRF middleware has
 // checked _csrf). Wrong password and unknown email get the same answer in
-// about the same time; repeated failures lock the account and the address
-// for exponentially longer (loginThrottle). A success renews the session
-// token, so a token planted before sign-in is worth nothing after.
+// about the same time; attempts are limited per address and per account
+// (allowSignIn), across processes. A success renews the session token, so
+// a token planted before sign-in is worth nothing after.
 func (s *Server) handleAdminLoginSubmit(c echo.Context) error {
 	ctx := c.Request().Context()
 	email := booking.NormalizeEmail(c.Request().PostFormValue("email"))
 	password := c.Request().PostFormValue("password")
-	accountKey, addrKey := "account:"+email, "addr:"+c.RealIP()
-	now := s.svc.Now().Now
-	if wait := s.throttle.wait(now, accountKey, addrKey); wait > 0 {
-		secs := int((wait + time.Second - 1) / time.Second)
-		c.Response().Header().Set("Retry-After", strconv.Itoa(secs))
+	wait, err := s.allowSignIn(c, email)
+	if err != nil {
+		return err
+	}
+	if wait > 0 {
+		c.Response().Header().Set("Retry-After", retryAfterSeconds(wait))
 		return s.renderLogin(c, http.StatusTooManyRequests, email, &model.Notice{Kind: "error",
-			Text: fmt.Sprintf("Too many failed sign-ins. Please wait %d seconds and try again.", secs)})
+			Text: fmt.Sprintf("Too many sign-in attempts. Please wait %s and try again.", waitText(wait))})
 	}
 	adm, err := s.admins.Authenticate(ctx, email, password)
 	switch {
 	case errors.Is(err, booking.ErrBadCredentials):
-		s.throttle.fail(now, map[string]int{accountKey: freeAccountFailures, addrKey: freeAddressFailures})
 		s.log.WarnContext(ctx, "admin sign-in failed", "addr", c.RealIP(), "request_id", requestIDOf(c))
 		return s.renderLogin(c, http.StatusUnauthorized, email, &model.Notice{Kind: "error", Text: booking.ErrorMessage(err)})
 	case err != nil:
 		return err
 	}
-	s.throttle.succeed(accountKey)
 	if err := s.sessions.RenewToken(ctx); err != nil {
 		return errorf("web: renew session token at sign-in: %w", err)
 	}
@@ -69,6 +68,19 @@ func (s *Server) handleAdminLoginSubmit(c echo.Context) error {
 	s.sessions.Put(ctx, keyCSRF, randomToken())
 	s.log.InfoContext(ctx, "admin signed in", "admin", adm.Email, "request_id", requestIDOf(c))
 	return redirect(c, "/admin")
+}
+
+// waitText is a wait for people: "40 seconds", "12 minutes".
+func waitText(d time.Duration) string {
+	secs := int((d + time.Second - 1) / time.Second)
+	switch {
+	case secs == 1:
+		return "1 second"
+	case secs < 90:
+		return strconv.Itoa(secs) + " seconds"
+	default:
+		return strconv.Itoa((secs+59)/60) + " minutes"
+	}
 }
 
 // handleAdminLogout is POST /admin/logout: the session forgets the admin and

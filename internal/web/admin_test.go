@@ -13,6 +13,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"boxoffice/internal/booking"
+	"boxoffice/internal/sqlite"
 	"boxoffice/internal/web"
 )
 
@@ -133,17 +134,22 @@ func TestAdminWrongPasswordAndThrottle(t *testing.T) {
 		t.Error("a failed sign-in reached the admin pages")
 	}
 
-	// Three failures are free for an account; each further one locks it
-	// for 1 s, 2 s, … — even for the right password.
-	c.login(adminEmail, "wrong again")
-	c.login(adminEmail, "and again") // the 3rd, the last free one
-	wantStatus(t, c.login(adminEmail, "once more"), http.StatusUnauthorized)
+	// An account gets five attempts in 15 minutes; the next is refused,
+	// even with the right password, until the window ends.
+	for range 4 {
+		wantStatus(t, c.login(adminEmail, "wrong again"), http.StatusUnauthorized)
+	}
 	locked := c.login(adminEmail, adminPassword)
 	wantStatus(t, locked, http.StatusTooManyRequests)
-	if locked.Header.Get("Retry-After") == "" {
-		t.Error("429 without Retry-After")
+	if ra, _ := strconv.Atoi(locked.Header.Get("Retry-After")); ra < 14*60 || ra > 15*60 {
+		t.Errorf("429 with Retry-After %q, want about 15 minutes", locked.Header.Get("Retry-After"))
 	}
-	a.clock.Advance(2 * time.Second)
+	if n := notice(locked); !strings.Contains(n, "15 minutes") {
+		t.Errorf("429 says %q, want how long to wait", n)
+	}
+	// Another account from the same address is not locked out.
+	wantStatus(t, a.client().login("other@example.com", "a guess"), http.StatusUnauthorized)
+	a.clock.Advance(15 * time.Minute)
 	wantStatus(t, c.login(adminEmail, adminPassword), http.StatusSeeOther)
 }
 
@@ -324,4 +330,64 @@ func TestAdminBookingsCSV(t *testing.T) {
 	if len(lines) != 2 || !strings.HasPrefix(lines[0], "booking_id,state,seats") || !strings.Contains(lines[1], ",confirmed,A1 A2,36000,INR,") {
 		t.Errorf("CSV:\n%s", res.body)
 	}
+}
+
+// lateLimiter is a Limiter whose backing one is set after the server starts
+// (the store it counts in is opened with the server).
+type lateLimiter struct{ web.Limiter }
+
+// dbLimiter counts in the SQLite file at path, through a store of its own,
+// as another process would.
+func dbLimiter(t testing.TB, path string) web.Limiter {
+	t.Helper()
+	store, err := sqlite.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	l, err := sqlite.NewRateLimiter(context.Background(), store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// Sign-in attempts are counted in the database, so two processes share one
+// count: an account's attempts spread over both are limited as on one.
+func TestAdminSignInLimitAcrossProcesses(t *testing.T) {
+	late := &lateLimiter{}
+	a := newApp(t, func(o *web.Options) { o.AdminPasswordCost, o.Limiter = bcrypt.MinCost, late })
+	late.Limiter = dbLimiter(t, a.path)
+	if _, err := booking.NewAdmins(a.store, nil, bcrypt.MinCost).Ensure(context.Background(), adminEmail, adminPassword); err != nil {
+		t.Fatal(err)
+	}
+	b := a.sibling(func(o *web.Options) { o.AdminPasswordCost, o.Limiter = bcrypt.MinCost, dbLimiter(t, a.path) })
+
+	for _, p := range []*app{a, a, a, b, b} {
+		wantStatus(t, p.client().login(adminEmail, "a guess"), http.StatusUnauthorized)
+	}
+	for _, p := range []*app{b, a} {
+		res := p.client().login(adminEmail, adminPassword)
+		wantStatus(t, res, http.StatusTooManyRequests)
+		if res.Header.Get("Retry-After") == "" {
+			t.Error("429 without Retry-After")
+		}
+	}
+}
+
+// One address gets twenty attempts in 15 minutes, whichever accounts they
+// name; the account a spraying address never reached stays open elsewhere.
+func TestAdminSignInLimitPerAddress(t *testing.T) {
+	a := newAdminApp(t)
+	for i := range 20 {
+		email := "guess" + strconv.Itoa(i) + "@example.com"
+		wantStatus(t, a.client().login(email, "a guess"), http.StatusUnauthorized)
+	}
+	wantStatus(t, a.client().login(adminEmail, adminPassword), http.StatusTooManyRequests)
+	// The same address behind a trusted proxy is another client.
+	c := a.client()
+	tok, _ := c.get("/admin/login").doc(t).Find(`meta[name="csrf-token"]`).Attr("content")
+	res := c.post("/admin/login", url.Values{"_csrf": {tok}, "email": {adminEmail}, "password": {adminPassword}},
+		"X-Forwarded-For", "198.51.100.7")
+	wantStatus(t, res, http.StatusSeeOther)
 }

@@ -1,87 +1,51 @@
 package web
 
 import (
-	"sync"
+	"crypto/sha256"
+	"encoding/hex"
 	"time"
+
+	"github.com/labstack/echo/v4"
 )
 
-// loginThrottle slows down password guessing, per account (the email as
-// typed, known or not, so that it tells nothing about which exist) and per
-// client address. It counts in this process's memory: with N processes a
-// guesser gets N times the attempts, still under the same exponential
-// delay. A few free failures, then each further one locks the key for
-// twice as long as the one before, up to maxLock. A success clears the
-// account's count, never the address's.
-type loginThrottle struct {
-	mu    sync.Mutex
-	keys  map[string]*failures
-	sweep time.Time
-}
-
-type failures struct {
-	n     int
-	until time.Time // locked until
-	last  time.Time
-}
-
-// Limits of the login throttle. An address gets more free failures than an
-// account, as many people may share one (a NAT, an office).
+// Limits of admin sign-in attempts, counted in fixed windows by the same
+// Limiter as HOLD_RATE: in the database, so that they hold across every
+// process. An address gets more than an account, as many people may share
+// one (a NAT, an office).
 const (
-	freeAccountFailures = 3
-	freeAddressFailures = 10
-	baseLock            = time.Second
-	maxLock             = 15 * time.Minute
-	forgetAfter         = time.Hour // an idle key starts again from zero
+	signInWindow         = 15 * time.Minute
+	signInsPerAccount    = 5
+	signInsPerAddress    = 20
+	signInKeyPrefix      = "admin-login:"
+	signInAccountKeyPart = "account:"
+	signInAddressKeyPart = "addr:"
 )
 
-func newLoginThrottle() *loginThrottle { return &loginThrottle{keys: map[string]*failures{}} }
-
-// wait reports how long until any of keys may try again; 0 when all may.
-func (l *loginThrottle) wait(now time.Time, keys ...string) time.Duration {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	var longest time.Duration
-	for _, k := range keys {
-		if f := l.keys[k]; f != nil && f.until.After(now) {
-			longest = max(longest, f.until.Sub(now))
-		}
+// allowSignIn counts a sign-in attempt against the client's address, then
+// against the account (the email as typed, known or not, so that the
+// answer tells nothing about which exist), and refuses it with how long to
+// wait once either is over its limit. Every attempt counts, before the
+// password is checked: a limiter can only count, so failures alone could
+// not be told apart without letting a locked-out guesser keep trying; an
+// admin signs in seldom. An address over its limit is refused before the
+// account is counted, so a guesser spraying emails from one address cannot
+// lock out accounts beyond its own twenty tries.
+//
+// A limiter that fails refuses the attempt (the error is returned): unlike
+// holds, nothing is lost by waiting, and the sign-in itself needs the same
+// database.
+func (s *Server) allowSignIn(c echo.Context, email string) (wait time.Duration, err error) {
+	ctx := c.Request().Context()
+	sum := sha256.Sum256([]byte(email)) // bounded, and no addresses in the table
+	ok, retry, err := allowEach(ctx, s.limiter, []string{
+		signInKeyPrefix + signInAddressKeyPart + addressKey(c),
+		signInKeyPrefix + signInAccountKeyPart + hex.EncodeToString(sum[:16]),
+	}, []int{signInsPerAddress, signInsPerAccount}, signInWindow)
+	switch {
+	case err != nil:
+		return 0, errorf("web: admin sign-in limiter: %w", err)
+	case !ok:
+		return max(retry, time.Second), nil
 	}
-	return longest
-}
-
-// fail records a failed sign-in against each key with its free failures.
-func (l *loginThrottle) fail(now time.Time, keys map[string]int) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if now.Sub(l.sweep) > forgetAfter {
-		for k, f := range l.keys {
-			if now.Sub(f.last) > forgetAfter {
-				delete(l.keys, k)
-			}
-		}
-		l.sweep = now
-	}
-	for k, free := range keys {
-		f := l.keys[k]
-		if f == nil || now.Sub(f.last) > forgetAfter {
-			f = &failures{}
-			l.keys[k] = f
-		}
-		f.n++
-		f.last = now
-		if over := f.n - free; over > 0 {
-			lock := maxLock
-			if over <= 20 {
-				lock = min(maxLock, baseLock<<(over-1))
-			}
-			f.until = now.Add(lock)
-		}
-	}
-}
-
-// succeed forgets the failures of key.
-func (l *loginThrottle) succeed(key string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	delete(l.keys, key)
+	return 0, nil
 }

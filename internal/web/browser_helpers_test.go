@@ -143,14 +143,11 @@ func (b *browser) waitFor(expr string, within time.Duration) {
 	}
 }
 
-// shot saves a full-page screenshot as name.png: with -update into
-// docs/screenshots (committed: the first thing a visitor of the repository
-// sees), or under BOXOFFICE_SCREENSHOTS when that is set.
+// shot saves a full-page screenshot as name.png under BOXOFFICE_SCREENSHOTS
+// when that is set, to look at what a test saw. The committed screenshots in
+// docs/screenshots come from one place only: internal/e2e, with -update.
 func (b *browser) shot(name string) chromedp.Action[chromedp.Void] {
 	dir := os.Getenv("BOXOFFICE_SCREENSHOTS")
-	if dir == "" && *update {
-		dir = filepath.Join("..", "..", "docs", "screenshots")
-	}
 	return chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
 		if dir == "" {
 			return nil

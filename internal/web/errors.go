@@ -1,7 +1,6 @@
 package web
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -71,15 +70,25 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
 	}
-	status, message := s.classify(err)
-	if errors.Is(err, context.Canceled) {
-		// The client went away; there is nobody to answer.
+	if clientGone(c, err) {
+		// The client went away; there is nobody to answer. Nothing is
+		// written, and the metrics record 499 rather than 200.
+		c.Response().Status = statusClientClosedRequest
 		return
 	}
+	status, message := s.classify(err)
 	var rl *rateLimitError
-	if errors.As(err, &rl) {
-		c.Response().Header().Set("Retry-After", strconv.Itoa(int(rl.retryAfter.Seconds()+0.999)))
+	switch {
+	case errors.As(err, &rl):
+		c.Response().Header().Set("Retry-After", retryAfterSeconds(rl.retryAfter))
+	case status >= 500 && timedOut(c, err):
+		// The database didn't answer in time (deadline): busy, not broken.
+		status, message = http.StatusServiceUnavailable, ""
+		c.Response().Header().Set("Retry-After", retryAfterSeconds(retryAfterTimeout))
 	}
+	// The request's context may have ended (deadline); the answer is still
+	// rendered, and a changed session committed, with a little more time.
+	defer answerable(c)()
 	if status >= 500 {
 		s.log.ErrorContext(c.Request().Context(), "request failed",
 			"err", err, "status", status, "method", c.Request().Method, "route", c.Path(), "request_id", requestIDOf(c))
@@ -97,7 +106,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 	}
 	// An error page never makes a session: it has no form that needs a
 	// token, and requests from scanners must not fill the sessions table.
-	page := model.Page{Title: v.heading, CSRFToken: s.existingCSRFToken(c), Static: s.assets.prefix}
+	page := model.Page{Title: v.heading, CSRFToken: s.existingCSRFToken(c), Static: s.assets.prefix, Sandbox: s.sandbox}
 	e := model.Error{
 		Page:    page,
 		Status:  status,
@@ -146,6 +155,11 @@ func (s *Server) classify(err error) (int, string) {
 	default:
 		return http.StatusInternalServerError, ""
 	}
+}
+
+// retryAfterSeconds is d as a Retry-After value: whole seconds, rounded up.
+func retryAfterSeconds(d time.Duration) string {
+	return strconv.Itoa(int((d + time.Second - 1) / time.Second))
 }
 
 func isHTMX(c echo.Context) bool { return c.Request().Header.Get("HX-Request") == "true" }

@@ -97,10 +97,14 @@ func (s *Server) handlePaymentCallback(c echo.Context) error {
 		return s.refuseCallback(c, http.StatusUnprocessableEntity, "mismatch", booking.ErrorMessage(err), err, verified)
 	default:
 		s.metrics.callback("error")
-		verified.Status, verified.Outcome, verified.Reason = http.StatusInternalServerError, booking.OutcomeError,
+		status := http.StatusInternalServerError
+		if timedOut(c, err) {
+			status = http.StatusServiceUnavailable
+		}
+		verified.Status, verified.Outcome, verified.Reason = status, booking.OutcomeError,
 			"not applied: the store failed; the provider will retry"
 		s.recordCallback(c, verified)
-		return s.callbackFailed(c, http.StatusInternalServerError,
+		return s.callbackFailed(c, status,
 			errorf("web: settle payment %s, event %s: %w", ev.PaymentID, ev.ID, err))
 	}
 	outcome := string(st.Effect)
@@ -134,6 +138,15 @@ func (s *Server) refuseCallback(c echo.Context, status int, outcome, message str
 // retries) in the same JSON as every other answer, and logs err; its text
 // stays in the log.
 func (s *Server) callbackFailed(c echo.Context, status int, err error) error {
+	if clientGone(c, err) {
+		c.Response().Status = statusClientClosedRequest // for the metrics; nobody reads an answer
+		return nil
+	}
+	if status >= 500 && timedOut(c, err) {
+		// The database didn't answer in time (deadline): busy, not broken.
+		status = http.StatusServiceUnavailable
+		c.Response().Header().Set("Retry-After", retryAfterSeconds(retryAfterTimeout))
+	}
 	s.log.ErrorContext(c.Request().Context(), "payment callback failed",
 		"err", err, "status", status, "request_id", requestIDOf(c))
 	return c.JSON(status, callbackAnswer{Error: http.StatusText(status)})

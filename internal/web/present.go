@@ -71,6 +71,7 @@ func (s *Server) seatMapModel(sm booking.SeatMap, sel selection) model.SeatMap {
 		FormAction:  holdsURL(sm.Show.ID),
 		FragmentURL: seatsURL(sm.Show.ID),
 		ETag:        seatMapETag(sm),
+		ServerNow:   serverNow(sm.At.Now),
 		MaxSeats:    s.svc.MaxSeats(),
 		Currency:    sm.Show.Currency,
 		Notice:      sel.notice,
@@ -166,6 +167,11 @@ func (s *Server) seatModel(sm booking.SeatMap, st booking.Seat, sel selection) m
 	return v
 }
 
+// serverNow formats the server's clock for app.js, which keeps the offset
+// of the device's clock from it: a phone whose clock is minutes fast must not
+// free held seats, or end a countdown, before the server does.
+func serverNow(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z07:00") }
+
 // seatMapETag names what the fragment shows at this moment: the state of
 // every seat (with when held seats free up) and the viewer's hold.
 func seatMapETag(sm booking.SeatMap) string {
@@ -209,6 +215,7 @@ func (s *Server) checkoutModel(sm booking.SeatMap, h booking.Hold, gone error) m
 	}
 	exp := h.ExpiresAt(sm.At.TTL)
 	m.ExpiresAt = exp.Format(time.RFC3339)
+	m.ServerNow = serverNow(sm.At.Now)
 	left := max(exp.Sub(sm.At.Now), 0).Round(time.Second)
 	m.Remaining = fmt.Sprintf("%d:%02d", int(left.Minutes()), int(left.Seconds())%60)
 	return m

@@ -23,24 +23,44 @@ func (s *Server) allowHold(c echo.Context, visitor string) error {
 		return nil
 	}
 	ctx := c.Request().Context()
-	for _, k := range []struct {
-		key   string
-		limit int
-	}{
-		{"hold:visitor:" + visitor, rate},
-		{"hold:addr:" + c.RealIP(), rate * 10},
-	} {
-		ok, retry, err := s.limiter.Allow(ctx, k.key, k.limit, time.Minute)
-		if err != nil {
-			// Failing open: a broken limiter must not stop sales.
-			s.log.WarnContext(ctx, "rate limiter failed", "err", err)
-			return nil
+	ok, retry, err := allowEach(ctx, s.limiter,
+		[]string{"hold:visitor:" + visitor, "hold:addr:" + addressKey(c)},
+		[]int{rate, rate * 10}, time.Minute)
+	if err != nil {
+		if ctx.Err() != nil {
+			return err // out of time (deadline) or the client left: the hold would fail too
 		}
-		if !ok {
-			return &rateLimitError{retryAfter: retry}
-		}
+		// Failing open: a broken limiter must not stop sales.
+		s.log.WarnContext(ctx, "rate limiter failed", "err", err)
+		return nil
+	}
+	if !ok {
+		return &rateLimitError{retryAfter: retry}
 	}
 	return nil
+}
+
+// eachLimiter is a Limiter that counts several keys in one round trip to
+// its store (the SQLite limiter: one transaction, one commit), with the
+// same result as calling Allow for each in turn.
+type eachLimiter interface {
+	AllowEach(ctx context.Context, keys []string, limits []int, window time.Duration) (ok bool, retryAfter time.Duration, err error)
+}
+
+// allowEach records one event for each key in turn against the limit of
+// the same index and stops at the first one refused, so that a session over
+// its limit does not use up its address's budget.
+func allowEach(ctx context.Context, l Limiter, keys []string, limits []int, window time.Duration) (bool, time.Duration, error) {
+	if el, ok := l.(eachLimiter); ok {
+		return el.AllowEach(ctx, keys, limits, window)
+	}
+	for i, key := range keys {
+		ok, retry, err := l.Allow(ctx, key, limits[i], window)
+		if err != nil || !ok {
+			return ok, retry, err
+		}
+	}
+	return true, 0, nil
 }
 
 // memoryLimiter is a Limiter for one process.

@@ -26,7 +26,7 @@ func (s *Server) render(c echo.Context, status int, component templ.Component) e
 
 // page is what every page's layout needs.
 func (s *Server) page(c echo.Context, title string) model.Page {
-	return model.Page{Title: title, CSRFToken: s.csrfToken(c), Static: s.assets.prefix}
+	return model.Page{Title: title, CSRFToken: s.csrfToken(c), Static: s.assets.prefix, Sandbox: s.sandbox}
 }
 
 // redirect sends the browser to url after a POST: 303 for a form, an

@@ -20,6 +20,10 @@ func (s *Server) routes() {
 		// error handler) is still a 500 with the headers above.
 		s.recoverPanics(),
 		s.metrics.middleware,
+		// Inside the metrics, so that a request that ran out of time is
+		// counted with its 503; outside the session, whose loading is
+		// database work too.
+		s.deadline,
 		middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{
 			Limit: "64K",
 			// The callback reads its body itself: too large is 400 there.
@@ -61,7 +65,7 @@ func (s *Server) routes() {
 		{http.MethodPost, sandboxCheckoutRoute, s.handleSandboxCheckoutSubmit},
 
 		// Assets, content-hashed and cached for a year.
-		{http.MethodGet, "/static/:version/*", s.handleStatic},
+		{http.MethodGet, staticRoute, s.handleStatic},
 
 		// Machines.
 		{http.MethodGet, "/healthz", s.handleHealthz},
@@ -81,7 +85,7 @@ func (s *Server) routes() {
 // sessionless lists routes that never need the visitor's session: machines
 // call them, or they are the same for everyone.
 var sessionless = map[string]bool{
-	"/static/:version/*": true,
+	staticRoute:          true,
 	"/healthz":           true,
 	"/readyz":            true,
 	"/metrics":           true,

@@ -7,6 +7,7 @@ package web
 import (
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"time"
 
@@ -32,10 +33,19 @@ type Options struct {
 
 	// Location is the time zone times are shown in; nil means time.Local.
 	Location *time.Location
-	// Limiter counts holds for HoldRate; nil means a limiter in this process.
-	// Pass one backed by the shared database to make limits hold across
-	// processes.
+	// Limiter counts holds for HoldRate and admin sign-in attempts; nil
+	// means a limiter in this process. Pass one backed by the shared
+	// database to make limits hold across processes.
 	Limiter Limiter
+	// TrustedProxies are the proxies whose X-Forwarded-For is believed when
+	// finding the client's address, which the per-address limits count by
+	// (IPv6 by /64). Nil means the loopback, link-local and private ranges;
+	// empty trusts none.
+	TrustedProxies []netip.Prefix
+	// RequestTimeout bounds each request's work (static files excepted): a
+	// request still waiting on the database then gets 503 with Retry-After.
+	// 0 means DefaultRequestTimeout.
+	RequestTimeout time.Duration
 	// AdminPasswordCost is bcrypt's work factor for admin passwords; 0 means
 	// bcrypt's default. Tests lower it.
 	AdminPasswordCost int
@@ -54,7 +64,8 @@ type Server struct {
 	metrics  *metrics
 	limiter  Limiter
 	admins   *booking.Admins
-	throttle *loginThrottle
+	timeout  time.Duration
+	sandbox  bool // payments go through the sandbox: pages say no real money moves
 }
 
 // New returns a Server for svc with every route registered.
@@ -66,11 +77,16 @@ func New(svc *booking.Service, opts Options) *Server {
 	if s.loc == nil {
 		s.loc = time.Local
 	}
+	s.sandbox = opts.Payments != nil && opts.Payments.Name() == "sandbox"
+	s.timeout = opts.RequestTimeout
+	if s.timeout <= 0 {
+		s.timeout = DefaultRequestTimeout
+	}
 	if s.limiter == nil {
-		s.limiter = newMemoryLimiter(time.Now)
+		// On the service's clock, so that tests can move past a window.
+		s.limiter = newMemoryLimiter(func() time.Time { return svc.Now().Now })
 	}
 	s.admins = booking.NewAdmins(svc.Store(), nil, opts.AdminPasswordCost)
-	s.throttle = newLoginThrottle()
 	s.sessions = newSessionManager(opts.Sessions, secureCookies(opts.PublicURL), s.log)
 	s.assets = newAssets()
 	s.metrics = newMetrics()
@@ -80,8 +96,8 @@ func New(svc *booking.Service, opts Options) *Server {
 	e.HidePort = true
 	e.HTTPErrorHandler = s.handleError
 	// Behind a load balancer the client is the nearest untrusted address in
-	// X-Forwarded-For; private and loopback proxies are trusted.
-	e.IPExtractor = echo.ExtractIPFromXFFHeader()
+	// X-Forwarded-For.
+	e.IPExtractor = ipExtractor(opts.TrustedProxies)
 	s.echo = e
 	s.routes()
 	return s

@@ -12,7 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files in testdata/ and the screenshots in docs/screenshots/")
+var update = flag.Bool("update", false, "rewrite golden files in testdata/")
 
 func TestSeatMapPage(t *testing.T) {
 	a := newApp(t)

@@ -40,6 +40,9 @@ func newAssets() *assets {
 	return &assets{version: v, prefix: "/static/" + v}
 }
 
+// staticRoute is the route of every asset.
+const staticRoute = "/static/:version/*"
+
 // handleStatic serves GET /static/:version/*. A stale version (a page from
 // before a deploy) still gets today's file, but not the long cache.
 func (s *Server) handleStatic(c echo.Context) error {

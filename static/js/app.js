@@ -25,6 +25,27 @@
 
   function pad(n) { return n < 10 ? '0' + n : String(n); }
 
+  // ---- the server's clock: the device's may be minutes off ----
+
+  // Held seats free up, and holds end, by the server's clock. Pages and
+  // fragments that show times carry data-server-now (the server's clock as
+  // they were drawn); each new one resets the offset of this device's clock
+  // from the server's. A phone running fast then neither frees held seats
+  // early (a click that only earns a 409) nor ends its countdown and
+  // disables Pay while the server would still take the payment.
+  var clockOffset = 0; // server time minus device time, in ms
+
+  function syncClock() {
+    doc.querySelectorAll('[data-server-now]').forEach(function (el) {
+      if (el.boxofficeClockRead) { return; } // read when it arrived; it is older now
+      el.boxofficeClockRead = true;
+      var t = Date.parse(el.dataset.serverNow);
+      if (!isNaN(t)) { clockOffset = t - Date.now(); }
+    });
+  }
+
+  function serverNow() { return Date.now() + clockOffset; }
+
   // ---- htmx: CSRF header, conditional refresh, keeping the selection ----
 
   doc.addEventListener('htmx:configRequest', function (evt) {
@@ -52,6 +73,9 @@
       scrollLeft: scroller ? scroller.scrollLeft : 0
     };
   });
+
+  // First of the afterSwap listeners, so the others see the new offset.
+  doc.addEventListener('htmx:afterSwap', syncClock);
 
   doc.addEventListener('htmx:afterSwap', function (evt) {
     var map = evt.target;
@@ -201,7 +225,7 @@
   // ---- the seat rule, in the browser: a held seat frees itself on time ----
 
   function applySeatRule() {
-    var now = Date.now();
+    var now = serverNow();
     doc.querySelectorAll('.seat[data-expires-at]').forEach(function (seat) {
       var at = Date.parse(seat.dataset.expiresAt);
       if (isNaN(at) || at > now) { return; }
@@ -221,7 +245,7 @@
 
   function tickCountdown() {
     doc.querySelectorAll('.countdown[data-expires-at]').forEach(function (el) {
-      var left = Math.max(0, Math.round((Date.parse(el.dataset.expiresAt) - Date.now()) / 1000));
+      var left = Math.max(0, Math.round((Date.parse(el.dataset.expiresAt) - serverNow()) / 1000));
       if (isNaN(left)) { return; }
       if (left > 0) {
         var t = el.querySelector('.countdown-left');
@@ -262,6 +286,7 @@
   }
 
   function start() {
+    syncClock();
     centreMap();
     updateSummary();
     everySecond();

@@ -8,6 +8,9 @@ type Page struct {
 	Title     string
 	CSRFToken string
 	Static    string // URL prefix of the content-hashed assets, "/static/<hash>"
+	// Sandbox says payments go through the sandbox provider: the layout
+	// tells everyone that no real money moves.
+	Sandbox bool
 }
 
 // Asset is the versioned URL of a file under static/, e.g. "css/app.css".
@@ -58,6 +61,9 @@ type SeatMap struct {
 	Bands       []Band
 	Categories  []Category
 	MyHold      *HoldLink // the viewer's active hold for the show
+	// ServerNow is the server's clock as the map was drawn (RFC 3339 with
+	// milliseconds): app.js frees held seats by it, not the device's clock.
+	ServerNow string
 }
 
 // HoldLink points the viewer back to a hold they already have.
@@ -122,6 +128,7 @@ type Checkout struct {
 	PayAction     string
 	SeatMapURL    string
 	Gone          string // why this hold can no longer be paid for; empty when it can
+	ServerNow     string // the server's clock at render (RFC 3339, ms): the countdown runs by it
 }
 
 // CheckoutSeat is one line of the checkout summary.

@@ -1,0 +1,256 @@
+package e2e
+
+import (
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// holdSeats presses Hold and waits for the checkout page of the hold.
+func (b *browser) holdSeats() {
+	b.t.Helper()
+	b.do(
+		chromedp.Click(chromedp.CSS(".holdbar-button")),
+		chromedp.WaitVisible(chromedp.CSS(".checkout .pay-form button")),
+	)
+	if loc := b.location(); !strings.Contains(loc, "/holds/") {
+		b.t.Fatalf("%s: after Hold the browser is at %s, want a checkout page", b.name, loc)
+	}
+}
+
+// checkoutSeats are the seats the checkout page lists.
+func (b *browser) checkoutSeats() []string {
+	b.t.Helper()
+	return eval[[]string](b, `[...document.querySelectorAll('.checkout-seats [data-seat-id]')].map((e) => e.dataset.seatId)`)
+}
+
+// TestHoldAndBack: from the home page to a show's seat map, three seats
+// picked and held, the checkout's countdown ticking, then Back, and the
+// three seats free again on the map.
+func TestHoldAndBack(t *testing.T) {
+	t.Parallel()
+	needBrowser(t)
+	s := startServer(t)
+	br := newBrowser(t, "moviegoer", nil)
+
+	br.open(s, "/", "a[data-show-id]")
+	br.shot("home-phone", "")
+	showID := eval[string](br, `document.querySelector('a[data-show-id]').dataset.showId`)
+	br.do(
+		chromedp.Click(chromedp.CSS(`a[data-show-id="`+showID+`"]`)),
+		chromedp.WaitVisible(chromedp.CSS(".holdbar-button")),
+	)
+	if loc := br.location(); loc != s.URL+"/shows/"+showID {
+		t.Fatalf("the show's link led to %s", loc)
+	}
+
+	seats := []string{"F6", "F7", "F8"}
+	for _, seat := range seats {
+		if !br.js(seatState(seat) + ` === 'available'`) {
+			t.Fatalf("%s is not available on a fresh demo show", seat)
+		}
+	}
+	br.pickSeats(seats...)
+	if got := br.text(".holdbar-button"); got != "Hold 3 seats" {
+		t.Errorf("the Hold button says %q, want Hold 3 seats", got)
+	}
+	if got := br.text(".holdbar-total"); !strings.HasPrefix(got, "₹") {
+		t.Errorf("running total %q, want an amount in rupees", got)
+	}
+
+	br.holdSeats()
+	if got := br.checkoutSeats(); !slices.Equal(got, seats) {
+		t.Errorf("checkout lists %v, want %v", got, seats)
+	}
+	expiresAt, err := time.Parse(time.RFC3339, eval[string](br, `document.querySelector('.countdown').dataset.expiresAt`))
+	if err != nil {
+		t.Fatalf("countdown's data-expires-at: %v", err)
+	}
+	if left := time.Until(expiresAt); left < 14*time.Minute || left > 15*time.Minute+5*time.Second {
+		t.Errorf("the hold expires in %s, want about HOLD_TTL, 15m", left)
+	}
+	// The countdown ticks.
+	left := br.text(".countdown-left")
+	br.waitFor(`document.querySelector('.countdown-left').textContent.trim() !== '`+left+`'`, 3*time.Second)
+	br.waitFor(`/^1[45]:[0-5][0-9]$/.test(document.querySelector('.countdown-left').textContent.trim())`, time.Second)
+	br.shot("checkout-phone", "")
+
+	// Back: on the map again, the three seats free, and not chosen.
+	br.do(
+		chromedp.Click(chromedp.CSS(".release-form button")),
+		chromedp.WaitVisible(chromedp.CSS("#seatmap .holdbar-button, .holdbar-button")),
+	)
+	if loc := br.location(); loc != s.URL+"/shows/"+showID {
+		t.Errorf("after Back the browser is at %s, want the seat map", loc)
+	}
+	for _, seat := range seats {
+		br.waitFor(seatState(seat)+` === 'available' && !document.querySelector('#seat-`+seat+`').disabled`, 5*time.Second)
+	}
+	if br.js(`document.querySelectorAll('.seat input:checked').length !== 0`) {
+		t.Error("seats are still chosen after Back")
+	}
+}
+
+// TestTwoBrowsersOneSeat: two people pick overlapping seats and press Hold
+// at the same moment. Exactly one reaches checkout; the other is told which
+// seat was taken, sees it held on the map and keeps the rest of the
+// selection, which it can then hold.
+func TestTwoBrowsersOneSeat(t *testing.T) {
+	t.Parallel()
+	needBrowser(t)
+	s := startServer(t)
+	showID := s.showIDs(t)[1]
+	// The losing Hold is answered 409 in place; Chromium logs that status.
+	conflict := func(text string) bool { return strings.Contains(text, "status of 409") }
+	ana := newBrowser(t, "Ana", conflict)
+	ben := newBrowser(t, "Ben", conflict)
+	picks := map[*browser][]string{ana: {"E5", "E6"}, ben: {"E6", "E7"}}
+	const contested = "E6"
+	for _, b := range []*browser{ana, ben} {
+		b.open(s, "/shows/"+showID, ".holdbar-button")
+		b.pickSeats(picks[b]...)
+	}
+
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for i, b := range []*browser{ana, ben} {
+		wg.Go(func() { errs[i] = chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(".holdbar-button"))) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("pressing Hold in browser %d: %v", i, err)
+		}
+	}
+	var winner, loser *browser
+	for _, b := range []*browser{ana, ben} {
+		b.waitFor(`location.pathname.startsWith('/holds/') && !!document.querySelector('.countdown') ||
+			!!document.querySelector('#seatmap [data-conflict]')`, 10*time.Second)
+		if strings.Contains(b.location(), "/holds/") {
+			if winner != nil {
+				t.Fatalf("both %s and %s reached checkout with %s", winner.name, b.name, contested)
+			}
+			winner = b
+		} else {
+			loser = b
+		}
+	}
+	if winner == nil {
+		t.Fatal("nobody reached checkout")
+	}
+	if got := winner.checkoutSeats(); !slices.Equal(got, picks[winner]) {
+		t.Errorf("%s's checkout lists %v, want %v", winner.name, got, picks[winner])
+	}
+
+	kept := picks[loser][0]
+	if kept == contested {
+		kept = picks[loser][1]
+	}
+	if msg := loser.text("#seatmap [role=alert]"); !strings.Contains(msg, contested) {
+		t.Errorf("%s is told %q, which does not name %s", loser.name, msg, contested)
+	}
+	seat := `document.querySelector('[data-seat-id="` + contested + `"]')`
+	if !loser.js(seat + `.hasAttribute('data-conflict')`) {
+		t.Errorf("%s: %s has no data-conflict", loser.name, contested)
+	}
+	if !loser.js(seatState(contested) + ` === 'held' && ` + seat + `.querySelector('input').disabled`) {
+		t.Errorf("%s: %s is not shown held, or can still be chosen", loser.name, contested)
+	}
+	if !loser.js(`document.querySelector('#seat-` + kept + `').checked && !document.querySelector('#seat-` + contested + `').checked`) {
+		t.Errorf("%s lost %s from the selection, or still has %s chosen", loser.name, kept, contested)
+	}
+	loser.shot("conflict-phone", "#hold-form")
+
+	// What is left of the selection can be held at once.
+	loser.holdSeats()
+	if got := loser.checkoutSeats(); !slices.Equal(got, []string{kept}) {
+		t.Errorf("%s's second Hold lists %v, want [%s]", loser.name, got, kept)
+	}
+}
+
+// TestHeldSeatFreesItself runs with HOLD_TTL=3s: a seat held in one browser
+// shows held in another browser's map, and turns available there when the
+// hold lapses, with no click and no reload.
+func TestHeldSeatFreesItself(t *testing.T) {
+	t.Parallel()
+	needBrowser(t)
+	s := startServer(t, "HOLD_TTL=3s")
+	showID := s.showIDs(t)[2]
+	holder := newBrowser(t, "holder", nil)
+	watcher := newBrowser(t, "watcher", nil)
+
+	holder.open(s, "/shows/"+showID, ".holdbar-button")
+	holder.pickSeats("G4")
+	holder.holdSeats()
+
+	watcher.open(s, "/shows/"+showID, ".holdbar-button")
+	if !watcher.js(seatState("G4") + ` === 'held'`) {
+		t.Fatal("G4, held a moment ago for 3s, is not shown held (a slow machine can lose this race)")
+	}
+	expiresAt, err := time.Parse(time.RFC3339, eval[string](watcher, `document.querySelector('[data-seat-id="G4"]').dataset.expiresAt`))
+	if err != nil {
+		t.Fatalf("held seat's data-expires-at: %v", err)
+	}
+	watcher.waitFor(seatState("G4")+` === 'available' && !document.querySelector('#seat-G4').disabled`,
+		time.Until(expiresAt)+5*time.Second)
+	if early := time.Until(expiresAt); early > 500*time.Millisecond {
+		t.Errorf("G4 turned available %s before its hold lapsed", early)
+	}
+	// The page really is the one opened before the lapse: no reload.
+	if !watcher.js(`performance.getEntriesByType('navigation').length === 1 && performance.getEntriesByType('navigation')[0].type === 'navigate'`) {
+		t.Error("the watcher's page was reloaded")
+	}
+	// And the holder's checkout says the hold is over.
+	holder.waitFor(`document.querySelector('.countdown').classList.contains('countdown-expired') &&
+		document.querySelector('.pay-form button').disabled`, 3*time.Second)
+}
+
+// TestKeyboardOnly chooses two seats and holds them with the keyboard
+// alone: Tab to move, Space to choose, Enter to hold.
+func TestKeyboardOnly(t *testing.T) {
+	t.Parallel()
+	needBrowser(t)
+	s := startServer(t)
+	showID := s.showIDs(t)[3]
+	br := newBrowser(t, "keyboard user", nil)
+	br.open(s, "/shows/"+showID, ".holdbar-button")
+
+	focused := `document.activeElement`
+	// tabTo presses Tab until expr holds for the focused element.
+	tabTo := func(what, expr string) {
+		t.Helper()
+		for range 1000 {
+			if br.js(expr) {
+				return
+			}
+			br.do(chromedp.KeyEvent(kb.Tab))
+		}
+		t.Fatalf("Tab never reached %s", what)
+	}
+	var chosen []string
+	for range 2 {
+		br.do(chromedp.KeyEvent(kb.Tab))
+		tabTo("an available seat", focused+`.matches('.seat input[name="seat"]:not(:disabled):not(:checked)')`)
+		chosen = append(chosen, eval[string](br, focused+`.value`))
+		br.do(chromedp.KeyEvent(" "))
+		br.waitFor(focused+`.checked`, 2*time.Second)
+	}
+	if got := br.text(".holdbar-button"); got != "Hold 2 seats" {
+		t.Errorf("after choosing %v the Hold button says %q", chosen, got)
+	}
+	tabTo("the Hold button", focused+`.matches('.holdbar-button')`)
+	br.do(
+		chromedp.KeyEvent(kb.Enter),
+		chromedp.WaitVisible(chromedp.CSS(".checkout .countdown")),
+	)
+	if got := br.checkoutSeats(); !slices.Equal(got, chosen) {
+		t.Errorf("checkout lists %v, want %v", got, chosen)
+	}
+	// Pay is in reach of the keyboard too.
+	tabTo("Pay", focused+`.matches('.pay-form button')`)
+}

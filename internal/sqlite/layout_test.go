@@ -1,0 +1,67 @@
+package sqlite
+
+import (
+	"context"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"boxoffice/internal/booking"
+)
+
+// TestSeatsLayoutCache checks that a seat map read through the cached
+// layout is exactly what a store reading everything returns, as seats get
+// locked, released and booked by another process, and that the cache stays
+// bounded.
+func TestSeatsLayoutCache(t *testing.T) {
+	a, path := mustOpen(t)
+	b := reopen(t, path) // another process: its changes bypass a's cache
+	ctx := context.Background()
+	show, seats := testShow("s1", 3, 5)
+	if err := a.CreateShow(ctx, show, seats); err != nil {
+		t.Fatal(err)
+	}
+	check := func(step string) {
+		t.Helper()
+		cached, err := a.Seats(ctx, "s1")
+		if err != nil {
+			t.Fatalf("%s: Seats: %v", step, err)
+		}
+		if a.layouts.get("s1") == nil {
+			t.Fatalf("%s: layout not cached", step)
+		}
+		fresh := reopen(t, path)
+		want, err := fresh.Seats(ctx, "s1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, cached); diff != "" {
+			t.Errorf("%s: cached seat map (-want +got):\n%s", step, diff)
+		}
+		cached[0].Status = "tampered" // callers own what they get
+	}
+	check("fresh show")
+	m := booking.Moment{Now: t0, TTL: ttl}
+	h, err := b.HoldSeats(ctx, booking.Hold{ID: "h1", ShowID: "s1", Owner: "o1", SeatIDs: []string{"A1", "B2"}}, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("held by another process")
+	if _, err := b.HoldSeats(ctx, booking.Hold{ID: "h2", ShowID: "s1", Owner: "o2", SeatIDs: []string{"C5"}}, m); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.ReleaseHold(ctx, h.ID, "o1"); err != nil {
+		t.Fatal(err)
+	}
+	check("released")
+
+	// Bounded: the least recently used layout goes first.
+	c := newLayoutCache(2)
+	for _, id := range []string{"x", "y", "x", "z"} {
+		c.put(id, &layout{})
+		c.get(id)
+	}
+	if c.get("y") != nil || c.get("x") == nil || c.get("z") == nil || c.order.Len() != 2 {
+		t.Errorf("LRU of 2 after x y x z: has y %v, x %v, z %v, len %d", c.get("y") != nil, c.get("x") != nil, c.get("z") != nil, c.order.Len())
+	}
+}

@@ -1,0 +1,69 @@
+package web_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// The page keeps time by the server's clock, not the device's: here the
+// device runs minutes ahead of the server (the server's clock is set
+// behind the browser's). A seat held for one more minute by the server's
+// clock stays held on screen, and checkout counts down what the server
+// still allows, with Pay enabled.
+func TestBrowserUsesServerClock(t *testing.T) {
+	needBrowser(t)
+	a := newApp(t)
+	device := time.Now().UTC()
+	// Holds made now end at device-1m: already over by the device's clock.
+	a.clock.Set(device.Add(-16 * time.Minute))
+	a.client().mustHold("A1")
+
+	br := newBrowser(t, nil)
+	br.do(
+		chromedp.Navigate(a.srv.URL+"/shows/"+testShowID),
+		chromedp.WaitVisible(chromedp.CSS(".holdbar-button")),
+		chromedp.Click(chromedp.CSS(`label[data-seat-id="A2"]`)),
+		chromedp.Click(chromedp.CSS(".holdbar-button")),
+		chromedp.WaitVisible(chromedp.CSS(".countdown")),
+	)
+	if loc := br.location(); !strings.Contains(loc, "/holds/") {
+		t.Fatalf("after Hold the browser is at %s, want a checkout", loc)
+	}
+	time.Sleep(1500 * time.Millisecond) // the countdown ticks every second
+	if !br.js(`(() => { const e = document.querySelector('.countdown-left');
+	  return !!e && /^(15:00|14:5\d)$/.test(e.textContent.trim()); })()`) {
+		t.Errorf("countdown at the start of a 15 minute hold: %q, want about 15:00", br.text(".countdown"))
+	}
+	if !br.js(`!document.querySelector('.pay-form button').disabled`) {
+		t.Error("Pay is disabled although the server still holds the seats for 15 minutes")
+	}
+
+	// 14 minutes later by the server's clock, still one minute ahead of the
+	// holds' end, which is a minute past by the device's.
+	a.clock.Set(device.Add(-2 * time.Minute))
+	br.do(
+		chromedp.Navigate(a.srv.URL+"/shows/"+testShowID),
+		chromedp.WaitVisible(chromedp.CSS(".holdbar-button")),
+	)
+	time.Sleep(1500 * time.Millisecond) // the seat rule runs every second
+	for seat, want := range map[string]string{"A1": "held", "A2": "mine"} {
+		if !br.js(seatState(seat) + ` === '` + want + `'`) {
+			t.Errorf("seat %s is no longer %s on screen, though the server holds it for another minute", seat, want)
+		}
+	}
+	// By the server's clock the holds do end: two seconds before, the map
+	// frees them on time with no round trip (the server's clock stands
+	// still here, so a refresh would still say held).
+	a.clock.Set(device.Add(-time.Minute - 2*time.Second))
+	br.do(
+		chromedp.Navigate(a.srv.URL+"/shows/"+testShowID),
+		chromedp.WaitVisible(chromedp.CSS(".holdbar-button")),
+	)
+	if !br.js(seatState("A1") + ` === 'held'`) {
+		t.Fatal("A1 is not held two seconds before its hold ends")
+	}
+	br.waitFor(seatState("A1")+` === 'available'`, 4*time.Second)
+}
