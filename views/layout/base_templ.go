@@ -125,7 +125,7 @@ func Base(p model.Page) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		if p.Sandbox {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "<div class=\"wrap\"><p class=\"notice notice-info sandbox-mode\" role=\"note\" data-sandbox-banner><strong>Sandbox — no real money.</strong> Payments on this site are simulated, and its tickets are not valid for entry.</p></div>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "<p class=\"sandbox-mode\" role=\"note\" data-sandbox-banner><strong>Sandbox</strong> · payments are simulated, no real money, tickets not valid for entry</p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
