@@ -31,9 +31,12 @@ $(HTMX): $(NODE_STAMP)
 run: assets
 	TZ="$${TZ:-Asia/Kolkata}" $(GO) run ./cmd/boxoffice serve
 
-## test: every package, race detector on, nothing cached
+## test: every package, race detector on, nothing cached; the end-to-end
+## browser tests run last, on their own, so they do not share a small CI
+## machine's CPUs with every other package's tests
 test: assets
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 $$($(GO) list ./... | grep -v /internal/e2e)
+	$(GO) test -race -count=1 ./internal/e2e/...
 	@[ -n "$$MONGODB_URI" ] || echo 'NOTE: MONGODB_URI is not set: the MongoDB conformance suite was SKIPPED (set it to a replica set, then make test-mongo)'
 
 ## test-mongo: the MongoDB adapter against MONGODB_URI; fails instead of skipping without it

@@ -6,6 +6,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"os"
@@ -46,12 +47,54 @@ func buildBinary(t *testing.T) string {
 // URL; at the end of the test it is stopped with SIGTERM and must exit 0.
 func startBinary(t *testing.T, bin string, env ...string) string {
 	t.Helper()
+	p := launchBinary(t, bin, env...)
+	t.Cleanup(func() {
+		_ = p.cmd.Process.Signal(syscall.SIGTERM)
+		if err := p.wait(shutdownGrace + 5*time.Second); err != nil {
+			t.Errorf("after SIGTERM: %v, want exit status 0\n%s", err, p.stderr.String())
+		}
+	})
+	return p.url
+}
+
+// process is a running boxoffice serve.
+type process struct {
+	url    string
+	cmd    *exec.Cmd
+	stderr *syncBuffer
+	exited chan error // receives Wait's error once
+	err    error
+	done   bool
+}
+
+// wait waits up to within for the process to exit and returns how it
+// exited; past within it kills the process and says so.
+func (p *process) wait(within time.Duration) error {
+	if p.done {
+		return p.err
+	}
+	select {
+	case p.err = <-p.exited:
+	case <-time.After(within):
+		_ = p.cmd.Process.Kill()
+		<-p.exited
+		p.err = errors.New("did not exit within " + within.String())
+	}
+	p.done = true
+	return p.err
+}
+
+// launchBinary runs bin serve with env added to ours, waits until it
+// listens, and leaves stopping it to the caller (the process is killed at
+// the end of the test if it still runs).
+func launchBinary(t *testing.T, bin string, env ...string) *process {
+	t.Helper()
 	cmd := exec.Command(bin, "serve")
 	cmd.Env = append(os.Environ(), env...)
 	stdout, stdoutW := io.Pipe()
 	cmd.Stdout = stdoutW
-	var stderr syncBuffer
-	cmd.Stderr = &stderr
+	p := &process{cmd: cmd, stderr: &syncBuffer{}, exited: make(chan error, 1)}
+	cmd.Stderr = p.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -65,33 +108,27 @@ func startBinary(t *testing.T, bin string, env ...string) string {
 		}
 		io.Copy(io.Discard, stdout)
 	}()
-	exited := make(chan error, 1)
 	go func() {
 		err := cmd.Wait()
 		stdoutW.Close()
-		exited <- err
+		p.exited <- err
 	}()
 	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case err := <-exited:
-			if err != nil {
-				t.Errorf("after SIGTERM: %v, want exit status 0\n%s", err, stderr.String())
-			}
-		case <-time.After(shutdownGrace + 5*time.Second):
+		if !p.done {
 			_ = cmd.Process.Kill()
-			t.Errorf("binary did not exit after SIGTERM")
+			p.wait(5 * time.Second)
 		}
 	})
 	select {
-	case u := <-urls:
-		return u
-	case err := <-exited:
-		t.Fatalf("binary exited before listening: %v\n%s", err, stderr.String())
+	case p.url = <-urls:
+		return p
+	case err := <-p.exited:
+		p.err, p.done = err, true
+		t.Fatalf("binary exited before listening: %v\n%s", err, p.stderr.String())
 	case <-time.After(30 * time.Second):
-		t.Fatalf("binary did not print its URL\n%s", stderr.String())
+		t.Fatalf("binary did not print its URL\n%s", p.stderr.String())
 	}
-	return ""
+	return nil
 }
 
 // TestCallbackAcrossProcesses runs the real binary twice on one SQLite file,

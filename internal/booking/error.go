@@ -52,6 +52,13 @@ var (
 	ErrAlreadyRefunded = &Error{Code: ECONFLICT, Message: "This booking was already marked refunded."}
 )
 
+// ErrTicketCodeTaken is what a store answers when the ticket code given to
+// SettlePayment already belongs to another booking; it has rolled the whole
+// settlement back, so the same event can be settled again with a fresh code,
+// as Service.SettlePayment does. It is not an *Error: it never reaches a
+// person, and if it did its text would not be shown.
+var ErrTicketCodeTaken = errors.New("booking: ticket code already taken")
+
 // UnavailableError says which of the requested seats could not be held.
 type UnavailableError struct {
 	Seats []string // sorted

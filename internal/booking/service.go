@@ -2,6 +2,8 @@ package booking
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"time"
 )
 
@@ -133,9 +135,26 @@ func (s *Service) StartPayment(ctx context.Context, holdID, owner string) (Payme
 	return s.store.StartPayment(ctx, holdID, owner, PaymentIDs{PaymentID: s.newID(), BookingID: s.newID()}, s.Now())
 }
 
-// SettlePayment applies a verified provider event.
+// ticketAttempts bounds how often SettlePayment draws a new ticket code.
+// With 40 random bits a collision is rare even among millions of bookings,
+// so five draws that all collide mean something else is wrong.
+const ticketAttempts = 5
+
+// SettlePayment applies a verified provider event. A ticket code that is
+// already taken (ErrTicketCodeTaken) rolls the store's step back, and the
+// event is settled again with a fresh code: a collision never fails a
+// payment.
 func (s *Service) SettlePayment(ctx context.Context, ev PaymentEvent) (Settlement, error) {
-	return s.store.SettlePayment(ctx, ev, s.ticket(), s.Now())
+	m := s.Now()
+	for attempt := 1; ; attempt++ {
+		st, err := s.store.SettlePayment(ctx, ev, s.ticket(), m)
+		switch {
+		case !errors.Is(err, ErrTicketCodeTaken):
+			return st, err
+		case attempt == ticketAttempts:
+			return Settlement{}, fmt.Errorf("settle payment: %d ticket codes in a row: %w", attempt, err)
+		}
+	}
 }
 
 // Booking returns owner's booking; anyone else gets ErrBookingNotFound.

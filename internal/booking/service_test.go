@@ -3,7 +3,10 @@ package booking_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"regexp"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -270,5 +273,90 @@ func TestServicePassesTheMoment(t *testing.T) {
 	}
 	if st.gotFrom.After(t0) {
 		t.Errorf("UpcomingShows from %v is after now %v: a show starting now would be missing", st.gotFrom, t0)
+	}
+}
+
+// ticketStore settles payments like a store with the unique ticket code
+// index: a code in taken is refused with ErrTicketCodeTaken, anything else
+// books. err, when set, is what every call answers instead.
+type ticketStore struct {
+	booking.Store
+	taken   map[string]bool
+	err     error
+	codes   []string
+	moments []booking.Moment
+}
+
+func (s *ticketStore) SettlePayment(_ context.Context, ev booking.PaymentEvent, code string, m booking.Moment) (booking.Settlement, error) {
+	s.codes, s.moments = append(s.codes, code), append(s.moments, m)
+	switch {
+	case s.err != nil:
+		return booking.Settlement{}, s.err
+	case s.taken[code]:
+		return booking.Settlement{}, fmt.Errorf("store: settle payment: %w", booking.ErrTicketCodeTaken)
+	}
+	s.taken[code] = true
+	return booking.Settlement{
+		Effect:  booking.EffectBooked,
+		Booking: booking.Booking{PaymentID: ev.PaymentID, State: booking.BookingConfirmed, TicketCode: code},
+	}, nil
+}
+
+func TestServiceSettlePaymentTicketCodeTaken(t *testing.T) {
+	fresh := []string{"FRSH-0001", "FRSH-0002", "FRSH-0003", "FRSH-0004", "FRSH-0005", "FRSH-0006"}
+	tests := []struct {
+		name      string
+		codes     []string // what the generator draws, in order
+		taken     []string
+		storeErr  error
+		wantCodes []string // what the store is given, in order
+		wantErr   error
+	}{
+		{"free at once", fresh, nil, nil, fresh[:1], nil},
+		{"taken, then fresh", append([]string{"TAKN-0001"}, fresh...), []string{"TAKN-0001"}, nil,
+			[]string{"TAKN-0001", "FRSH-0001"}, nil},
+		{"taken four times", fresh, fresh[:4], nil, fresh[:5], nil},
+		{"taken five times", fresh, fresh[:5], nil, fresh[:5], booking.ErrTicketCodeTaken},
+		{"other errors are not retried", fresh, nil, booking.ErrPaymentMismatch, fresh[:1], booking.ErrPaymentMismatch},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := &ticketStore{taken: map[string]bool{}, err: tt.storeErr}
+			for _, c := range tt.taken {
+				st.taken[c] = true
+			}
+			clock := booking.NewManualClock(t0)
+			svc := booking.NewService(st, clock, booking.Policy{})
+			codes := slices.Clone(tt.codes)
+			svc.SetTicketCodes(func() string {
+				c := codes[0]
+				codes = codes[1:]
+				clock.Advance(time.Second) // a retry must not read the clock again
+				return c
+			})
+			got, err := svc.SettlePayment(context.Background(), booking.PaymentEvent{ID: "evt_1", PaymentID: "p1"})
+			if !errors.Is(err, tt.wantErr) || (err == nil) != (tt.wantErr == nil) {
+				t.Fatalf("SettlePayment = %v, want %v", err, tt.wantErr)
+			}
+			if diff := cmp.Diff(tt.wantCodes, st.codes); diff != "" {
+				t.Errorf("ticket codes given to the store (-want +got):\n%s", diff)
+			}
+			for i, m := range st.moments {
+				if !m.Now.Equal(t0) {
+					t.Errorf("attempt %d at %v, want every attempt at %v", i+1, m.Now, t0)
+				}
+			}
+			switch {
+			case err == nil:
+				want := tt.wantCodes[len(tt.wantCodes)-1]
+				if got.Effect != booking.EffectBooked || got.Booking.TicketCode != want {
+					t.Errorf("settlement %s with ticket %q, want booked with %q", got.Effect, got.Booking.TicketCode, want)
+				}
+			case errors.Is(err, booking.ErrTicketCodeTaken):
+				if code, msg := booking.ErrorCode(err), booking.ErrorMessage(err); code != booking.EINTERNAL || strings.Contains(msg, "ticket") {
+					t.Errorf("ErrorCode %q, ErrorMessage %q; want %q and a message that tells nothing", code, msg, booking.EINTERNAL)
+				}
+			}
+		})
 	}
 }

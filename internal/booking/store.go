@@ -56,6 +56,9 @@ type Store interface {
 	// SettlePayment applies a verified provider event once: it records the
 	// event id and the effect decided by DecideSettlement in the same
 	// transaction. A repeated event id returns Duplicate and changes nothing.
+	// A ticketCode that another booking already has returns
+	// ErrTicketCodeTaken and changes nothing either: the event id is not
+	// recorded.
 	SettlePayment(ctx context.Context, ev PaymentEvent, ticketCode string, m Moment) (Settlement, error)
 	// Payment returns a payment by id.
 	Payment(ctx context.Context, paymentID string) (Payment, error)

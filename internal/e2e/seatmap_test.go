@@ -1,12 +1,15 @@
 package e2e
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -20,6 +23,50 @@ func (b *browser) holdSeats() {
 	)
 	if loc := b.location(); !strings.Contains(loc, "/holds/") {
 		b.t.Fatalf("%s: after Hold the browser is at %s, want a checkout page", b.name, loc)
+	}
+}
+
+// history steps through the tab's history as the browser's own Back (-1)
+// and Forward (+1) buttons do, without waiting for a load event: a page
+// restored from the back/forward cache fires none (chromedp.NavigateBack
+// would wait for one forever). The caller waits for what it expects.
+func (b *browser) history(delta int64) {
+	b.t.Helper()
+	entries, err := chromedp.Run(b.ctx, chromedp.NavigationEntries())
+	if err != nil {
+		b.t.Fatalf("%s: navigation history: %v", b.name, err)
+	}
+	i := entries.CurrentIndex + delta
+	if i < 0 || i >= int64(len(entries.Entries)) {
+		b.t.Fatalf("%s: no history entry %d steps from %d of %d", b.name, delta, entries.CurrentIndex, len(entries.Entries))
+	}
+	want := entries.Entries[i]
+	b.do(chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: want.ID})
+		return err
+	}))
+	b.evalUntil(`document.readyState === 'complete' && location.href === '`+want.URL+`'`, 10*time.Second)
+}
+
+// evalUntil waits until expr is true in the page, like waitFor, but asks
+// with one short evaluation at a time. After a page comes back from the
+// back/forward cache, chromedp's Poll (waitFor, WaitVisible) may wait for
+// a load that never comes, or run in the page that went into the cache,
+// frozen there.
+func (b *browser) evalUntil(expr string, within time.Duration) {
+	b.t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		ctx, cancel := context.WithTimeout(b.ctx, time.Second)
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expr))
+		cancel()
+		if err == nil && ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			b.t.Fatalf("%s: waiting %s for %s: %v", b.name, within, expr, err)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }
 
@@ -63,10 +110,51 @@ func TestHoldAndBack(t *testing.T) {
 		t.Errorf("running total %q, want an amount in rupees", got)
 	}
 
+	// Marks that survive only in the back/forward cache: that the page was
+	// left for checkout, and how many seat map refreshes it had sent when
+	// it was hidden and by the end of its pageshow (this listener runs
+	// after app.js's, which was added first).
+	br.js(`(() => { window.boxofficeLeftForCheckout = true; window.mapSends = 0;
+	  document.addEventListener('htmx:beforeSend', (e) => { if (e.detail.elt && e.detail.elt.id === 'seatmap') { window.mapSends++; } });
+	  window.addEventListener('pagehide', () => { window.mapSendsAtHide = window.mapSends; });
+	  window.addEventListener('pageshow', (e) => { if (e.persisted) { window.mapSendsAtShow = window.mapSends; } });
+	  return true; })()`)
+	// Hold just after a regular refresh, so that the next one is not due
+	// before the browser's Back below: only the pageshow refresh can then
+	// bring the map up to date at once.
+	br.waitFor(`window.mapSends > 0`, 8*time.Second)
 	br.holdSeats()
 	if got := br.checkoutSeats(); !slices.Equal(got, seats) {
 		t.Errorf("checkout lists %v, want %v", got, seats)
 	}
+	// The browser's own Back button: the map again, from the back/forward
+	// cache or loaded afresh, and either way showing the three seats as
+	// this session's own, chosen, at once: not free, as the page was when
+	// it was left (a page from the cache refreshes its map on pageshow),
+	// and well before the next 5 s refresh.
+	checkoutURL := br.location()
+	br.history(-1)
+	mine := make([]string, len(seats))
+	for i, seat := range seats {
+		mine[i] = seatState(seat) + ` === 'mine' && document.querySelector('#seat-` + seat + `').checked`
+	}
+	br.evalUntil(strings.Join(mine, " && "), 5*time.Second)
+	how := "loaded afresh"
+	if br.js(`window.boxofficeLeftForCheckout === true`) {
+		how = "restored from the back/forward cache"
+		// Restored as it was left, the map must be refreshed at once: by
+		// the end of pageshow app.js has sent a refresh (on the page's
+		// visibilitychange or its pageshow). Waiting for the next regular
+		// one would leave the seats shown free for up to 5 s.
+		if !br.js(`window.mapSendsAtShow > window.mapSendsAtHide`) {
+			t.Error("the seat map came back from the back/forward cache and did not refresh itself at once")
+		}
+	}
+	t.Logf("after the browser's Back the seat map was %s, and shows %v as mine", how, seats)
+	// Forward again to the checkout (a fresh load: after the cache,
+	// chromedp's waiting is unreliable).
+	br.open(s, strings.TrimPrefix(checkoutURL, s.URL), ".release-form button")
+
 	expiresAt, err := time.Parse(time.RFC3339, eval[string](br, `document.querySelector('.countdown').dataset.expiresAt`))
 	if err != nil {
 		t.Fatalf("countdown's data-expires-at: %v", err)
@@ -176,6 +264,12 @@ func TestTwoBrowsersOneSeat(t *testing.T) {
 // TestHeldSeatFreesItself runs with HOLD_TTL=3s: a seat held in one browser
 // shows held in another browser's map, and turns available there when the
 // hold lapses, with no click and no reload.
+//
+// That the watcher's map loads and shows the seat held within the 3 s is
+// the scenario's precondition, not what is tested: a busy machine can miss
+// it. Then the scenario runs again with another seat, up to 3 times in all,
+// each miss logged. What happens once the seat is shown held is asserted
+// strictly.
 func TestHeldSeatFreesItself(t *testing.T) {
 	t.Parallel()
 	needBrowser(t)
@@ -184,30 +278,39 @@ func TestHeldSeatFreesItself(t *testing.T) {
 	holder := newBrowser(t, "holder", nil)
 	watcher := newBrowser(t, "watcher", nil)
 
-	holder.open(s, "/shows/"+showID, ".holdbar-button")
-	holder.pickSeats("G4")
-	holder.holdSeats()
+	seats := []string{"G4", "G6", "G8"}
+	for attempt, seat := range seats {
+		holder.open(s, "/shows/"+showID, ".holdbar-button")
+		holder.pickSeats(seat)
+		holder.holdSeats()
 
-	watcher.open(s, "/shows/"+showID, ".holdbar-button")
-	if !watcher.js(seatState("G4") + ` === 'held'`) {
-		t.Fatal("G4, held a moment ago for 3s, is not shown held (a slow machine can lose this race)")
-	}
-	expiresAt, err := time.Parse(time.RFC3339, eval[string](watcher, `document.querySelector('[data-seat-id="G4"]').dataset.expiresAt`))
-	if err != nil {
-		t.Fatalf("held seat's data-expires-at: %v", err)
-	}
-	watcher.waitFor(seatState("G4")+` === 'available' && !document.querySelector('#seat-G4').disabled`,
-		time.Until(expiresAt)+5*time.Second)
-	if early := time.Until(expiresAt); early > 500*time.Millisecond {
-		t.Errorf("G4 turned available %s before its hold lapsed", early)
-	}
-	// The page really is the one opened before the lapse: no reload.
-	if !watcher.js(`performance.getEntriesByType('navigation').length === 1 && performance.getEntriesByType('navigation')[0].type === 'navigate'`) {
-		t.Error("the watcher's page was reloaded")
-	}
-	// And the holder's checkout says the hold is over.
-	holder.waitFor(`document.querySelector('.countdown').classList.contains('countdown-expired') &&
+		watcher.open(s, "/shows/"+showID, ".holdbar-button")
+		if !watcher.js(seatState(seat) + ` === 'held'`) {
+			t.Logf("attempt %d: %s, held a moment ago for 3s, was not shown held when the watcher's map loaded (the machine is slow); trying another seat",
+				attempt+1, seat)
+			if attempt == len(seats)-1 {
+				t.Fatalf("in %d attempts the watcher's map never loaded while the 3s hold lasted", len(seats))
+			}
+			continue
+		}
+		expiresAt, err := time.Parse(time.RFC3339, eval[string](watcher, `document.querySelector('[data-seat-id="`+seat+`"]').dataset.expiresAt`))
+		if err != nil {
+			t.Fatalf("held seat's data-expires-at: %v", err)
+		}
+		watcher.waitFor(seatState(seat)+` === 'available' && !document.querySelector('#seat-`+seat+`').disabled`,
+			time.Until(expiresAt)+5*time.Second)
+		if early := time.Until(expiresAt); early > 500*time.Millisecond {
+			t.Errorf("%s turned available %s before its hold lapsed", seat, early)
+		}
+		// The page really is the one opened before the lapse: no reload.
+		if !watcher.js(`performance.getEntriesByType('navigation').length === 1 && performance.getEntriesByType('navigation')[0].type === 'navigate'`) {
+			t.Error("the watcher's page was reloaded")
+		}
+		// And the holder's checkout says the hold is over.
+		holder.waitFor(`document.querySelector('.countdown').classList.contains('countdown-expired') &&
 		document.querySelector('.pay-form button').disabled`, 3*time.Second)
+		return
+	}
 }
 
 // TestKeyboardOnly chooses two seats and holds them with the keyboard

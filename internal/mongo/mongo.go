@@ -375,6 +375,17 @@ func indexes() map[string][]mongo.IndexModel {
 		},
 		colBookings: {
 			idx("hold", bson.D{{Key: "hold_id", Value: 1}}),
+			// No two bookings share a ticket code: a collision of the 40
+			// random bits fails the settlement with a duplicate key, which
+			// settle translates to booking.ErrTicketCodeTaken. Partial:
+			// bookings without a code store "".
+			mongo.IndexModel{
+				Keys: bson.D{{Key: "ticket_code", Value: 1}},
+				Options: options.Index().SetName(ticketCodeIndex).SetUnique(true).
+					SetPartialFilterExpression(bson.D{{Key: "ticket_code", Value: bson.D{
+						{Key: "$type", Value: "string"}, {Key: "$gt", Value: ""},
+					}}}),
+			},
 			// The admin's overview sums a show's bookings; its page lists them.
 			idx("show_state", bson.D{{Key: "show_id", Value: 1}, {Key: "state", Value: 1}}),
 		},

@@ -192,7 +192,8 @@ var errDuplicateEvent = errors.New("payment event already recorded")
 // writes the effect. The event's _id makes a repeated event fail on insert
 // (a duplicate key, told apart with mongo.IsDuplicateKeyError), which aborts
 // the transaction: a duplicate changes nothing and is answered with the
-// payment and booking as they are.
+// payment and booking as they are. A ticket code that another booking has
+// aborts it too, and is answered with booking.ErrTicketCodeTaken.
 func (s *Store) SettlePayment(ctx context.Context, ev booking.PaymentEvent, ticketCode string, m booking.Moment) (booking.Settlement, error) {
 	if ev.ID == "" {
 		return booking.Settlement{}, booking.Errorf(booking.EINVALID, "The payment event has no id.")
@@ -272,11 +273,45 @@ func (s *Store) settle(ctx context.Context, ev booking.PaymentEvent, ticketCode 
 	if st.Effect != booking.EffectIgnored {
 		b = st.Apply(b, ticketCode, m.Now)
 		if _, err := s.col(colBookings).ReplaceOne(ctx, byID(b.ID), toBookingDoc(b)); err != nil {
+			if isTicketCodeTaken(err) {
+				return booking.Settlement{}, booking.ErrTicketCodeTaken
+			}
 			return booking.Settlement{}, fmt.Errorf("update booking: %w", err)
 		}
 	}
 	st.Payment, st.Booking = p, b
 	return st, nil
+}
+
+// ticketCodeIndex is the unique index on bookings' ticket codes.
+const ticketCodeIndex = "ticket_code"
+
+// isTicketCodeTaken reports a duplicate key in the ticket code index, told
+// by the key pattern the server reports with the write error, not by its
+// message.
+func isTicketCodeTaken(err error) bool {
+	if !mongo.IsDuplicateKeyError(err) {
+		return false
+	}
+	var raws []bson.Raw
+	var we mongo.WriteException
+	if errors.As(err, &we) {
+		for _, e := range we.WriteErrors {
+			raws = append(raws, e.Raw)
+		}
+	}
+	var ce mongo.CommandError
+	if errors.As(err, &ce) {
+		raws = append(raws, ce.Raw)
+	}
+	for _, raw := range raws {
+		if kp, ok := raw.Lookup("keyPattern").DocumentOK(); ok {
+			if _, err := kp.LookupErr("ticket_code"); err == nil {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // bookSeats books the hold's seats, each on condition that it is still

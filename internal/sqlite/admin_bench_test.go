@@ -63,7 +63,7 @@ func BenchmarkListOccupancy(b *testing.B) {
 				b.Fatal(err)
 			}
 			ev := booking.PaymentEvent{ID: booking.NewID(), Type: booking.EventPaymentSucceeded, PaymentID: p.ID, HoldID: h.ID, Amount: p.Amount, Currency: p.Currency}
-			if _, err := s.SettlePayment(ctx, ev, "T", m); err != nil {
+			if _, err := s.SettlePayment(ctx, ev, booking.NewTicketCode(), m); err != nil {
 				b.Fatal(err)
 			}
 		}

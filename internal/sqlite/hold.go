@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"slices"
@@ -34,13 +35,16 @@ func getHold(ctx context.Context, q rowQuerier, holdID string) (booking.Hold, er
 }
 
 // HoldSeats locks h.SeatIDs for h at m.Now, all or nothing, replacing the
-// owner's previous active hold for the show. The common case is three
-// statements in one BEGIN IMMEDIATE transaction: find the previous hold, one
-// conditional UPDATE that locks the requested seats that are free, and the
-// insert of the hold, which sums the prices. When the UPDATE locked fewer
-// seats than asked, the seats it did not lock still hold their state from
-// before, so booking.CheckHoldable names the culprits from inside the same
-// transaction, which is then rolled back.
+// owner's previous active hold for the show. The common case (no previous
+// hold) is two statements in one BEGIN IMMEDIATE transaction: one
+// conditional UPDATE that locks the requested seats that are free or still
+// locked by the previous hold, which it looks up itself, and the insert of
+// the hold, which sums the prices and returns the previous hold's id, if
+// any; only then are its remaining seats released and it is marked
+// replaced, in the same transaction. When the UPDATE locked fewer seats than
+// asked, the seats it did not lock still hold their state from before, so
+// booking.CheckHoldable names the culprits from inside the same transaction,
+// which is then rolled back.
 func (s *Store) HoldSeats(ctx context.Context, h booking.Hold, m booking.Moment) (booking.Hold, error) {
 	if err := booking.ValidateSeatRequest(h.SeatIDs, len(h.SeatIDs)); err != nil {
 		return booking.Hold{}, err
@@ -52,42 +56,94 @@ func (s *Store) HoldSeats(ctx context.Context, h booking.Hold, m booking.Moment)
 	h.CreatedAt, h.State = m.Now, booking.HoldActive
 	now := m.Now.UnixNano()
 	n := len(h.SeatIDs)
-	lockArgs := make([]any, 0, n+5)
+	lockArgs := make([]any, 0, n+6)
 	lockArgs = append(lockArgs, h.ID, now, h.ShowID)
 	for _, id := range h.SeatIDs {
 		lockArgs = append(lockArgs, id)
 	}
-	lockArgs = append(lockArgs, cutoff(m), nil) // the previous hold goes last
+	lockArgs = append(lockArgs, cutoff(m), h.ShowID, h.Owner)
 
-	err := s.inTx(ctx, "hold seats", func(tx *sql.Tx) error {
-		var prev string
-		err := tx.StmtContext(ctx, s.stmts.prevHold).QueryRowContext(ctx, h.ShowID, h.Owner).Scan(&prev)
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return err
+	if n <= maxPreparedSeats {
+		err := s.holdRaw(ctx, &h, lockArgs, now)
+		if err == nil {
+			return h, nil
 		}
-		lockArgs[len(lockArgs)-1] = prev
+		if !errors.Is(err, errRawFallback) {
+			return booking.Hold{}, wrapErr("hold seats", err)
+		}
+		// A seat was not free (or the show is unknown): decide again, and
+		// name the culprits, in a transaction of the database/sql path.
+	}
+	err := s.inTx(ctx, "hold seats", func(tx *sql.Tx) error {
 		locked, err := s.lockSeats(ctx, tx, n, lockArgs)
 		if err != nil {
 			return err
 		}
 		if locked < n {
-			return s.whyNotHeld(ctx, tx, h, prev, m)
+			return s.whyNotHeld(ctx, tx, h, m)
 		}
-		if prev != "" {
-			if _, err := tx.StmtContext(ctx, s.stmts.releaseHold).ExecContext(ctx, h.ShowID, prev); err != nil {
-				return err
-			}
-			if _, err := tx.StmtContext(ctx, s.stmts.replaceHold).ExecContext(ctx, prev); err != nil {
-				return err
-			}
+		var prev string
+		if err := tx.StmtContext(ctx, s.stmts.insertHold).QueryRowContext(ctx,
+			h.ID, h.Owner, joinIDs(h.SeatIDs), h.ShowID, now).Scan(&h.Amount, &h.Currency, &prev); err != nil {
+			return err
 		}
-		return tx.StmtContext(ctx, s.stmts.insertHold).QueryRowContext(ctx,
-			h.ID, h.Owner, joinIDs(h.SeatIDs), h.ShowID, now).Scan(&h.Amount, &h.Currency)
+		if prev == "" {
+			return nil
+		}
+		// The seats the new hold took over carry its id already; the
+		// previous hold's others go back to available.
+		if _, err := tx.StmtContext(ctx, s.stmts.releaseHold).ExecContext(ctx, h.ShowID, prev); err != nil {
+			return err
+		}
+		_, err = tx.StmtContext(ctx, s.stmts.replaceHold).ExecContext(ctx, prev)
+		return err
 	})
 	if err != nil {
 		return booking.Hold{}, err
 	}
 	return h, nil
+}
+
+// holdRaw is HoldSeats's transaction on the raw statements (rawtx.go). It
+// rolls back with errRawFallback when the lock UPDATE missed a seat, leaving
+// the conflict's explanation to the database/sql path.
+func (s *Store) holdRaw(ctx context.Context, h *booking.Hold, lockArgs []any, now int64) error {
+	n := len(h.SeatIDs)
+	args := make([]driver.NamedValue, 0, len(lockArgs))
+	for i, v := range lockArgs {
+		args = append(args, driver.NamedValue{Ordinal: i + 1, Value: v})
+	}
+	ins := []driver.NamedValue{
+		{Ordinal: 1, Value: h.ID}, {Ordinal: 2, Value: h.Owner}, {Ordinal: 3, Value: joinIDs(h.SeatIDs)},
+		{Ordinal: 4, Value: h.ShowID}, {Ordinal: 5, Value: now},
+	}
+	var row [3]driver.Value
+	return s.inRawTx(ctx, func(st *rawStmts) error {
+		locked, err := rawExec(ctx, st.lock[n], args)
+		if err != nil {
+			return err
+		}
+		if locked < int64(n) {
+			return errRawFallback
+		}
+		if err := rawQueryRow(ctx, st.insertHold, ins, row[:]); err != nil {
+			return err
+		}
+		amount, ok := row[0].(int64)
+		if !ok {
+			return fmt.Errorf("hold amount is %T", row[0])
+		}
+		h.Amount, h.Currency = booking.Money(amount), text(row[1])
+		prev := text(row[2])
+		if prev == "" {
+			return nil
+		}
+		if _, err := rawExec(ctx, st.releaseHold, []driver.NamedValue{{Ordinal: 1, Value: h.ShowID}, {Ordinal: 2, Value: prev}}); err != nil {
+			return err
+		}
+		_, err = rawExec(ctx, st.replaceHold, []driver.NamedValue{{Ordinal: 1, Value: prev}})
+		return err
+	})
 }
 
 // lockSeats runs lockSQL for n seats and returns how many it locked.
@@ -114,7 +170,13 @@ func (s *Store) lockSeats(ctx context.Context, tx *sql.Tx, n int, args []any) (i
 // UPDATE missed some seats. The seats it locked carry h.ID now; the others
 // are as they were, so booking.CheckHoldable decides on those. The error it
 // returns rolls the transaction back.
-func (s *Store) whyNotHeld(ctx context.Context, tx *sql.Tx, h booking.Hold, prev string, m booking.Moment) error {
+func (s *Store) whyNotHeld(ctx context.Context, tx *sql.Tx, h booking.Hold, m booking.Moment) error {
+	// The previous hold, as the lock UPDATE saw it: nothing has changed it.
+	var prev string
+	err := tx.StmtContext(ctx, s.stmts.prevHold).QueryRowContext(ctx, h.ShowID, h.Owner).Scan(&prev)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return err
+	}
 	seats, err := seatsByID(ctx, tx, h.ShowID, h.SeatIDs)
 	if err != nil {
 		return err

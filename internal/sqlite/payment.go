@@ -6,6 +6,9 @@ import (
 	"errors"
 	"fmt"
 
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
 	"boxoffice/internal/booking"
 )
 
@@ -77,8 +80,9 @@ func (s *Store) StartPayment(ctx context.Context, holdID, owner string, ids book
 // it checks whether the event id was seen, reads the payment, its hold, its
 // booking and the hold's seats, lets booking.DecideSettlement decide, writes
 // the effect and records the event id with it. Errors (unknown payment,
-// mismatch) roll back, so nothing is recorded and a corrected retry of the
-// provider is still applied.
+// mismatch, booking.ErrTicketCodeTaken) roll back, so nothing is recorded
+// and a corrected retry of the provider, or of the service with a fresh
+// ticket code, is still applied.
 func (s *Store) SettlePayment(ctx context.Context, ev booking.PaymentEvent, ticketCode string, m booking.Moment) (booking.Settlement, error) {
 	if ev.ID == "" {
 		return booking.Settlement{}, booking.Errorf(booking.EINVALID, "The payment event has no id.")
@@ -132,7 +136,7 @@ func (s *Store) settle(ctx context.Context, tx *sql.Tx, ev booking.PaymentEvent,
 	}
 	if nb := st.Apply(b, ticketCode, m.Now); nb.State != b.State || !nb.UpdatedAt.Equal(b.UpdatedAt) {
 		if err := updateBooking(ctx, tx, nb); err != nil {
-			return booking.Settlement{}, err
+			return booking.Settlement{}, ticketTaken(err, nb.TicketCode != b.TicketCode)
 		}
 		b = nb
 	}
@@ -153,6 +157,18 @@ func (s *Store) settle(ctx context.Context, tx *sql.Tx, ev booking.PaymentEvent,
 	}
 	st.Payment, st.Booking = p, b
 	return st, nil
+}
+
+// ticketTaken translates a UNIQUE violation of an update of a booking that
+// set a new ticket code into booking.ErrTicketCodeTaken. The update keeps
+// the booking's id, so the index bookings_ticket_code (0004_ticket_code.sql)
+// is the only unique constraint it can violate.
+func ticketTaken(err error, newCode bool) error {
+	var e *sqlite.Error
+	if newCode && errors.As(err, &e) && e.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE {
+		return booking.ErrTicketCodeTaken
+	}
+	return err
 }
 
 // errIntegrity marks rows that the schema says must exist but do not.

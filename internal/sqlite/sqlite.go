@@ -65,6 +65,7 @@ type Store struct {
 	stmts    *statements
 	sessions *SessionStore
 	layouts  *layoutCache // seat layouts by show: immutable after CreateShow
+	raw      rawCache     // the hold's statements on the write connection, below database/sql
 
 	lastWrite atomic.Int64 // unix nanoseconds of the last local commit
 	stop      chan struct{}
@@ -149,6 +150,7 @@ func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
 		close(s.stop)
 		s.wg.Wait()
+		s.closeRaw()
 		s.stmts.close()
 		s.closeErr = s.closeDBs()
 	})
@@ -260,14 +262,23 @@ func (s *Store) inTx(ctx context.Context, op string, fn func(*sql.Tx) error) err
 		if err == nil || !isBusy(err) || attempt >= s.opt.txAttempts {
 			break
 		}
-		backoff := time.Duration(attempt*attempt)*5*time.Millisecond + rand.N(5*time.Millisecond)
-		select {
-		case <-ctx.Done():
-			return wrapErr(op, errors.Join(err, ctx.Err()))
-		case <-time.After(backoff):
+		if berr := busyBackoff(ctx, attempt); berr != nil {
+			return wrapErr(op, errors.Join(err, berr))
 		}
 	}
 	return wrapErr(op, err)
+}
+
+// busyBackoff waits before the next run of a transaction that got
+// SQLITE_BUSY, or until ctx is done, whose error it then returns.
+func busyBackoff(ctx context.Context, attempt int) error {
+	backoff := time.Duration(attempt*attempt)*5*time.Millisecond + rand.N(5*time.Millisecond)
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(backoff):
+		return nil
+	}
 }
 
 func (s *Store) tryTx(ctx context.Context, fn func(*sql.Tx) error) error {

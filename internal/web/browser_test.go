@@ -18,8 +18,9 @@ func TestBrowser(t *testing.T) {
 	needBrowser(t)
 	a := newApp(t)
 	now := time.Now().UTC().Round(0)
-	// B2 is held by someone else, and the hold lapses 4 s from now.
-	a.clock.Set(now.Add(-15*time.Minute + 4*time.Second))
+	// B2 is held by someone else, and the hold lapses 8 s from now: time
+	// for the page to load and show it held, even on a busy machine.
+	a.clock.Set(now.Add(-15*time.Minute + 8*time.Second))
 	a.client().mustHold("B2")
 	a.clock.Set(now)
 	a.book("C1", "C2")
@@ -46,7 +47,7 @@ func TestBrowser(t *testing.T) {
 	if !br.js(seatState("B2") + ` === 'held'`) {
 		t.Error("B2 is not shown held")
 	}
-	br.waitFor(seatState("B2")+` === 'available' && !document.querySelector('#seat-B2').disabled`, 8*time.Second)
+	br.waitFor(seatState("B2")+` === 'available' && !document.querySelector('#seat-B2').disabled`, 12*time.Second)
 
 	// Someone else holds E5: the refresh shows it and keeps our choice.
 	a.client().mustHold("E5")

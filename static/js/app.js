@@ -124,10 +124,22 @@
     }
   });
 
-  doc.addEventListener('visibilitychange', function () {
-    if (doc.visibilityState !== 'visible' || !window.htmx) { return; }
+  function refreshMap() {
+    if (!window.htmx) { return; }
     var map = doc.getElementById('seatmap');
     if (map && map.getAttribute('hx-get')) { window.htmx.trigger(map, 'seatmap-refresh'); }
+  }
+
+  doc.addEventListener('visibilitychange', function () {
+    if (doc.visibilityState === 'visible') { refreshMap(); }
+  });
+
+  // The browser's Back after Hold may bring the map back from the
+  // back/forward cache as it was left: the seats just held still shown
+  // free. Refresh it at once (a refresh already sent, on visibilitychange,
+  // makes this one a no-op).
+  window.addEventListener('pageshow', function (evt) {
+    if (evt.persisted) { refreshMap(); }
   });
 
   // A 403 means the page's CSRF token is no longer the session's (the

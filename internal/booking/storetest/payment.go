@@ -26,6 +26,7 @@ var settleTests = []test{
 	{"DuplicateEvent", testSettleDuplicate},
 	{"FirstOutcomeWins", testSettleFirstOutcomeWins},
 	{"MismatchRecordsNothing", testSettleMismatch},
+	{"TicketCodeTakenRecordsNothing", testSettleTicketCodeTaken},
 }
 
 func testStartPayment(t *testing.T, s booking.Store) {
@@ -229,12 +230,13 @@ func testSettleLateRescue(t *testing.T, s booking.Store) {
 			p, b := pay(t, s, h, at(time.Minute))
 			tt.prepare(t, show, h)
 			m := at(10 * ttl)
-			st := settle(t, s, event(p, booking.EventPaymentSucceeded), "LATE-0001", m)
+			code := booking.NewTicketCode() // the cases share the store, and codes are unique
+			st := settle(t, s, event(p, booking.EventPaymentSucceeded), code, m)
 			if st.Effect != booking.EffectBooked {
 				t.Fatalf("settlement %+v, want booked", st)
 			}
 			p.State = booking.PaymentSucceeded
-			b.State, b.TicketCode, b.UpdatedAt = booking.BookingConfirmed, "LATE-0001", m.Now
+			b.State, b.TicketCode, b.UpdatedAt = booking.BookingConfirmed, code, m.Now
 			checkSettled(t, s, st, p, b)
 			checkSeats(t, s, show.ID, map[string]seatView{"A1": bookedBy(b), "A2": bookedBy(b)})
 			if got := getHold(t, s, h.ID).State; got != booking.HoldCompleted {
@@ -359,7 +361,7 @@ func testSettleFirstOutcomeWins(t *testing.T, s booking.Store) {
 			show, _ := newShow(t, s, 1, 3, base)
 			h := hold(t, s, show.ID, "o1", at(0), "A1", "A2")
 			p, _ := pay(t, s, h, at(time.Minute))
-			settle(t, s, event(p, tt.first), "FRST-0001", at(2*time.Minute))
+			settle(t, s, event(p, tt.first), booking.NewTicketCode(), at(2*time.Minute))
 			seats := getSeats(t, s, show.ID)
 			payment, bk := getPayment(t, s, p.ID), getBooking(t, s, p.BookingID)
 			ev := event(p, tt.then)
@@ -423,4 +425,55 @@ func testSettleMismatch(t *testing.T, s booking.Store) {
 	if st.Effect != booking.EffectBooked || st.Duplicate {
 		t.Errorf("the same event id with correct data: %+v, want booked, not duplicate", st)
 	}
+}
+
+// testSettleTicketCodeTaken: a success whose ticket code another booking
+// already has is refused with ErrTicketCodeTaken and rolled back whole, so
+// that the service can settle the same event again with a fresh code.
+func testSettleTicketCodeTaken(t *testing.T, s booking.Store) {
+	ctx := context.Background()
+	show, _ := newShow(t, s, 1, 4, base)
+	h1 := hold(t, s, show.ID, "o1", at(0), "A1")
+	p1, _ := pay(t, s, h1, at(time.Minute))
+	if st := settle(t, s, event(p1, booking.EventPaymentSucceeded), "SAME-C0DE", at(2*time.Minute)); st.Effect != booking.EffectBooked {
+		t.Fatalf("first settlement %+v, want booked", st)
+	}
+	first := getBooking(t, s, p1.BookingID)
+
+	h2 := hold(t, s, show.ID, "o2", at(0), "A2", "A3")
+	p2, b2 := pay(t, s, h2, at(time.Minute))
+	seats := getSeats(t, s, show.ID)
+	ev := event(p2, booking.EventPaymentSucceeded)
+	st, err := s.SettlePayment(ctx, ev, "SAME-C0DE", at(2*time.Minute))
+	wantErr(t, "SettlePayment with a ticket code already taken", err, booking.ErrTicketCodeTaken)
+	if diff := cmp.Diff(booking.Settlement{}, st); diff != "" {
+		t.Errorf("SettlePayment with a ticket code already taken returned a settlement (-want +got):\n%s", diff)
+	}
+	// Nothing changed: the seats are still locked by the hold, which is
+	// still active, and the payment and booking are still pending.
+	unchanged(t, s, show.ID, seats)
+	checkSeats(t, s, show.ID, map[string]seatView{"A1": bookedBy(first), "A2": lockedBy(h2), "A3": lockedBy(h2)})
+	if diff := cmp.Diff(h2, getHold(t, s, h2.ID)); diff != "" {
+		t.Errorf("hold changed (-before +after):\n%s", diff)
+	}
+	if diff := cmp.Diff(p2, getPayment(t, s, p2.ID)); diff != "" {
+		t.Errorf("payment changed (-before +after):\n%s", diff)
+	}
+	if diff := cmp.Diff(b2, getBooking(t, s, b2.ID)); diff != "" {
+		t.Errorf("booking changed (-before +after):\n%s", diff)
+	}
+	if diff := cmp.Diff(first, getBooking(t, s, first.ID)); diff != "" {
+		t.Errorf("the booking that has the code changed (-before +after):\n%s", diff)
+	}
+
+	// The event id was not recorded: sent again with a fresh code, it books.
+	m := at(3 * time.Minute)
+	st = settle(t, s, ev, "FRSH-C0DE", m)
+	if st.Effect != booking.EffectBooked || st.Duplicate {
+		t.Fatalf("the same event with a fresh code: %+v, want booked, not duplicate", st)
+	}
+	p2.State = booking.PaymentSucceeded
+	b2.State, b2.TicketCode, b2.UpdatedAt = booking.BookingConfirmed, "FRSH-C0DE", m.Now
+	checkSettled(t, s, st, p2, b2)
+	checkSeats(t, s, show.ID, map[string]seatView{"A1": bookedBy(first), "A2": bookedBy(b2), "A3": bookedBy(b2)})
 }

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"boxoffice/internal/payment"
+)
+
+// TestSIGTERMDrainsInFlightRequests: SIGTERM arrives while a request is
+// half sent (its headers and part of its body). The process stops taking
+// new connections at once but keeps that one open, serves the request
+// when the rest of the body arrives, and then exits with status 0.
+func TestSIGTERMDrainsInFlightRequests(t *testing.T) {
+	bin := buildBinary(t)
+	dbURL, _ := tempDatabaseURL(t)
+	p := launchBinary(t, bin, "ADDR=127.0.0.1:0", "DATABASE_URL="+dbURL, "SEED_DEMO=false", "LOG_FORMAT=json",
+		"PAYMENT_WEBHOOK_SECRET=whsec_drain_0123456789abcdef")
+	u, err := url.Parse(p.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	conn, err := net.Dial("tcp", u.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	// An unsigned payment callback: no session, no CSRF token, and an
+	// answer (401) that only the handler gives, after reading the body.
+	body := `{"id":"evt_drain","type":"payment.succeeded","payment_id":"p_drain","amount":1000}`
+	head := "POST " + payment.CallbackPath + " HTTP/1.1\r\n" +
+		"Host: " + u.Host + "\r\n" +
+		"Content-Type: application/json\r\n" +
+		"Content-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n"
+	half := len(body) / 2
+	if _, err := io.WriteString(conn, head+body[:half]); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond) // the server has the headers and is in the handler, reading
+
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	select {
+	case err := <-p.exited:
+		p.err, p.done = err, true
+		t.Fatalf("the process exited (%v) with a request in flight\n%s", err, p.stderr.String())
+	default:
+	}
+	// It no longer accepts connections.
+	if c, err := net.DialTimeout("tcp", u.Host, time.Second); err == nil {
+		c.Close()
+		t.Error("a new connection was accepted 300 ms after SIGTERM")
+	} else if !errors.Is(err, syscall.ECONNREFUSED) {
+		t.Logf("new connection after SIGTERM: %v", err)
+	}
+
+	// The half-sent request is still being served: finish it.
+	if _, err := io.WriteString(conn, body[half:]); err != nil {
+		t.Fatalf("the server closed the in-flight connection: %v", err)
+	}
+	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("no response to the in-flight request: %v\n%s", err, p.stderr.String())
+	}
+	if _, err := io.ReadAll(res.Body); err != nil {
+		t.Fatalf("reading the response body: %v", err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusUnauthorized {
+		t.Errorf("in-flight unsigned callback = %s, want 401 Unauthorized from its handler", res.Status)
+	}
+
+	if err := p.wait(5 * time.Second); err != nil {
+		t.Fatalf("after the drain: %v, want exit status 0\n%s", err, p.stderr.String())
+	}
+}
