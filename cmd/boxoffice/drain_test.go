@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"boxoffice/internal/payment"
+	"boxoffice/internal/testkit"
 )
 
 // TestSIGTERMDrainsInFlightRequests: SIGTERM arrives while a request is
@@ -20,11 +21,11 @@ import (
 // new connections at once but keeps that one open, serves the request
 // when the rest of the body arrives, and then exits with status 0.
 func TestSIGTERMDrainsInFlightRequests(t *testing.T) {
-	bin := buildBinary(t)
+	bin := testkit.BuildBinary(t)
 	dbURL, _ := tempDatabaseURL(t)
-	p := launchBinary(t, bin, "ADDR=127.0.0.1:0", "DATABASE_URL="+dbURL, "SEED_DEMO=false", "LOG_FORMAT=json",
+	p := serve(t, bin, "ADDR=127.0.0.1:0", "DATABASE_URL="+dbURL, "SEED_DEMO=false", "LOG_FORMAT=json",
 		"PAYMENT_WEBHOOK_SECRET=whsec_drain_0123456789abcdef")
-	u, err := url.Parse(p.url)
+	u, err := url.Parse(p.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,15 +48,12 @@ func TestSIGTERMDrainsInFlightRequests(t *testing.T) {
 	}
 	time.Sleep(200 * time.Millisecond) // the server has the headers and is in the handler, reading
 
-	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+	if err := p.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(300 * time.Millisecond)
-	select {
-	case err := <-p.exited:
-		p.err, p.done = err, true
-		t.Fatalf("the process exited (%v) with a request in flight\n%s", err, p.stderr.String())
-	default:
+	if exited, err := p.Exited(); exited {
+		t.Fatalf("the process exited (%v) with a request in flight\n%s", err, p.Log())
 	}
 	// It no longer accepts connections.
 	if c, err := net.DialTimeout("tcp", u.Host, time.Second); err == nil {
@@ -72,7 +70,7 @@ func TestSIGTERMDrainsInFlightRequests(t *testing.T) {
 	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
 	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
 	if err != nil {
-		t.Fatalf("no response to the in-flight request: %v\n%s", err, p.stderr.String())
+		t.Fatalf("no response to the in-flight request: %v\n%s", err, p.Log())
 	}
 	if _, err := io.ReadAll(res.Body); err != nil {
 		t.Fatalf("reading the response body: %v", err)
@@ -82,7 +80,7 @@ func TestSIGTERMDrainsInFlightRequests(t *testing.T) {
 		t.Errorf("in-flight unsigned callback = %s, want 401 Unauthorized from its handler", res.Status)
 	}
 
-	if err := p.wait(5 * time.Second); err != nil {
-		t.Fatalf("after the drain: %v, want exit status 0\n%s", err, p.stderr.String())
+	if err := p.Wait(5 * time.Second); err != nil {
+		t.Fatalf("after the drain: %v, want exit status 0\n%s", err, p.Log())
 	}
 }

@@ -1,19 +1,15 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -21,6 +17,7 @@ import (
 	"boxoffice/internal/booking"
 	"boxoffice/internal/config"
 	"boxoffice/internal/sqlite"
+	"boxoffice/internal/testkit"
 )
 
 // env returns a getenv over kv, so tests never read the real environment.
@@ -28,23 +25,19 @@ func env(kv map[string]string) func(string) string {
 	return func(k string) string { return kv[k] }
 }
 
-// syncBuffer is a bytes.Buffer the server's goroutines may write while the
-// test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+// TestMain runs the tests, then removes the binary testkit.BuildBinary built.
+func TestMain(m *testing.M) {
+	os.Exit(testkit.Run(m))
 }
 
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+// serve starts bin serve with env added to ours and waits until it
+// listens. At the end of the test it gets SIGTERM and must exit with status
+// 0 within its shutdown grace and 5s.
+func serve(t *testing.T, bin string, env ...string) *testkit.Process {
+	t.Helper()
+	p := testkit.Start(t, bin, append(os.Environ(), env...), "serve")
+	p.StopWithin = shutdownGrace + 5*time.Second
+	return p
 }
 
 func tempDatabaseURL(t *testing.T) (url, path string) {
@@ -212,7 +205,7 @@ func TestServe(t *testing.T) {
 	defer cancel()
 
 	ready := make(chan string, 1)
-	var stdout, stderr syncBuffer
+	var stdout, stderr testkit.SyncBuffer
 	m := &Main{Stdout: &stdout, Stderr: &stderr, Ready: func(u string) { ready <- u }}
 	getenv := env(map[string]string{"ADDR": "127.0.0.1:0", "DATABASE_URL": dbURL})
 	done := make(chan error, 1)
@@ -310,77 +303,22 @@ func TestServeWithoutDemo(t *testing.T) {
 // TestBinaryExitsZeroOnSIGTERM builds the real binary, starts it, and sends
 // it SIGTERM as Docker or Kubernetes would.
 func TestBinaryExitsZeroOnSIGTERM(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	if runtime.GOOS == "windows" {
-		t.Skip("no SIGTERM on Windows")
-	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
-	}
-	bin := filepath.Join(t.TempDir(), "boxoffice")
-	build := exec.Command(goTool, "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-
+	bin := testkit.BuildBinary(t) // skips in -short mode and on Windows
 	dbURL, _ := tempDatabaseURL(t)
-	cmd := exec.Command(bin, "serve")
-	cmd.Env = append(os.Environ(), "ADDR=127.0.0.1:0", "DATABASE_URL="+dbURL, "SEED_DEMO=false", "LOG_FORMAT=json")
-	// An io.Pipe, unlike StdoutPipe, may be read while Wait runs.
-	stdout, stdoutW := io.Pipe()
-	cmd.Stdout = stdoutW
-	var stderr syncBuffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	defer stdoutW.Close()
-
-	// The first line of stdout names the URL.
-	urls := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			if rest, ok := strings.CutPrefix(sc.Text(), "boxoffice listening on "); ok {
-				urls <- strings.Fields(rest)[0]
-			}
-		}
-		io.Copy(io.Discard, stdout) // keep draining so the binary never blocks on a write
-	}()
-	var baseURL string
-	select {
-	case baseURL = <-urls:
-	case <-time.After(30 * time.Second):
-		t.Fatalf("binary did not print its URL\n%s", stderr.String())
-	}
-	resp, err := http.Get(baseURL + "/healthz")
+	p := serve(t, bin, "ADDR=127.0.0.1:0", "DATABASE_URL="+dbURL, "SEED_DEMO=false", "LOG_FORMAT=json")
+	resp, err := http.Get(p.URL + "/healthz")
 	if err != nil {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
 
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+	if err := p.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	exited := make(chan error, 1)
-	go func() {
-		err := cmd.Wait()
-		stdoutW.Close()
-		exited <- err
-	}()
-	select {
-	case err := <-exited:
-		if err != nil {
-			t.Fatalf("after SIGTERM: %v, want exit status 0\n%s", err, stderr.String())
-		}
-	case <-time.After(shutdownGrace + 5*time.Second):
-		t.Fatal("binary did not exit after SIGTERM")
+	if err := p.Wait(shutdownGrace + 5*time.Second); err != nil {
+		t.Fatalf("after SIGTERM: %v, want exit status 0\n%s", err, p.Log())
 	}
-	if !strings.Contains(stderr.String(), `"msg":"stopped"`) {
-		t.Errorf("log lacks the clean stop:\n%s", stderr.String())
+	if !strings.Contains(p.Log(), `"msg":"stopped"`) {
+		t.Errorf("log lacks the clean stop:\n%s", p.Log())
 	}
 }

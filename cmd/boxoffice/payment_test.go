@@ -1,142 +1,28 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"boxoffice/internal/booking"
 	"boxoffice/internal/payment"
+	"boxoffice/internal/testkit"
 )
-
-// buildBinary builds the boxoffice binary into a temp directory.
-func buildBinary(t *testing.T) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	if runtime.GOOS == "windows" {
-		t.Skip("no SIGTERM on Windows")
-	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
-	}
-	bin := filepath.Join(t.TempDir(), "boxoffice")
-	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
-// startBinary runs bin serve with env added to ours and returns its base
-// URL; at the end of the test it is stopped with SIGTERM and must exit 0.
-func startBinary(t *testing.T, bin string, env ...string) string {
-	t.Helper()
-	p := launchBinary(t, bin, env...)
-	t.Cleanup(func() {
-		_ = p.cmd.Process.Signal(syscall.SIGTERM)
-		if err := p.wait(shutdownGrace + 5*time.Second); err != nil {
-			t.Errorf("after SIGTERM: %v, want exit status 0\n%s", err, p.stderr.String())
-		}
-	})
-	return p.url
-}
-
-// process is a running boxoffice serve.
-type process struct {
-	url    string
-	cmd    *exec.Cmd
-	stderr *syncBuffer
-	exited chan error // receives Wait's error once
-	err    error
-	done   bool
-}
-
-// wait waits up to within for the process to exit and returns how it
-// exited; past within it kills the process and says so.
-func (p *process) wait(within time.Duration) error {
-	if p.done {
-		return p.err
-	}
-	select {
-	case p.err = <-p.exited:
-	case <-time.After(within):
-		_ = p.cmd.Process.Kill()
-		<-p.exited
-		p.err = errors.New("did not exit within " + within.String())
-	}
-	p.done = true
-	return p.err
-}
-
-// launchBinary runs bin serve with env added to ours, waits until it
-// listens, and leaves stopping it to the caller (the process is killed at
-// the end of the test if it still runs).
-func launchBinary(t *testing.T, bin string, env ...string) *process {
-	t.Helper()
-	cmd := exec.Command(bin, "serve")
-	cmd.Env = append(os.Environ(), env...)
-	stdout, stdoutW := io.Pipe()
-	cmd.Stdout = stdoutW
-	p := &process{cmd: cmd, stderr: &syncBuffer{}, exited: make(chan error, 1)}
-	cmd.Stderr = p.stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	urls := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			if rest, ok := strings.CutPrefix(sc.Text(), "boxoffice listening on "); ok {
-				urls <- strings.Fields(rest)[0]
-			}
-		}
-		io.Copy(io.Discard, stdout)
-	}()
-	go func() {
-		err := cmd.Wait()
-		stdoutW.Close()
-		p.exited <- err
-	}()
-	t.Cleanup(func() {
-		if !p.done {
-			_ = cmd.Process.Kill()
-			p.wait(5 * time.Second)
-		}
-	})
-	select {
-	case p.url = <-urls:
-		return p
-	case err := <-p.exited:
-		p.err, p.done = err, true
-		t.Fatalf("binary exited before listening: %v\n%s", err, p.stderr.String())
-	case <-time.After(30 * time.Second):
-		t.Fatalf("binary did not print its URL\n%s", p.stderr.String())
-	}
-	return nil
-}
 
 // TestCallbackAcrossProcesses runs the real binary twice on one SQLite file,
 // as two processes behind a load balancer, and fires one signed payment
 // event 20 times at once, split across both: every delivery is answered
 // 200, and exactly one takes effect.
 func TestCallbackAcrossProcesses(t *testing.T) {
-	bin := buildBinary(t)
+	bin := testkit.BuildBinary(t)
 	dbURL, path := tempDatabaseURL(t)
 	ctx := context.Background()
 
@@ -168,7 +54,7 @@ func TestCallbackAcrossProcesses(t *testing.T) {
 	const secret = "whsec_two_processes"
 	env := []string{"ADDR=127.0.0.1:0", "DATABASE_URL=" + dbURL, "SEED_DEMO=false",
 		"LOG_FORMAT=json", "PAYMENT_WEBHOOK_SECRET=" + secret}
-	servers := []string{startBinary(t, bin, env...), startBinary(t, bin, env...)}
+	servers := []string{serve(t, bin, env...).URL, serve(t, bin, env...).URL}
 
 	body, err := json.Marshal(payment.NewEvent(p, booking.EventPaymentSucceeded, time.Now()))
 	if err != nil {

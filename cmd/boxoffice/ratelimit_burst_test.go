@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"boxoffice/internal/booking"
+	"boxoffice/internal/testkit"
 )
 
 // TestHoldBurstIsLimited (SPEC §8): one session fires 100 holds at once at
@@ -22,7 +23,7 @@ import (
 // to 60 seconds. Each hold asks for a seat of its own, so no answer is
 // shaped by a conflict between them.
 func TestHoldBurstIsLimited(t *testing.T) {
-	bin := buildBinary(t)
+	bin := testkit.BuildBinary(t)
 	dbURL, path := tempDatabaseURL(t)
 	ctx := context.Background()
 
@@ -45,8 +46,8 @@ func TestHoldBurstIsLimited(t *testing.T) {
 
 	// HOLD_RATE is spelled out (20 is its default, which TestHelp checks)
 	// so that a HOLD_RATE in the developer's environment cannot leak in.
-	srv := startBinary(t, bin, "ADDR=127.0.0.1:0", "DATABASE_URL="+dbURL, "SEED_DEMO=false",
-		"LOG_FORMAT=json", "HOLD_RATE="+strconv.Itoa(rate))
+	srv := serve(t, bin, "ADDR=127.0.0.1:0", "DATABASE_URL="+dbURL, "SEED_DEMO=false",
+		"LOG_FORMAT=json", "HOLD_RATE="+strconv.Itoa(rate)).URL
 
 	jar, err := cookiejar.New(nil)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"boxoffice/internal/booking"
 	"boxoffice/internal/config"
+	"boxoffice/internal/testkit"
 )
 
 // TestOpenDatabaseGivesALimiter: main hands the web server a limiter that
@@ -52,7 +53,7 @@ var csrfMeta = regexp.MustCompile(`<meta name="csrf-token" content="([^"]+)"`)
 // each: only 3 holds in all get through, and every other answer is 429 with
 // Retry-After, from both processes. Counting per process would let 6 through.
 func TestHoldRateAcrossProcesses(t *testing.T) {
-	bin := buildBinary(t)
+	bin := testkit.BuildBinary(t)
 	dbURL, path := tempDatabaseURL(t)
 	ctx := context.Background()
 
@@ -71,7 +72,7 @@ func TestHoldRateAcrossProcesses(t *testing.T) {
 	const rate = 3
 	env := []string{"ADDR=127.0.0.1:0", "DATABASE_URL=" + dbURL, "SEED_DEMO=false",
 		"LOG_FORMAT=json", "HOLD_RATE=" + strconv.Itoa(rate)}
-	servers := []string{startBinary(t, bin, env...), startBinary(t, bin, env...)}
+	servers := []string{serve(t, bin, env...).URL, serve(t, bin, env...).URL}
 
 	// One browser: cookies are shared by both servers on 127.0.0.1, and the
 	// session lives in the database, so either process knows it.

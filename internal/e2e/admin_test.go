@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"boxoffice/internal/testkit"
 )
 
 // TestAdminCounts: on a show of its own, one person buys a seat and another
@@ -12,19 +14,19 @@ import (
 // exactly that in the show's counts and on its map.
 func TestAdminCounts(t *testing.T) {
 	t.Parallel()
-	needBrowser(t)
+	testkit.NeedBrowser(t)
 	s := startServer(t, "ADMIN_EMAIL="+adminEmail, "ADMIN_PASSWORD="+adminPassword)
 	showID := s.showIDs(t)[5]
 
 	admin := newBrowser(t, "admin", nil)
 	admin.open(s, "/admin/login", "#password")
-	admin.do(
+	admin.Do(
 		chromedp.SendKeys(chromedp.CSS(`#email`), adminEmail),
 		chromedp.SendKeys(chromedp.CSS(`#password`), adminPassword),
 		chromedp.Submit(chromedp.CSS(`#password`)),
 		chromedp.WaitVisible(chromedp.CSS(`tr[data-show-id]`)),
 	)
-	if loc := admin.location(); loc != s.URL+"/admin" {
+	if loc := admin.Location(); loc != s.URL+"/admin" {
 		t.Errorf("signed in, the admin is at %s, want /admin", loc)
 	}
 
@@ -39,17 +41,17 @@ func TestAdminCounts(t *testing.T) {
 	// A third person looks at the map, on a phone and on a laptop, with a
 	// couple of seats chosen.
 	buyer.open(s, "/shows/"+showID, ".holdbar-button")
-	if !buyer.js(seatState("C4") + ` === 'booked' && ` + seatState("C6") + ` === 'held' && ` + seatState("C7") + ` === 'held'`) {
+	if !buyer.JS(testkit.SeatState("C4") + ` === 'booked' && ` + testkit.SeatState("C6") + ` === 'held' && ` + testkit.SeatState("C7") + ` === 'held'`) {
 		t.Error("the seat map does not show C4 booked and C6, C7 held")
 	}
 	buyer.pickSeats("E7", "E8")
 	buyer.shot("seatmap-phone", "#hold-form")
-	buyer.do(chromedp.EmulateViewport(laptopWidth, laptopHeight))
+	buyer.Do(chromedp.EmulateViewport(laptopWidth, laptopHeight))
 	buyer.open(s, "/shows/"+showID, ".holdbar-button")
 	buyer.pickSeats("E7", "E8")
 	buyer.shot("seatmap-laptop", ".show-head")
 
-	admin.do(chromedp.EmulateViewport(laptopWidth, laptopHeight))
+	admin.Do(chromedp.EmulateViewport(laptopWidth, laptopHeight))
 	admin.open(s, "/admin/shows/"+showID, ".admin-counts")
 	want := map[string]int{"booked": 1, "held": 2, "available": seats - 3}
 	for kind, n := range want {

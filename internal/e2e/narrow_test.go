@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"boxoffice/internal/testkit"
 )
 
 // TestNarrowPhone: on a 360×740 phone, the smallest common one, a wide
@@ -11,10 +13,10 @@ import (
 // scrolls sideways, and the Hold bar is on screen.
 func TestNarrowPhone(t *testing.T) {
 	t.Parallel()
-	needBrowser(t)
+	testkit.NeedBrowser(t)
 	s := startServer(t)
 	br := newBrowser(t, "small phone", nil)
-	br.do(chromedp.EmulateViewport(360, 740))
+	br.Do(chromedp.EmulateViewport(360, 740))
 
 	const pageFits = `document.documentElement.scrollWidth <= 360`
 	const mapScrolls = `(() => { const m = document.querySelector('#seatmap .seatmap-scroll');
@@ -22,11 +24,11 @@ func TestNarrowPhone(t *testing.T) {
 	wide := ""
 	for _, id := range s.showIDs(t) {
 		br.open(s, "/shows/"+id, ".holdbar-button")
-		if !br.js(pageFits) {
+		if !br.JS(pageFits) {
 			t.Errorf("show %s: the page is %d px wide on a 360 px screen, so it scrolls sideways",
 				id, eval[int](br, `document.documentElement.scrollWidth`))
 		}
-		if br.js(mapScrolls) {
+		if br.JS(mapScrolls) {
 			wide = id
 			break
 		}
@@ -36,16 +38,16 @@ func TestNarrowPhone(t *testing.T) {
 	}
 
 	// The map's own box scrolls: to its right edge and back.
-	if !br.js(`(() => { const m = document.querySelector('#seatmap .seatmap-scroll');
+	if !br.JS(`(() => { const m = document.querySelector('#seatmap .seatmap-scroll');
 	  m.scrollLeft = m.scrollWidth; const right = m.scrollLeft; m.scrollLeft = 0;
 	  return right > 0 && m.scrollLeft === 0; })()`) {
 		t.Error("the seat map's box does not scroll sideways")
 	}
-	if !br.js(pageFits + ` && window.scrollX === 0`) {
+	if !br.JS(pageFits + ` && window.scrollX === 0`) {
 		t.Error("scrolling the seat map scrolled the page sideways")
 	}
 	// The Hold bar is on screen, whole, without scrolling to it.
-	if !br.js(`(() => { const r = document.querySelector('.holdbar-button').getBoundingClientRect();
+	if !br.JS(`(() => { const r = document.querySelector('.holdbar-button').getBoundingClientRect();
 	  return r.width > 0 && r.height > 0 && r.left >= 0 && r.right <= 360 && r.top >= 0 && r.bottom <= 740; })()`) {
 		t.Error("the Hold button is not wholly on a 360×740 screen")
 	}
@@ -55,7 +57,7 @@ func TestNarrowPhone(t *testing.T) {
 	if got := br.text(".holdbar-button"); got != "Hold 1 seat" {
 		t.Errorf("after choosing %s the Hold button says %q", seat, got)
 	}
-	if !br.js(pageFits) {
+	if !br.JS(pageFits) {
 		t.Error("choosing a seat at the edge made the page wider than the screen")
 	}
 }

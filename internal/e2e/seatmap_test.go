@@ -12,17 +12,19 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"boxoffice/internal/testkit"
 )
 
 // holdSeats presses Hold and waits for the checkout page of the hold.
 func (b *browser) holdSeats() {
-	b.t.Helper()
-	b.do(
+	b.T.Helper()
+	b.Do(
 		chromedp.Click(chromedp.CSS(".holdbar-button")),
 		chromedp.WaitVisible(chromedp.CSS(".checkout .pay-form button")),
 	)
-	if loc := b.location(); !strings.Contains(loc, "/holds/") {
-		b.t.Fatalf("%s: after Hold the browser is at %s, want a checkout page", b.name, loc)
+	if loc := b.Location(); !strings.Contains(loc, "/holds/") {
+		b.T.Fatalf("%s: after Hold the browser is at %s, want a checkout page", b.Name, loc)
 	}
 }
 
@@ -31,17 +33,17 @@ func (b *browser) holdSeats() {
 // restored from the back/forward cache fires none (chromedp.NavigateBack
 // would wait for one forever). The caller waits for what it expects.
 func (b *browser) history(delta int64) {
-	b.t.Helper()
-	entries, err := chromedp.Run(b.ctx, chromedp.NavigationEntries())
+	b.T.Helper()
+	entries, err := chromedp.Run(b.Ctx, chromedp.NavigationEntries())
 	if err != nil {
-		b.t.Fatalf("%s: navigation history: %v", b.name, err)
+		b.T.Fatalf("%s: navigation history: %v", b.Name, err)
 	}
 	i := entries.CurrentIndex + delta
 	if i < 0 || i >= int64(len(entries.Entries)) {
-		b.t.Fatalf("%s: no history entry %d steps from %d of %d", b.name, delta, entries.CurrentIndex, len(entries.Entries))
+		b.T.Fatalf("%s: no history entry %d steps from %d of %d", b.Name, delta, entries.CurrentIndex, len(entries.Entries))
 	}
 	want := entries.Entries[i]
-	b.do(chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+	b.Do(chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 		_, err := cdp.Call(ctx, t, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: want.ID})
 		return err
 	}))
@@ -54,17 +56,17 @@ func (b *browser) history(delta int64) {
 // a load that never comes, or run in the page that went into the cache,
 // frozen there.
 func (b *browser) evalUntil(expr string, within time.Duration) {
-	b.t.Helper()
+	b.T.Helper()
 	deadline := time.Now().Add(within)
 	for {
-		ctx, cancel := context.WithTimeout(b.ctx, time.Second)
+		ctx, cancel := context.WithTimeout(b.Ctx, time.Second)
 		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expr))
 		cancel()
 		if err == nil && ok {
 			return
 		}
 		if time.Now().After(deadline) {
-			b.t.Fatalf("%s: waiting %s for %s: %v", b.name, within, expr, err)
+			b.T.Fatalf("%s: waiting %s for %s: %v", b.Name, within, expr, err)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
@@ -72,7 +74,7 @@ func (b *browser) evalUntil(expr string, within time.Duration) {
 
 // checkoutSeats are the seats the checkout page lists.
 func (b *browser) checkoutSeats() []string {
-	b.t.Helper()
+	b.T.Helper()
 	return eval[[]string](b, `[...document.querySelectorAll('.checkout-seats [data-seat-id]')].map((e) => e.dataset.seatId)`)
 }
 
@@ -81,24 +83,24 @@ func (b *browser) checkoutSeats() []string {
 // three seats free again on the map.
 func TestHoldAndBack(t *testing.T) {
 	t.Parallel()
-	needBrowser(t)
+	testkit.NeedBrowser(t)
 	s := startServer(t)
 	br := newBrowser(t, "moviegoer", nil)
 
 	br.open(s, "/", "a[data-show-id]")
 	br.shot("home-phone", "")
 	showID := eval[string](br, `document.querySelector('a[data-show-id]').dataset.showId`)
-	br.do(
+	br.Do(
 		chromedp.Click(chromedp.CSS(`a[data-show-id="`+showID+`"]`)),
 		chromedp.WaitVisible(chromedp.CSS(".holdbar-button")),
 	)
-	if loc := br.location(); loc != s.URL+"/shows/"+showID {
+	if loc := br.Location(); loc != s.URL+"/shows/"+showID {
 		t.Fatalf("the show's link led to %s", loc)
 	}
 
 	seats := []string{"F6", "F7", "F8"}
 	for _, seat := range seats {
-		if !br.js(seatState(seat) + ` === 'available'`) {
+		if !br.JS(testkit.SeatState(seat) + ` === 'available'`) {
 			t.Fatalf("%s is not available on a fresh demo show", seat)
 		}
 	}
@@ -114,7 +116,7 @@ func TestHoldAndBack(t *testing.T) {
 	// left for checkout, and how many seat map refreshes it had sent when
 	// it was hidden and by the end of its pageshow (this listener runs
 	// after app.js's, which was added first).
-	br.js(`(() => { window.boxofficeLeftForCheckout = true; window.mapSends = 0;
+	br.JS(`(() => { window.boxofficeLeftForCheckout = true; window.mapSends = 0;
 	  document.addEventListener('htmx:beforeSend', (e) => { if (e.detail.elt && e.detail.elt.id === 'seatmap') { window.mapSends++; } });
 	  window.addEventListener('pagehide', () => { window.mapSendsAtHide = window.mapSends; });
 	  window.addEventListener('pageshow', (e) => { if (e.persisted) { window.mapSendsAtShow = window.mapSends; } });
@@ -122,7 +124,7 @@ func TestHoldAndBack(t *testing.T) {
 	// Hold just after a regular refresh, so that the next one is not due
 	// before the browser's Back below: only the pageshow refresh can then
 	// bring the map up to date at once.
-	br.waitFor(`window.mapSends > 0`, 8*time.Second)
+	br.WaitFor(`window.mapSends > 0`, 8*time.Second)
 	br.holdSeats()
 	if got := br.checkoutSeats(); !slices.Equal(got, seats) {
 		t.Errorf("checkout lists %v, want %v", got, seats)
@@ -132,21 +134,21 @@ func TestHoldAndBack(t *testing.T) {
 	// this session's own, chosen, at once: not free, as the page was when
 	// it was left (a page from the cache refreshes its map on pageshow),
 	// and well before the next 5 s refresh.
-	checkoutURL := br.location()
+	checkoutURL := br.Location()
 	br.history(-1)
 	mine := make([]string, len(seats))
 	for i, seat := range seats {
-		mine[i] = seatState(seat) + ` === 'mine' && document.querySelector('#seat-` + seat + `').checked`
+		mine[i] = testkit.SeatState(seat) + ` === 'mine' && document.querySelector('#seat-` + seat + `').checked`
 	}
 	br.evalUntil(strings.Join(mine, " && "), 5*time.Second)
 	how := "loaded afresh"
-	if br.js(`window.boxofficeLeftForCheckout === true`) {
+	if br.JS(`window.boxofficeLeftForCheckout === true`) {
 		how = "restored from the back/forward cache"
 		// Restored as it was left, the map must be refreshed at once: by
 		// the end of pageshow app.js has sent a refresh (on the page's
 		// visibilitychange or its pageshow). Waiting for the next regular
 		// one would leave the seats shown free for up to 5 s.
-		if !br.js(`window.mapSendsAtShow > window.mapSendsAtHide`) {
+		if !br.JS(`window.mapSendsAtShow > window.mapSendsAtHide`) {
 			t.Error("the seat map came back from the back/forward cache and did not refresh itself at once")
 		}
 	}
@@ -164,22 +166,22 @@ func TestHoldAndBack(t *testing.T) {
 	}
 	// The countdown ticks.
 	left := br.text(".countdown-left")
-	br.waitFor(`document.querySelector('.countdown-left').textContent.trim() !== '`+left+`'`, 3*time.Second)
-	br.waitFor(`/^1[45]:[0-5][0-9]$/.test(document.querySelector('.countdown-left').textContent.trim())`, time.Second)
+	br.WaitFor(`document.querySelector('.countdown-left').textContent.trim() !== '`+left+`'`, 3*time.Second)
+	br.WaitFor(`/^1[45]:[0-5][0-9]$/.test(document.querySelector('.countdown-left').textContent.trim())`, time.Second)
 	br.shot("checkout-phone", "")
 
 	// Back: on the map again, the three seats free, and not chosen.
-	br.do(
+	br.Do(
 		chromedp.Click(chromedp.CSS(".release-form button")),
 		chromedp.WaitVisible(chromedp.CSS("#seatmap .holdbar-button, .holdbar-button")),
 	)
-	if loc := br.location(); loc != s.URL+"/shows/"+showID {
+	if loc := br.Location(); loc != s.URL+"/shows/"+showID {
 		t.Errorf("after Back the browser is at %s, want the seat map", loc)
 	}
 	for _, seat := range seats {
-		br.waitFor(seatState(seat)+` === 'available' && !document.querySelector('#seat-`+seat+`').disabled`, 5*time.Second)
+		br.WaitFor(testkit.SeatState(seat)+` === 'available' && !document.querySelector('#seat-`+seat+`').disabled`, 5*time.Second)
 	}
-	if br.js(`document.querySelectorAll('.seat input:checked').length !== 0`) {
+	if br.JS(`document.querySelectorAll('.seat input:checked').length !== 0`) {
 		t.Error("seats are still chosen after Back")
 	}
 }
@@ -190,7 +192,7 @@ func TestHoldAndBack(t *testing.T) {
 // selection, which it can then hold.
 func TestTwoBrowsersOneSeat(t *testing.T) {
 	t.Parallel()
-	needBrowser(t)
+	testkit.NeedBrowser(t)
 	s := startServer(t)
 	showID := s.showIDs(t)[1]
 	// The losing Hold is answered 409 in place; Chromium logs that status.
@@ -207,7 +209,7 @@ func TestTwoBrowsersOneSeat(t *testing.T) {
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
 	for i, b := range []*browser{ana, ben} {
-		wg.Go(func() { errs[i] = chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(".holdbar-button"))) })
+		wg.Go(func() { errs[i] = chromedp.Do(b.Ctx, chromedp.Click(chromedp.CSS(".holdbar-button"))) })
 	}
 	wg.Wait()
 	for i, err := range errs {
@@ -217,11 +219,11 @@ func TestTwoBrowsersOneSeat(t *testing.T) {
 	}
 	var winner, loser *browser
 	for _, b := range []*browser{ana, ben} {
-		b.waitFor(`location.pathname.startsWith('/holds/') && !!document.querySelector('.countdown') ||
+		b.WaitFor(`location.pathname.startsWith('/holds/') && !!document.querySelector('.countdown') ||
 			!!document.querySelector('#seatmap [data-conflict]')`, 10*time.Second)
-		if strings.Contains(b.location(), "/holds/") {
+		if strings.Contains(b.Location(), "/holds/") {
 			if winner != nil {
-				t.Fatalf("both %s and %s reached checkout with %s", winner.name, b.name, contested)
+				t.Fatalf("both %s and %s reached checkout with %s", winner.Name, b.Name, contested)
 			}
 			winner = b
 		} else {
@@ -232,7 +234,7 @@ func TestTwoBrowsersOneSeat(t *testing.T) {
 		t.Fatal("nobody reached checkout")
 	}
 	if got := winner.checkoutSeats(); !slices.Equal(got, picks[winner]) {
-		t.Errorf("%s's checkout lists %v, want %v", winner.name, got, picks[winner])
+		t.Errorf("%s's checkout lists %v, want %v", winner.Name, got, picks[winner])
 	}
 
 	kept := picks[loser][0]
@@ -240,24 +242,24 @@ func TestTwoBrowsersOneSeat(t *testing.T) {
 		kept = picks[loser][1]
 	}
 	if msg := loser.text("#seatmap [role=alert]"); !strings.Contains(msg, contested) {
-		t.Errorf("%s is told %q, which does not name %s", loser.name, msg, contested)
+		t.Errorf("%s is told %q, which does not name %s", loser.Name, msg, contested)
 	}
 	seat := `document.querySelector('[data-seat-id="` + contested + `"]')`
-	if !loser.js(seat + `.hasAttribute('data-conflict')`) {
-		t.Errorf("%s: %s has no data-conflict", loser.name, contested)
+	if !loser.JS(seat + `.hasAttribute('data-conflict')`) {
+		t.Errorf("%s: %s has no data-conflict", loser.Name, contested)
 	}
-	if !loser.js(seatState(contested) + ` === 'held' && ` + seat + `.querySelector('input').disabled`) {
-		t.Errorf("%s: %s is not shown held, or can still be chosen", loser.name, contested)
+	if !loser.JS(testkit.SeatState(contested) + ` === 'held' && ` + seat + `.querySelector('input').disabled`) {
+		t.Errorf("%s: %s is not shown held, or can still be chosen", loser.Name, contested)
 	}
-	if !loser.js(`document.querySelector('#seat-` + kept + `').checked && !document.querySelector('#seat-` + contested + `').checked`) {
-		t.Errorf("%s lost %s from the selection, or still has %s chosen", loser.name, kept, contested)
+	if !loser.JS(`document.querySelector('#seat-` + kept + `').checked && !document.querySelector('#seat-` + contested + `').checked`) {
+		t.Errorf("%s lost %s from the selection, or still has %s chosen", loser.Name, kept, contested)
 	}
 	loser.shot("conflict-phone", "#hold-form")
 
 	// What is left of the selection can be held at once.
 	loser.holdSeats()
 	if got := loser.checkoutSeats(); !slices.Equal(got, []string{kept}) {
-		t.Errorf("%s's second Hold lists %v, want [%s]", loser.name, got, kept)
+		t.Errorf("%s's second Hold lists %v, want [%s]", loser.Name, got, kept)
 	}
 }
 
@@ -272,7 +274,7 @@ func TestTwoBrowsersOneSeat(t *testing.T) {
 // strictly.
 func TestHeldSeatFreesItself(t *testing.T) {
 	t.Parallel()
-	needBrowser(t)
+	testkit.NeedBrowser(t)
 	s := startServer(t, "HOLD_TTL=3s")
 	showID := s.showIDs(t)[2]
 	holder := newBrowser(t, "holder", nil)
@@ -285,7 +287,7 @@ func TestHeldSeatFreesItself(t *testing.T) {
 		holder.holdSeats()
 
 		watcher.open(s, "/shows/"+showID, ".holdbar-button")
-		if !watcher.js(seatState(seat) + ` === 'held'`) {
+		if !watcher.JS(testkit.SeatState(seat) + ` === 'held'`) {
 			t.Logf("attempt %d: %s, held a moment ago for 3s, was not shown held when the watcher's map loaded (the machine is slow); trying another seat",
 				attempt+1, seat)
 			if attempt == len(seats)-1 {
@@ -297,17 +299,17 @@ func TestHeldSeatFreesItself(t *testing.T) {
 		if err != nil {
 			t.Fatalf("held seat's data-expires-at: %v", err)
 		}
-		watcher.waitFor(seatState(seat)+` === 'available' && !document.querySelector('#seat-`+seat+`').disabled`,
+		watcher.WaitFor(testkit.SeatState(seat)+` === 'available' && !document.querySelector('#seat-`+seat+`').disabled`,
 			time.Until(expiresAt)+5*time.Second)
 		if early := time.Until(expiresAt); early > 500*time.Millisecond {
 			t.Errorf("%s turned available %s before its hold lapsed", seat, early)
 		}
 		// The page really is the one opened before the lapse: no reload.
-		if !watcher.js(`performance.getEntriesByType('navigation').length === 1 && performance.getEntriesByType('navigation')[0].type === 'navigate'`) {
+		if !watcher.JS(`performance.getEntriesByType('navigation').length === 1 && performance.getEntriesByType('navigation')[0].type === 'navigate'`) {
 			t.Error("the watcher's page was reloaded")
 		}
 		// And the holder's checkout says the hold is over.
-		holder.waitFor(`document.querySelector('.countdown').classList.contains('countdown-expired') &&
+		holder.WaitFor(`document.querySelector('.countdown').classList.contains('countdown-expired') &&
 		document.querySelector('.pay-form button').disabled`, 3*time.Second)
 		return
 	}
@@ -317,7 +319,7 @@ func TestHeldSeatFreesItself(t *testing.T) {
 // alone: Tab to move, Space to choose, Enter to hold.
 func TestKeyboardOnly(t *testing.T) {
 	t.Parallel()
-	needBrowser(t)
+	testkit.NeedBrowser(t)
 	s := startServer(t)
 	showID := s.showIDs(t)[3]
 	br := newBrowser(t, "keyboard user", nil)
@@ -328,26 +330,26 @@ func TestKeyboardOnly(t *testing.T) {
 	tabTo := func(what, expr string) {
 		t.Helper()
 		for range 1000 {
-			if br.js(expr) {
+			if br.JS(expr) {
 				return
 			}
-			br.do(chromedp.KeyEvent(kb.Tab))
+			br.Do(chromedp.KeyEvent(kb.Tab))
 		}
 		t.Fatalf("Tab never reached %s", what)
 	}
 	var chosen []string
 	for range 2 {
-		br.do(chromedp.KeyEvent(kb.Tab))
+		br.Do(chromedp.KeyEvent(kb.Tab))
 		tabTo("an available seat", focused+`.matches('.seat input[name="seat"]:not(:disabled):not(:checked)')`)
 		chosen = append(chosen, eval[string](br, focused+`.value`))
-		br.do(chromedp.KeyEvent(" "))
-		br.waitFor(focused+`.checked`, 2*time.Second)
+		br.Do(chromedp.KeyEvent(" "))
+		br.WaitFor(focused+`.checked`, 2*time.Second)
 	}
 	if got := br.text(".holdbar-button"); got != "Hold 2 seats" {
 		t.Errorf("after choosing %v the Hold button says %q", chosen, got)
 	}
 	tabTo("the Hold button", focused+`.matches('.holdbar-button')`)
-	br.do(
+	br.Do(
 		chromedp.KeyEvent(kb.Enter),
 		chromedp.WaitVisible(chromedp.CSS(".checkout .countdown")),
 	)

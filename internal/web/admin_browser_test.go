@@ -5,39 +5,41 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"boxoffice/internal/testkit"
 )
 
 // TestAdminBrowser signs in with the form in a real Chromium and reads the
 // counts of the overview and of the show page: no CSP violation (the
 // occupancy bar is SVG attributes only) and no script error on the way.
 func TestAdminBrowser(t *testing.T) {
-	needBrowser(t)
+	testkit.NeedBrowser(t)
 	a := newAdminApp(t)
 	a.client().mustHold("A1", "A2")
 	a.book("C1")
-	br := newBrowser(t, nil)
-	br.do(
+	br := testkit.NewBrowser(t, nil)
+	br.Do(
 		chromedp.Navigate(a.srv.URL+"/admin"),
 		chromedp.WaitVisible(chromedp.CSS(`#password`)),
 		chromedp.SendKeys(chromedp.CSS(`#email`), adminEmail),
 		chromedp.SendKeys(chromedp.CSS(`#password`), adminPassword),
 		chromedp.Submit(chromedp.CSS(`#password`)),
 		chromedp.WaitVisible(chromedp.CSS(`tr[data-show-id="`+testShowID+`"]`)),
-		br.shot("admin-overview"),
+		shot("admin-overview"),
 	)
 	row := `tr[data-show-id="` + testShowID + `"] `
 	for kind, want := range map[string]string{"booked": "1", "held": "2", "available": "27"} {
-		if got := br.text(row + `[data-count="` + kind + `"]`); got != want {
+		if got := br.Text(row + `[data-count="` + kind + `"]`); got != want {
 			t.Errorf("overview %s = %q, want %s", kind, got, want)
 		}
 	}
-	br.do(
+	br.Do(
 		chromedp.Click(chromedp.CSS(row+`a`)),
 		chromedp.WaitVisible(chromedp.CSS(`.admin-seatmap`)),
-		br.shot("admin-show"),
+		shot("admin-show"),
 	)
-	br.waitFor(`document.querySelector('.admin-counts [data-count="held"]').textContent === '2'`, 5*time.Second)
-	if !br.js(`document.querySelector('[data-seat-id="A1"]').dataset.state === 'held'`) {
+	br.WaitFor(`document.querySelector('.admin-counts [data-count="held"]').textContent === '2'`, 5*time.Second)
+	if !br.JS(`document.querySelector('[data-seat-id="A1"]').dataset.state === 'held'`) {
 		t.Error("A1 is not shown held on the admin map")
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"boxoffice/internal/testkit"
 )
 
 // countSeatmapPolls installs a counter of the seat map refreshes really
@@ -24,66 +26,66 @@ func setVisibility(state string) string {
 // The seat map stops refreshing while its tab is hidden and refreshes at
 // once when it is shown again.
 func TestBrowserSeatMapPausesWhenHidden(t *testing.T) {
-	needBrowser(t)
+	testkit.NeedBrowser(t)
 	a := newApp(t)
 	a.clock.Set(time.Now().UTC()) // the page's seat rule runs on the browser's clock
-	br := newBrowser(t, nil)
-	br.do(
+	br := testkit.NewBrowser(t, nil)
+	br.Do(
 		chromedp.Navigate(a.srv.URL+"/shows/"+testShowID),
 		chromedp.WaitVisible(chromedp.CSS(".holdbar-button")),
 	)
-	br.js(countSeatmapPolls)
-	br.js(setVisibility("hidden"))
+	br.JS(countSeatmapPolls)
+	br.JS(setVisibility("hidden"))
 	time.Sleep(6 * time.Second) // past the 5 s refresh
-	if !br.js(`window.seatmapPolls === 0`) {
+	if !br.JS(`window.seatmapPolls === 0`) {
 		t.Error("the seat map refreshed in a hidden tab")
 	}
 	a.client().mustHold("E5")
 	// Showing the tab sends the refresh at once, in the same task as the
 	// event (so no regular 5 s poll can pass for it), and its answer is
 	// swapped in; the swap gets room for a busy machine.
-	if !br.js(`(() => { Object.defineProperty(document, 'visibilityState', {value: 'visible', configurable: true});
+	if !br.JS(`(() => { Object.defineProperty(document, 'visibilityState', {value: 'visible', configurable: true});
 	  document.dispatchEvent(new Event('visibilitychange')); return window.seatmapPolls === 1; })()`) {
 		t.Error("showing the tab again did not refresh the seat map at once")
 	}
-	br.waitFor(`window.seatmapPolls >= 1 && `+seatState("E5")+` === 'held'`, 6*time.Second)
+	br.WaitFor(`window.seatmapPolls >= 1 && `+testkit.SeatState("E5")+` === 'held'`, 6*time.Second)
 }
 
 // "Seat … was just taken" goes away with the next refresh that no longer
 // takes anything; a 403 (stale CSRF token) says to reload, with a button.
 func TestBrowserMessages(t *testing.T) {
-	needBrowser(t)
+	testkit.NeedBrowser(t)
 	a := newApp(t)
 	a.clock.Set(time.Now().UTC()) // the page's seat rule runs on the browser's clock
-	br := newBrowser(t, func(text string) bool { return strings.Contains(text, "status of 403") })
+	br := testkit.NewBrowser(t, func(text string) bool { return strings.Contains(text, "status of 403") })
 	refresh := `(() => { htmx.trigger('#seatmap', 'seatmap-refresh'); return true; })()`
-	br.do(
+	br.Do(
 		chromedp.Navigate(a.srv.URL+"/shows/"+testShowID),
 		chromedp.WaitVisible(chromedp.CSS(".holdbar-button")),
 		chromedp.Click(chromedp.CSS(`label[data-seat-id="A1"]`)),
 		chromedp.Click(chromedp.CSS(`label[data-seat-id="A2"]`)),
 	)
 	a.client().mustHold("A1")
-	br.js(refresh)
+	br.JS(refresh)
 	// A refresh already in flight drops the triggered one (htmx's default
 	// sync), so allow for the next regular one.
-	br.waitFor(`document.querySelector('.holdbar-count').textContent.includes('just taken')`, 7*time.Second)
+	br.WaitFor(`document.querySelector('.holdbar-count').textContent.includes('just taken')`, 7*time.Second)
 	a.client().mustHold("B1")
-	br.js(refresh)
-	br.waitFor(seatState("B1")+` === 'held'`, 7*time.Second)
-	if got := br.text(".holdbar-count"); strings.Contains(got, "just taken") {
+	br.JS(refresh)
+	br.WaitFor(testkit.SeatState("B1")+` === 'held'`, 7*time.Second)
+	if got := br.Text(".holdbar-count"); strings.Contains(got, "just taken") {
 		t.Errorf("hold bar still says %q after a refresh that took nothing", got)
 	}
 
 	// The session's token changed under the page: Hold is refused.
-	br.js(`(() => { document.querySelector('meta[name="csrf-token"]').content = 'stale';
+	br.JS(`(() => { document.querySelector('meta[name="csrf-token"]').content = 'stale';
 	  document.querySelectorAll('input[name="_csrf"]').forEach((i) => { i.value = 'stale'; }); return true; })()`)
-	br.do(chromedp.Click(chromedp.CSS(".holdbar-button")))
-	br.waitFor(`!!document.querySelector('#flash button.flash-reload')`, 3*time.Second)
-	if got := br.text("#flash"); !strings.Contains(got, "Reload the page") {
+	br.Do(chromedp.Click(chromedp.CSS(".holdbar-button")))
+	br.WaitFor(`!!document.querySelector('#flash button.flash-reload')`, 3*time.Second)
+	if got := br.Text("#flash"); !strings.Contains(got, "Reload the page") {
 		t.Errorf("flash after a 403: %q", got)
 	}
-	if !br.js(`!!document.querySelector('.holdbar-button')`) {
+	if !br.JS(`!!document.querySelector('.holdbar-button')`) {
 		t.Error("the 403 replaced the seat map")
 	}
 }

@@ -8,14 +8,16 @@ import (
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+
+	"boxoffice/internal/testkit"
 )
 
 // TestBrowser drives the seat map in a real headless Chromium: the running
 // total, the client-side seat rule, the live refresh that keeps the
 // selection (with 304s), hold and Back, an in-place conflict, and no CSP
-// violation or script error on the way. See needBrowser for when it skips.
+// violation or script error on the way. See testkit.NeedBrowser for when it skips.
 func TestBrowser(t *testing.T) {
-	needBrowser(t)
+	testkit.NeedBrowser(t)
 	a := newApp(t)
 	now := time.Now().UTC().Round(0)
 	// B2 is held by someone else, and the hold lapses 8 s from now: time
@@ -26,83 +28,83 @@ func TestBrowser(t *testing.T) {
 	a.book("C1", "C2")
 
 	// A 409 answered in place is expected; the browser logs it anyway.
-	br := newBrowser(t, func(text string) bool { return strings.Contains(text, "status of 409") })
+	br := testkit.NewBrowser(t, func(text string) bool { return strings.Contains(text, "status of 409") })
 
 	// Choose two seats: the running total follows.
-	br.do(
+	br.Do(
 		chromedp.EmulateViewport(390, 844),
 		chromedp.Navigate(a.srv.URL+"/shows/"+testShowID),
 		chromedp.WaitVisible(chromedp.CSS(".holdbar-button")),
 		chromedp.Click(chromedp.CSS(`label[data-seat-id="A1"]`)),
 		chromedp.Click(chromedp.CSS(`label[data-seat-id="A2"]`)),
 	)
-	if total := br.text(".holdbar-total"); total != "₹360" {
+	if total := br.Text(".holdbar-total"); total != "₹360" {
 		t.Errorf("running total %q, want ₹360", total)
 	}
-	if b := br.text(".holdbar-button"); b != "Hold 2 seats" {
+	if b := br.Text(".holdbar-button"); b != "Hold 2 seats" {
 		t.Errorf("hold button says %q", b)
 	}
 
 	// The seat rule in the browser: B2 frees itself when its hold lapses.
-	if !br.js(seatState("B2") + ` === 'held'`) {
+	if !br.JS(testkit.SeatState("B2") + ` === 'held'`) {
 		t.Error("B2 is not shown held")
 	}
-	br.waitFor(seatState("B2")+` === 'available' && !document.querySelector('#seat-B2').disabled`, 12*time.Second)
+	br.WaitFor(testkit.SeatState("B2")+` === 'available' && !document.querySelector('#seat-B2').disabled`, 12*time.Second)
 
 	// Someone else holds E5: the refresh shows it and keeps our choice.
 	a.client().mustHold("E5")
-	br.waitFor(seatState("E5")+` === 'held'`, 8*time.Second)
-	if !br.js(`document.querySelector('#seat-A1').checked && document.querySelector('#seat-A2').checked`) {
+	br.WaitFor(testkit.SeatState("E5")+` === 'held'`, 8*time.Second)
+	if !br.JS(`document.querySelector('#seat-A1').checked && document.querySelector('#seat-A2').checked`) {
 		t.Error("the refresh lost the selection")
 	}
 	// Nothing changes now: refreshes get 304 and the map stays.
 	time.Sleep(5500 * time.Millisecond)
-	if !br.js(`document.querySelectorAll('[data-seat-id]').length === 30 && document.querySelector('#seat-A1').checked`) {
+	if !br.JS(`document.querySelectorAll('[data-seat-id]').length === 30 && document.querySelector('#seat-A1').checked`) {
 		t.Error("the map or the selection is gone after an unchanged refresh")
 	}
 	if m := a.client().get("/metrics").body; !strings.Contains(m, `code="304",method="GET",route="/shows/:showID/seats"`) {
 		t.Error("no refresh was answered 304")
 	}
-	br.do(br.shot("seatmap-phone"))
+	br.Do(shot("seatmap-phone"))
 
 	// Hold: checkout with its countdown.
-	br.do(
+	br.Do(
 		chromedp.Click(chromedp.CSS(".holdbar-button")),
 		chromedp.WaitVisible(chromedp.CSS(".countdown")),
 	)
-	if loc := br.location(); !strings.Contains(loc, "/holds/") {
+	if loc := br.Location(); !strings.Contains(loc, "/holds/") {
 		t.Errorf("after Hold the browser is at %s", loc)
 	}
-	if !br.js(`document.querySelector('[data-amount]').dataset.amount === '36000'`) {
+	if !br.JS(`document.querySelector('[data-amount]').dataset.amount === '36000'`) {
 		t.Error("checkout amount is not 36000")
 	}
-	br.waitFor(`/^1[45]:[0-5][0-9]$/.test(document.querySelector('.countdown-left').textContent)`, 3*time.Second)
-	br.do(br.shot("checkout-phone"))
+	br.WaitFor(`/^1[45]:[0-5][0-9]$/.test(document.querySelector('.countdown-left').textContent)`, 3*time.Second)
+	br.Do(shot("checkout-phone"))
 
 	// Back: the seats are free again and we are on the map.
-	br.do(
+	br.Do(
 		chromedp.Click(chromedp.CSS(".release-form button")),
 		chromedp.WaitVisible(chromedp.CSS("#seatmap")),
 	)
-	br.waitFor(seatState("A1")+` === 'available'`, 3*time.Second)
+	br.WaitFor(testkit.SeatState("A1")+` === 'available'`, 3*time.Second)
 
 	// A conflict answered in place: A3 is lost, A4 stays chosen.
-	br.do(
+	br.Do(
 		chromedp.Click(chromedp.CSS(`label[data-seat-id="A3"]`)),
 		chromedp.Click(chromedp.CSS(`label[data-seat-id="A4"]`)),
 	)
 	a.client().mustHold("A3")
-	br.do(
+	br.Do(
 		chromedp.Click(chromedp.CSS(".holdbar-button")),
 		chromedp.WaitVisible(chromedp.CSS(`[data-conflict]`)),
 	)
-	if !br.js(`document.querySelector('#seatmap [role=alert]').textContent.includes('A3') && document.querySelector('#seat-A4').checked`) {
+	if !br.JS(`document.querySelector('#seatmap [role=alert]').textContent.includes('A3') && document.querySelector('#seat-A4').checked`) {
 		t.Error("conflict message does not name A3, or A4 lost its selection")
 	}
-	br.do(br.shot("conflict-phone"))
+	br.Do(shot("conflict-phone"))
 
 	// Laptop, dark.
-	br.do(
+	br.Do(
 		chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
 			_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
 				Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}},
@@ -113,6 +115,6 @@ func TestBrowser(t *testing.T) {
 		chromedp.Navigate(a.srv.URL+"/shows/"+testShowID),
 		chromedp.WaitVisible(chromedp.CSS(".holdbar-button")),
 		chromedp.Click(chromedp.CSS(`label[data-seat-id="D4"]`)),
-		br.shot("seatmap-laptop-dark"),
+		shot("seatmap-laptop-dark"),
 	)
 }

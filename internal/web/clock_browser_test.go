@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"boxoffice/internal/testkit"
 )
 
 // The page keeps time by the server's clock, not the device's: here the
@@ -14,43 +16,43 @@ import (
 // clock stays held on screen, and checkout counts down what the server
 // still allows, with Pay enabled.
 func TestBrowserUsesServerClock(t *testing.T) {
-	needBrowser(t)
+	testkit.NeedBrowser(t)
 	a := newApp(t)
 	device := time.Now().UTC()
 	// Holds made now end at device-1m: already over by the device's clock.
 	a.clock.Set(device.Add(-16 * time.Minute))
 	a.client().mustHold("A1")
 
-	br := newBrowser(t, nil)
-	br.do(
+	br := testkit.NewBrowser(t, nil)
+	br.Do(
 		chromedp.Navigate(a.srv.URL+"/shows/"+testShowID),
 		chromedp.WaitVisible(chromedp.CSS(".holdbar-button")),
 		chromedp.Click(chromedp.CSS(`label[data-seat-id="A2"]`)),
 		chromedp.Click(chromedp.CSS(".holdbar-button")),
 		chromedp.WaitVisible(chromedp.CSS(".countdown")),
 	)
-	if loc := br.location(); !strings.Contains(loc, "/holds/") {
+	if loc := br.Location(); !strings.Contains(loc, "/holds/") {
 		t.Fatalf("after Hold the browser is at %s, want a checkout", loc)
 	}
 	time.Sleep(1500 * time.Millisecond) // the countdown ticks every second
-	if !br.js(`(() => { const e = document.querySelector('.countdown-left');
+	if !br.JS(`(() => { const e = document.querySelector('.countdown-left');
 	  return !!e && /^(15:00|14:5\d)$/.test(e.textContent.trim()); })()`) {
-		t.Errorf("countdown at the start of a 15 minute hold: %q, want about 15:00", br.text(".countdown"))
+		t.Errorf("countdown at the start of a 15 minute hold: %q, want about 15:00", br.Text(".countdown"))
 	}
-	if !br.js(`!document.querySelector('.pay-form button').disabled`) {
+	if !br.JS(`!document.querySelector('.pay-form button').disabled`) {
 		t.Error("Pay is disabled although the server still holds the seats for 15 minutes")
 	}
 
 	// 14 minutes later by the server's clock, still one minute ahead of the
 	// holds' end, which is a minute past by the device's.
 	a.clock.Set(device.Add(-2 * time.Minute))
-	br.do(
+	br.Do(
 		chromedp.Navigate(a.srv.URL+"/shows/"+testShowID),
 		chromedp.WaitVisible(chromedp.CSS(".holdbar-button")),
 	)
 	time.Sleep(1500 * time.Millisecond) // the seat rule runs every second
 	for seat, want := range map[string]string{"A1": "held", "A2": "mine"} {
-		if !br.js(seatState(seat) + ` === '` + want + `'`) {
+		if !br.JS(testkit.SeatState(seat) + ` === '` + want + `'`) {
 			t.Errorf("seat %s is no longer %s on screen, though the server holds it for another minute", seat, want)
 		}
 	}
@@ -61,12 +63,12 @@ func TestBrowserUsesServerClock(t *testing.T) {
 	// refresh would still say held).
 	const before = 8 * time.Second
 	a.clock.Set(device.Add(-time.Minute - before))
-	br.do(
+	br.Do(
 		chromedp.Navigate(a.srv.URL+"/shows/"+testShowID),
 		chromedp.WaitVisible(chromedp.CSS(".holdbar-button")),
 	)
-	if !br.js(seatState("A1") + ` === 'held'`) {
+	if !br.JS(testkit.SeatState("A1") + ` === 'held'`) {
 		t.Fatalf("A1 is not held %s before its hold ends by the server's clock (it ended a minute ago by the device's)", before)
 	}
-	br.waitFor(seatState("A1")+` === 'available'`, before+5*time.Second)
+	br.WaitFor(testkit.SeatState("A1")+` === 'available'`, before+5*time.Second)
 }
