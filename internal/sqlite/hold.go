@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"database/sql/driver"
 	"errors"
 	"fmt"
 	"slices"
@@ -63,17 +62,6 @@ func (s *Store) HoldSeats(ctx context.Context, h booking.Hold, m booking.Moment)
 	}
 	lockArgs = append(lockArgs, cutoff(m), h.ShowID, h.Owner)
 
-	if n <= maxPreparedSeats {
-		err := s.holdRaw(ctx, &h, lockArgs, now)
-		if err == nil {
-			return h, nil
-		}
-		if !errors.Is(err, errRawFallback) {
-			return booking.Hold{}, wrapErr("hold seats", err)
-		}
-		// A seat was not free (or the show is unknown): decide again, and
-		// name the culprits, in a transaction of the database/sql path.
-	}
 	err := s.inTx(ctx, "hold seats", func(tx *sql.Tx) error {
 		locked, err := s.lockSeats(ctx, tx, n, lockArgs)
 		if err != nil {
@@ -102,48 +90,6 @@ func (s *Store) HoldSeats(ctx context.Context, h booking.Hold, m booking.Moment)
 		return booking.Hold{}, err
 	}
 	return h, nil
-}
-
-// holdRaw is HoldSeats's transaction on the raw statements (rawtx.go). It
-// rolls back with errRawFallback when the lock UPDATE missed a seat, leaving
-// the conflict's explanation to the database/sql path.
-func (s *Store) holdRaw(ctx context.Context, h *booking.Hold, lockArgs []any, now int64) error {
-	n := len(h.SeatIDs)
-	args := make([]driver.NamedValue, 0, len(lockArgs))
-	for i, v := range lockArgs {
-		args = append(args, driver.NamedValue{Ordinal: i + 1, Value: v})
-	}
-	ins := []driver.NamedValue{
-		{Ordinal: 1, Value: h.ID}, {Ordinal: 2, Value: h.Owner}, {Ordinal: 3, Value: joinIDs(h.SeatIDs)},
-		{Ordinal: 4, Value: h.ShowID}, {Ordinal: 5, Value: now},
-	}
-	var row [3]driver.Value
-	return s.inRawTx(ctx, func(st *rawStmts) error {
-		locked, err := rawExec(ctx, st.lock[n], args)
-		if err != nil {
-			return err
-		}
-		if locked < int64(n) {
-			return errRawFallback
-		}
-		if err := rawQueryRow(ctx, st.insertHold, ins, row[:]); err != nil {
-			return err
-		}
-		amount, ok := row[0].(int64)
-		if !ok {
-			return fmt.Errorf("hold amount is %T", row[0])
-		}
-		h.Amount, h.Currency = booking.Money(amount), text(row[1])
-		prev := text(row[2])
-		if prev == "" {
-			return nil
-		}
-		if _, err := rawExec(ctx, st.releaseHold, []driver.NamedValue{{Ordinal: 1, Value: h.ShowID}, {Ordinal: 2, Value: prev}}); err != nil {
-			return err
-		}
-		_, err = rawExec(ctx, st.replaceHold, []driver.NamedValue{{Ordinal: 1, Value: prev}})
-		return err
-	})
 }
 
 // lockSeats runs lockSQL for n seats and returns how many it locked.

@@ -65,7 +65,6 @@ type Store struct {
 	stmts    *statements
 	sessions *SessionStore
 	layouts  *layoutCache // seat layouts by show: immutable after CreateShow
-	raw      rawCache     // the hold's statements on the write connection, below database/sql
 
 	lastWrite atomic.Int64 // unix nanoseconds of the last local commit
 	stop      chan struct{}
@@ -150,7 +149,6 @@ func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
 		close(s.stop)
 		s.wg.Wait()
-		s.closeRaw()
 		s.stmts.close()
 		s.closeErr = s.closeDBs()
 	})
