@@ -282,17 +282,28 @@ func busyBackoff(ctx context.Context, attempt int) error {
 func (s *Store) tryTx(ctx context.Context, fn func(*sql.Tx) error) error {
 	tx, err := s.write.BeginTx(ctx, nil)
 	if err != nil {
-		return err
+		return cancelledFirst(ctx, err)
 	}
 	if err := fn(tx); err != nil {
 		_ = tx.Rollback()
-		return err
+		return cancelledFirst(ctx, err)
 	}
 	if err := tx.Commit(); err != nil {
-		return err
+		return cancelledFirst(ctx, err)
 	}
 	s.lastWrite.Store(time.Now().UnixNano())
 	return nil
+}
+
+// cancelledFirst puts the context's error in front of err when the context
+// ended: database/sql then rolls the transaction back by itself, and what the
+// statement reports ("transaction has already been committed or rolled
+// back") would hide that the request's deadline or its client is why.
+func cancelledFirst(ctx context.Context, err error) error {
+	if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
+		return fmt.Errorf("%w: %w", cerr, err)
+	}
+	return err
 }
 
 // wrapErr prefixes driver errors with the operation; the domain's errors
