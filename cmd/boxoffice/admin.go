@@ -44,11 +44,7 @@ func (m *Main) admin(ctx context.Context, args []string, getenv func(string) str
 	if err := booking.ValidateAdmin(booking.NormalizeEmail(*email), password); err != nil {
 		return usageError{fmt.Errorf("admin add: %s", booking.ErrorMessage(err))}
 	}
-	dbConfig, err := config.LoadDatabase(*dbURL, getenv)
-	if err != nil {
-		return usageError{err}
-	}
-	db, err := openDatabase(ctx, dbConfig)
+	db, _, err := openDatabaseFlag(ctx, *dbURL, getenv)
 	if err != nil {
 		return err
 	}

@@ -18,7 +18,6 @@ import (
 type database struct {
 	booking.Store
 	Sessions scs.Store
-	Migrate  func(context.Context) error
 	// Limiter counts in the database, so that HOLD_RATE holds across
 	// processes (SPEC §8); nil would leave each process counting alone.
 	Limiter web.Limiter
@@ -30,7 +29,19 @@ var (
 	_ web.Limiter = (*mongo.RateLimiter)(nil)
 )
 
-// openDatabase opens the store DATABASE_URL names.
+// openDatabaseFlag opens the store a command's --database-url names, or
+// DATABASE_URL when the flag is empty; a bad URL is a usage error.
+func openDatabaseFlag(ctx context.Context, flagURL string, getenv func(string) string) (*database, config.Database, error) {
+	dbConfig, err := config.LoadDatabase(flagURL, getenv)
+	if err != nil {
+		return nil, dbConfig, usageError{err}
+	}
+	db, err := openDatabase(ctx, dbConfig)
+	return db, dbConfig, err
+}
+
+// openDatabase opens the store DATABASE_URL names. Both adapters create or
+// update their tables and indexes as they open.
 func openDatabase(ctx context.Context, db config.Database) (*database, error) {
 	switch db.Driver {
 	case config.DriverSQLite:
@@ -43,13 +54,13 @@ func openDatabase(ctx context.Context, db config.Database) (*database, error) {
 			s.Close()
 			return nil, err
 		}
-		return &database{Store: s, Sessions: s.Sessions(), Migrate: s.Migrate, Limiter: limiter}, nil
+		return &database{Store: s, Sessions: s.Sessions(), Limiter: limiter}, nil
 	case config.DriverMongo:
 		s, err := mongo.Open(ctx, db.Source)
 		if err != nil {
 			return nil, err
 		}
-		return &database{Store: s, Sessions: s.Sessions(), Migrate: s.Migrate, Limiter: s.RateLimiter()}, nil
+		return &database{Store: s, Sessions: s.Sessions(), Limiter: s.RateLimiter()}, nil
 	default:
 		return nil, fmt.Errorf("no store for database driver %q", db.Driver)
 	}

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"boxoffice/internal/catalog"
-	"boxoffice/internal/config"
 )
 
 // Defaults of "boxoffice seed": 100 shows of a 500-seat screen.
@@ -41,11 +40,7 @@ func (m *Main) seed(ctx context.Context, args []string, getenv func(string) stri
 	if err := catalog.CheckSize(*rows, *cols); err != nil {
 		return usageError{fmt.Errorf("seed: %w", err)}
 	}
-	dbConfig, err := config.LoadDatabase(*dbURL, getenv)
-	if err != nil {
-		return usageError{err}
-	}
-	db, err := openDatabase(ctx, dbConfig)
+	db, _, err := openDatabaseFlag(ctx, *dbURL, getenv)
 	if err != nil {
 		return err
 	}
@@ -80,18 +75,11 @@ func (m *Main) migrate(ctx context.Context, args []string, getenv func(string) s
 	if fs.NArg() > 0 {
 		return usageError{fmt.Errorf("migrate: unexpected argument %q", fs.Arg(0))}
 	}
-	dbConfig, err := config.LoadDatabase(*dbURL, getenv)
-	if err != nil {
-		return usageError{err}
-	}
-	db, err := openDatabase(ctx, dbConfig)
+	db, dbConfig, err := openDatabaseFlag(ctx, *dbURL, getenv)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	if err := db.Migrate(ctx); err != nil {
-		return err
-	}
 	fmt.Fprintf(m.Stdout, "migrated %s\n", dbConfig.Redacted())
 	return nil
 }
