@@ -37,26 +37,12 @@ func (s *Store) ListOccupancy(ctx context.Context, f booking.ShowFilter, m booki
 	if f.Limit > 0 {
 		pipeline = append(pipeline, bson.D{{Key: "$limit", Value: f.Limit}})
 	}
-	count := bson.D{{Key: "$count", Value: "n"}}
 	pipeline = append(pipeline,
 		bson.D{{Key: "$lookup", Value: bson.D{
 			{Key: "from", Value: colSeats},
 			{Key: "localField", Value: "_id"},
 			{Key: "foreignField", Value: "show_id"},
-			{Key: "pipeline", Value: bson.A{
-				bson.D{{Key: "$facet", Value: bson.D{
-					{Key: "by_status", Value: bson.A{
-						bson.D{{Key: "$group", Value: bson.D{
-							{Key: "_id", Value: "$status"},
-							{Key: "n", Value: bson.D{{Key: "$sum", Value: 1}}},
-						}}},
-					}},
-					{Key: "available", Value: bson.A{
-						bson.D{{Key: "$match", Value: bson.D{seatRule(m, "")}}},
-						count,
-					}},
-				}}},
-			}},
+			{Key: "pipeline", Value: bson.A{occupancyFacet(m)}},
 			{Key: "as", Value: "seat_counts"},
 		}}},
 		bson.D{{Key: "$lookup", Value: bson.D{
@@ -87,16 +73,8 @@ func (s *Store) ListOccupancy(ctx context.Context, f booking.ShowFilter, m booki
 	}
 	var docs []struct {
 		showDoc    `bson:",inline"`
-		SeatCounts []struct {
-			ByStatus []struct {
-				Status string `bson:"_id"`
-				N      int    `bson:"n"`
-			} `bson:"by_status"`
-			Available []struct {
-				N int `bson:"n"`
-			} `bson:"available"`
-		} `bson:"seat_counts"`
-		Money []struct {
+		SeatCounts []seatCounts `bson:"seat_counts"`
+		Money      []struct {
 			Revenue    int64 `bson:"revenue"`
 			RefundsDue int   `bson:"refunds_due"`
 		} `bson:"money"`
@@ -106,19 +84,7 @@ func (s *Store) ListOccupancy(ctx context.Context, f booking.ShowFilter, m booki
 	}
 	list := make([]booking.ShowOccupancy, 0, len(docs))
 	for _, d := range docs {
-		so := booking.ShowOccupancy{Show: d.show()}
-		if len(d.SeatCounts) == 1 {
-			for _, g := range d.SeatCounts[0].ByStatus {
-				so.Total += g.N
-				if g.Status == string(booking.SeatBooked) {
-					so.Booked += g.N
-				}
-			}
-			if len(d.SeatCounts[0].Available) == 1 {
-				so.Available = d.SeatCounts[0].Available[0].N
-			}
-		}
-		so.Held = so.Total - so.Booked - so.Available
+		so := booking.ShowOccupancy{Show: d.show(), Occupancy: occupancyOf(d.SeatCounts)}
 		if len(d.Money) == 1 {
 			so.Revenue, so.RefundsDue = booking.Money(d.Money[0].Revenue), d.Money[0].RefundsDue
 		}

@@ -149,51 +149,19 @@ func (s *Store) AvailableSeatIDs(ctx context.Context, showID string, m booking.M
 // expression of it), so held = total - booked - available exactly as
 // booking.CountOccupancy counts.
 func (s *Store) Occupancy(ctx context.Context, showID string, m booking.Moment) (booking.Occupancy, error) {
-	count := bson.D{{Key: "$count", Value: "n"}}
 	pipeline := mongo.Pipeline{
 		{{Key: "$match", Value: bson.D{{Key: "show_id", Value: showID}}}},
-		{{Key: "$facet", Value: bson.D{
-			{Key: "by_status", Value: bson.A{
-				bson.D{{Key: "$group", Value: bson.D{
-					{Key: "_id", Value: "$status"},
-					{Key: "n", Value: bson.D{{Key: "$sum", Value: 1}}},
-				}}},
-			}},
-			{Key: "available", Value: bson.A{
-				bson.D{{Key: "$match", Value: bson.D{seatRule(m, "")}}},
-				count,
-			}},
-		}}},
+		occupancyFacet(m),
 	}
 	cur, err := s.col(colSeats).Aggregate(ctx, pipeline)
 	if err != nil {
 		return booking.Occupancy{}, fmt.Errorf("mongo: occupancy: %w", err)
 	}
-	var out []struct {
-		ByStatus []struct {
-			Status string `bson:"_id"`
-			N      int    `bson:"n"`
-		} `bson:"by_status"`
-		Available []struct {
-			N int `bson:"n"`
-		} `bson:"available"`
-	}
+	var out []seatCounts
 	if err := cur.All(ctx, &out); err != nil {
 		return booking.Occupancy{}, fmt.Errorf("mongo: occupancy: %w", err)
 	}
-	var o booking.Occupancy
-	if len(out) == 1 {
-		for _, g := range out[0].ByStatus {
-			o.Total += g.N
-			if g.Status == string(booking.SeatBooked) {
-				o.Booked += g.N
-			}
-		}
-		if len(out[0].Available) == 1 {
-			o.Available = out[0].Available[0].N
-		}
-	}
-	o.Held = o.Total - o.Booked - o.Available
+	o := occupancyOf(out)
 	if o.Total == 0 {
 		if err := s.showExists(ctx, showID); err != nil {
 			return booking.Occupancy{}, err
@@ -225,4 +193,52 @@ func seatsOf(ctx context.Context, c *mongo.Collection, showID string, seatIDs []
 		{Key: "show_id", Value: showID},
 		{Key: "seat_id", Value: bson.D{{Key: "$in", Value: seatIDs}}},
 	})
+}
+
+// occupancyFacet counts a show's seats in one stage: by stored status, and
+// those available by the seat rule's filter, so the rule is not written a
+// second time in expression syntax. Held is what is left (occupancyOf).
+func occupancyFacet(m booking.Moment) bson.D {
+	return bson.D{{Key: "$facet", Value: bson.D{
+		{Key: "by_status", Value: bson.A{
+			bson.D{{Key: "$group", Value: bson.D{
+				{Key: "_id", Value: "$status"},
+				{Key: "n", Value: bson.D{{Key: "$sum", Value: 1}}},
+			}}},
+		}},
+		{Key: "available", Value: bson.A{
+			bson.D{{Key: "$match", Value: bson.D{seatRule(m, "")}}},
+			bson.D{{Key: "$count", Value: "n"}},
+		}},
+	}}}
+}
+
+// seatCounts is what occupancyFacet yields.
+type seatCounts struct {
+	ByStatus []struct {
+		Status string `bson:"_id"`
+		N      int    `bson:"n"`
+	} `bson:"by_status"`
+	Available []struct {
+		N int `bson:"n"`
+	} `bson:"available"`
+}
+
+// occupancyOf turns occupancyFacet's output (one document, or none for a
+// show without seats) into counts.
+func occupancyOf(out []seatCounts) booking.Occupancy {
+	var o booking.Occupancy
+	if len(out) == 1 {
+		for _, g := range out[0].ByStatus {
+			o.Total += g.N
+			if g.Status == string(booking.SeatBooked) {
+				o.Booked += g.N
+			}
+		}
+		if len(out[0].Available) == 1 {
+			o.Available = out[0].Available[0].N
+		}
+	}
+	o.Held = o.Total - o.Booked - o.Available
+	return o
 }
