@@ -83,6 +83,20 @@ func ValidateSeatRequest(seatIDs []string, maxSeats int) error {
 	return nil
 }
 
+// CheckHoldRequest is what a store checks of a hold before any I/O: 1 or
+// more distinct, well-formed seats (the seat count limit is the Service's),
+// an id, and an owner, without which the hold could never be released or
+// paid.
+func CheckHoldRequest(h Hold) error {
+	if err := ValidateSeatRequest(h.SeatIDs, len(h.SeatIDs)); err != nil {
+		return err
+	}
+	if h.ID == "" || h.Owner == "" {
+		return Errorf(EINVALID, "A hold needs an id and an owner.")
+	}
+	return nil
+}
+
 // CheckHoldable decides a hold request against the current state of the
 // requested seats: found holds the seats the store found (in any order),
 // previousHoldID is the session's active hold for the show, whose seats count

@@ -98,14 +98,9 @@ var errHoldRace = errors.New("a concurrent hold of the same session committed fi
 // snapshot makes that write fail with WriteConflict, and the driver runs the
 // whole step again against the new state, where CheckHoldable names the seat.
 func (s *Store) HoldSeats(ctx context.Context, h booking.Hold, m booking.Moment) (booking.Hold, error) {
-	// The port's contract, as the SQLite adapter checks it, before any
-	// round trip: 1 or more distinct valid seats, an id and an owner (a hold
-	// without an owner could never be released or paid).
-	if err := booking.ValidateSeatRequest(h.SeatIDs, len(h.SeatIDs)); err != nil {
+	// Before any round trip, as every store does.
+	if err := booking.CheckHoldRequest(h); err != nil {
 		return booking.Hold{}, err
-	}
-	if h.ID == "" || h.Owner == "" {
-		return booking.Hold{}, booking.Errorf(booking.EINVALID, "A hold needs an id and an owner.")
 	}
 	// Sorted and each seat once (already checked; Compact stays as a
 	// defence): the conditional write below must match exactly

@@ -45,11 +45,8 @@ func getHold(ctx context.Context, q rowQuerier, holdID string) (booking.Hold, er
 // booking.CheckHoldable names the culprits from inside the same transaction,
 // which is then rolled back.
 func (s *Store) HoldSeats(ctx context.Context, h booking.Hold, m booking.Moment) (booking.Hold, error) {
-	if err := booking.ValidateSeatRequest(h.SeatIDs, len(h.SeatIDs)); err != nil {
+	if err := booking.CheckHoldRequest(h); err != nil {
 		return booking.Hold{}, err
-	}
-	if h.ID == "" || h.Owner == "" {
-		return booking.Hold{}, booking.Errorf(booking.EINVALID, "A hold needs an id and an owner.")
 	}
 	h.SeatIDs = booking.NormalizeSeatIDs(h.SeatIDs)
 	h.CreatedAt, h.State = m.Now, booking.HoldActive
