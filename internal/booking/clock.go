@@ -56,6 +56,25 @@ func NewID() string {
 	return idEncoding.EncodeToString(b[:])
 }
 
+// sortableEncoding is base32 over the same characters as NewID's, in
+// byte order, so that ids compare as the bytes they encode.
+var sortableEncoding = base32.NewEncoding("234567abcdefghijklmnopqrstuvwxyz").WithPadding(base32.NoPadding)
+
+// NewHoldID returns the id of a hold made at now: 48 bits of its unix
+// milliseconds, then 128 random bits, 36 characters that sort by time. The
+// random part makes it unguessable. The time part makes a store's index of
+// holds grow at one end, so that each new hold is written to the page the
+// previous one was, instead of a random page of an ever-growing table.
+func NewHoldID(now time.Time) string {
+	var b [22]byte
+	ms := uint64(now.UnixMilli())
+	for i := range 6 {
+		b[i] = byte(ms >> (40 - 8*i))
+	}
+	_, _ = rand.Read(b[6:])
+	return sortableEncoding.EncodeToString(b[:])
+}
+
 // ticketAlphabet leaves out letters people confuse with digits (I, L, O, U).
 const ticketAlphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 

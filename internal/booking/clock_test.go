@@ -45,6 +45,36 @@ func TestNewID(t *testing.T) {
 	}
 }
 
+func TestNewHoldID(t *testing.T) {
+	const n = 1000
+	valid := regexp.MustCompile(`^[a-z2-7]{36}$`)
+	at := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+	seen := make(map[string]bool, n)
+	prev := ""
+	for i := range n {
+		// Every tenth id a millisecond later: ids of one millisecond differ
+		// by their random part only.
+		id := booking.NewHoldID(at.Add(time.Duration(i/10) * time.Millisecond))
+		if !valid.MatchString(id) {
+			t.Fatalf("NewHoldID = %q, want 36 characters of [a-z2-7]", id)
+		}
+		if seen[id] {
+			t.Fatalf("NewHoldID returned %q twice", id)
+		}
+		seen[id] = true
+		if i%10 == 0 && id <= prev {
+			t.Fatalf("NewHoldID %q a millisecond later sorts before or at %q", id, prev)
+		}
+		prev = id
+	}
+	// The random part: two ids of the same millisecond share the 10
+	// characters of the time and differ after them.
+	a, b := booking.NewHoldID(at), booking.NewHoldID(at)
+	if a[:9] != b[:9] || a[10:] == b[10:] {
+		t.Errorf("ids %q and %q of one millisecond: want the same time, then different random parts", a, b)
+	}
+}
+
 func TestNewTicketCode(t *testing.T) {
 	valid := regexp.MustCompile(`^[0-9ABCDEFGHJKMNPQRSTVWXYZ]{4}-[0-9ABCDEFGHJKMNPQRSTVWXYZ]{4}$`)
 	seen := map[string]bool{}

@@ -2,9 +2,7 @@ package booking
 
 import (
 	"cmp"
-	"regexp"
 	"slices"
-	"strconv"
 	"time"
 )
 
@@ -117,11 +115,34 @@ func (s Seat) StateFor(myHoldID string, m Moment) SeatState {
 	}
 }
 
-var seatIDPattern = regexp.MustCompile(`^([A-Z]{1,2})([1-9][0-9]{0,2})$`)
+// ValidSeatID reports whether id looks like a seat id: one or two row
+// letters and a number from 1 to 999 (^[A-Z]{1,2}[1-9][0-9]{0,2}$).
+func ValidSeatID(id string) bool {
+	_, _, ok := parseSeatID(id)
+	return ok
+}
 
-// ValidSeatID reports whether id looks like a seat id: one or two row letters
-// and a number.
-func ValidSeatID(id string) bool { return seatIDPattern.MatchString(id) }
+// parseSeatID splits a valid seat id into its row letters and number. It
+// is a hand-written matcher rather than a regexp because every hold runs
+// it for each seat, and once per comparison when sorting them.
+func parseSeatID(id string) (row string, number int, ok bool) {
+	letters := 0
+	for letters < len(id) && letters < 3 && 'A' <= id[letters] && id[letters] <= 'Z' {
+		letters++
+	}
+	digits := id[letters:]
+	if letters == 0 || letters > 2 || len(digits) == 0 || len(digits) > 3 || digits[0] == '0' {
+		return "", 0, false
+	}
+	for i := range len(digits) {
+		c := digits[i]
+		if c < '0' || c > '9' {
+			return "", 0, false
+		}
+		number = number*10 + int(c-'0')
+	}
+	return id[:letters], number, true
+}
 
 // SortSeatIDs sorts ids the way a person reads them: by row, then by number
 // (A2 before A10).
@@ -146,10 +167,9 @@ func CompareSeatIDs(a, b string) int {
 }
 
 func splitSeatID(id string) (string, int) {
-	m := seatIDPattern.FindStringSubmatch(id)
-	if m == nil {
+	row, n, ok := parseSeatID(id)
+	if !ok {
 		return id, 0
 	}
-	n, _ := strconv.Atoi(m[2])
-	return m[1], n
+	return row, n
 }

@@ -1,6 +1,7 @@
 package booking_test
 
 import (
+	"regexp"
 	"slices"
 	"testing"
 	"time"
@@ -150,6 +151,30 @@ func TestValidSeatID(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzValidSeatID holds the hand-written matcher to the pattern it
+// replaces. The seed corpus is every string of up to four characters over
+// an alphabet that reaches each branch; go test -fuzz explores further.
+func FuzzValidSeatID(f *testing.F) {
+	pattern := regexp.MustCompile(`^[A-Z]{1,2}[1-9][0-9]{0,2}$`)
+	alphabet := []string{"", "A", "Z", "a", "0", "1", "9", " ", "Ä"}
+	for _, a := range alphabet {
+		for _, b := range alphabet {
+			for _, c := range alphabet {
+				for _, d := range alphabet {
+					f.Add(a + b + c + d)
+				}
+			}
+		}
+	}
+	f.Add("AB999")
+	f.Add("AB1000")
+	f.Fuzz(func(t *testing.T, id string) {
+		if got, want := booking.ValidSeatID(id), pattern.MatchString(id); got != want {
+			t.Errorf("ValidSeatID(%q) = %v; the pattern says %v", id, got, want)
+		}
+	})
 }
 
 func TestCompareSeatIDs(t *testing.T) {

@@ -107,7 +107,7 @@ func (s *Service) HoldSeats(ctx context.Context, showID, owner string, seatIDs [
 	}
 	m := s.Now()
 	return s.store.HoldSeats(ctx, Hold{
-		ID: s.newID(), ShowID: showID, Owner: owner,
+		ID: NewHoldID(m.Now), ShowID: showID, Owner: owner,
 		SeatIDs: NormalizeSeatIDs(seatIDs), CreatedAt: m.Now, State: HoldActive,
 	}, m)
 }

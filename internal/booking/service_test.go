@@ -135,8 +135,8 @@ func TestServiceHoldSeats(t *testing.T) {
 	if err != nil {
 		t.Fatalf("HoldSeats: %v", err)
 	}
-	if !regexp.MustCompile(`^[a-z2-7]{26}$`).MatchString(got.ID) {
-		t.Errorf("hold id %q is not a NewID", got.ID)
+	if !regexp.MustCompile(`^[a-z2-7]{36}$`).MatchString(got.ID) {
+		t.Errorf("hold id %q is not a NewHoldID", got.ID)
 	}
 	want := booking.Hold{ID: got.ID, ShowID: "s1", Owner: "o1", SeatIDs: []string{"A2", "A10", "B1"}, CreatedAt: t0.Add(time.Second), State: booking.HoldActive}
 	if diff := cmp.Diff(want, st.gotHold); diff != "" {

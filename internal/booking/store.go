@@ -40,10 +40,14 @@ type Store interface {
 	// for the show (whose seats count as available to h). It returns the
 	// stored hold with its amount. On conflict it changes nothing and returns
 	// an *UnavailableError naming exactly the seats that were not available.
+	// A previous hold that lapsed and lost every seat to other sessions may
+	// be left active: it has expired, so it can no longer be paid.
 	HoldSeats(ctx context.Context, h Hold, m Moment) (Hold, error)
 	// Hold returns a hold by id, whoever owns it.
 	Hold(ctx context.Context, holdID string) (Hold, error)
-	// ActiveHold returns owner's active hold for a show (possibly expired).
+	// ActiveHold returns owner's active hold for a show. One that has
+	// expired may be returned, or, once another session has taken every
+	// seat it had, not found.
 	ActiveHold(ctx context.Context, showID, owner string) (Hold, error)
 	// ReleaseHold sets the seats still locked by the hold back to available
 	// and marks an active hold released. Idempotent; ErrNotOwner for anyone

@@ -18,7 +18,7 @@ import (
 func TestHoldSeatsValidatesFirst(t *testing.T) {
 	s := &Store{txTimeout: TxTimeout}
 	m := booking.Moment{Now: time.Now(), TTL: time.Minute}
-	ok := booking.Hold{ID: booking.NewID(), ShowID: "s1", Owner: "o1", SeatIDs: []string{"A1"}}
+	ok := booking.Hold{ID: booking.NewHoldID(time.Now()), ShowID: "s1", Owner: "o1", SeatIDs: []string{"A1"}}
 	tests := map[string]func(h *booking.Hold){
 		"no seats":        func(h *booking.Hold) { h.SeatIDs = nil },
 		"empty seat list": func(h *booking.Hold) { h.SeatIDs = []string{} },
@@ -143,7 +143,7 @@ func TestReusedHoldIDFailsAtOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := booking.Moment{Now: time.Now(), TTL: time.Minute}
-	h := booking.Hold{ID: booking.NewID(), ShowID: show.ID, Owner: "o1", SeatIDs: []string{"A1"}}
+	h := booking.Hold{ID: booking.NewHoldID(time.Now()), ShowID: show.ID, Owner: "o1", SeatIDs: []string{"A1"}}
 	if _, err := s.HoldSeats(ctx, h, m); err != nil {
 		t.Fatalf("HoldSeats: %v", err)
 	}

@@ -53,7 +53,7 @@ func BenchmarkListOccupancy(b *testing.B) {
 			seatIDs = append(seatIDs, seats[block*benchBlock+k].ID)
 		}
 		m := booking.Moment{Now: t0.Add(time.Duration(i) * (2 * ttl / 20000)), TTL: ttl}
-		h, err := s.HoldSeats(ctx, booking.Hold{ID: booking.NewID(), ShowID: show, Owner: booking.NewID(), SeatIDs: seatIDs, CreatedAt: m.Now, State: booking.HoldActive}, m)
+		h, err := s.HoldSeats(ctx, newBenchHold(show, seatIDs, m.Now), m)
 		if err != nil {
 			b.Fatalf("hold %d: %v", i, err)
 		}

@@ -19,8 +19,6 @@ package sqlite
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/base32"
 	"fmt"
 	"slices"
 	"sync/atomic"
@@ -106,7 +104,6 @@ func BenchmarkStore(b *testing.B) {
 			}
 			db := newBenchDB(b, size.shows)
 			b.Run("hold", db.benchHold)
-			b.Run("hold-timeid", db.benchHoldTimeID)
 			b.Run("bare", db.benchBare)
 			b.Run("seatmap", db.benchSeatMap)
 		})
@@ -121,7 +118,7 @@ func (db *benchDB) benchHold(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		show, seats, m := db.next()
 		start := time.Now()
-		h := booking.Hold{ID: booking.NewID(), ShowID: show, Owner: booking.NewID(), SeatIDs: seats}
+		h := newBenchHold(show, seats, m.Now)
 		if _, err := db.s.HoldSeats(ctx, h, m); err != nil {
 			b.Fatalf("hold %d: %v", i, err)
 		}
@@ -183,38 +180,8 @@ func (db *benchDB) benchSeatMap(b *testing.B) {
 	lat.report(b)
 }
 
-// timeIDEncoding is base32 with its digits first, so that ids sort as the
-// bytes they encode.
-var timeIDEncoding = base32.NewEncoding("234567abcdefghijklmnopqrstuvwxyz").WithPadding(base32.NoPadding)
-
-// timeID is a candidate hold id: 48 bits of unix milliseconds, then 128
-// random bits, so that consecutive holds append to the b-trees keyed by
-// hold id instead of landing on random pages.
-func timeID(now time.Time) string {
-	var b [22]byte
-	ms := uint64(now.UnixMilli())
-	for i := range 6 {
-		b[i] = byte(ms >> (40 - 8*i))
-	}
-	_, _ = rand.Read(b[6:])
-	return timeIDEncoding.EncodeToString(b[:])
-}
-
-// benchHoldTimeID is benchHold with time-ordered hold ids (timeID).
-func (db *benchDB) benchHoldTimeID(b *testing.B) {
-	ctx := context.Background()
-	lat := make(latencies, 0, b.N)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		show, seats, m := db.next()
-		start := time.Now()
-		h := booking.Hold{ID: timeID(m.Now), ShowID: show, Owner: booking.NewID(), SeatIDs: seats}
-		if _, err := db.s.HoldSeats(ctx, h, m); err != nil {
-			b.Fatalf("hold %d: %v", i, err)
-		}
-		lat = append(lat, time.Since(start))
-	}
-	b.StopTimer()
-	lat.report(b)
+// newBenchHold is the hold of a fresh visitor at now, as the Service would
+// make it.
+func newBenchHold(show string, seats []string, now time.Time) booking.Hold {
+	return booking.Hold{ID: booking.NewHoldID(now), ShowID: show, Owner: booking.NewID(), SeatIDs: seats}
 }

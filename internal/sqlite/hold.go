@@ -34,16 +34,16 @@ func getHold(ctx context.Context, q rowQuerier, holdID string) (booking.Hold, er
 }
 
 // HoldSeats locks h.SeatIDs for h at m.Now, all or nothing, replacing the
-// owner's previous active hold for the show. The common case (no previous
-// hold) is two statements in one BEGIN IMMEDIATE transaction: one
-// conditional UPDATE that locks the requested seats that are free or still
-// locked by the previous hold, which it looks up itself, and the insert of
-// the hold, which sums the prices and returns the previous hold's id, if
-// any; only then are its remaining seats released and it is marked
-// replaced, in the same transaction. When the UPDATE locked fewer seats than
-// asked, the seats it did not lock still hold their state from before, so
-// booking.CheckHoldable names the culprits from inside the same transaction,
-// which is then rolled back.
+// owner's previous hold for the show, in one BEGIN IMMEDIATE transaction.
+// The common case, a session's first hold for a show, is two statements:
+// one conditional UPDATE that locks the requested seats that are free, and
+// the insert of the hold, which sums the prices and inserts nothing if the
+// owner locks other seats of the show. Otherwise the owner has a previous
+// hold: it is looked up by the seats it locks, those of its seats that were
+// requested are taken over, its others freed, and it is marked replaced.
+// When fewer seats than asked could be locked, the others still hold their
+// state from before, so booking.CheckHoldable names the culprits from inside
+// the same transaction, which is then rolled back.
 func (s *Store) HoldSeats(ctx context.Context, h booking.Hold, m booking.Moment) (booking.Hold, error) {
 	if err := booking.CheckHoldRequest(h); err != nil {
 		return booking.Hold{}, err
@@ -52,32 +52,62 @@ func (s *Store) HoldSeats(ctx context.Context, h booking.Hold, m booking.Moment)
 	h.CreatedAt, h.State = m.Now, booking.HoldActive
 	now := m.Now.UnixNano()
 	n := len(h.SeatIDs)
-	lockArgs := make([]any, 0, n+6)
-	lockArgs = append(lockArgs, h.ID, now, h.ShowID)
+	lockArgs := make([]any, 0, n+7)
+	lockArgs = append(lockArgs, h.ID, h.Owner, now, h.ShowID)
 	for _, id := range h.SeatIDs {
 		lockArgs = append(lockArgs, id)
 	}
-	lockArgs = append(lockArgs, cutoff(m), h.ShowID, h.Owner)
+	lockArgs = append(lockArgs, cutoff(m), h.Owner)
+	seatIDs := joinIDs(h.SeatIDs)
 
 	err := s.inTx(ctx, "hold seats", func(tx *sql.Tx) error {
 		locked, err := s.lockSeats(ctx, tx, n, lockArgs)
 		if err != nil {
 			return err
 		}
-		if locked < n {
-			return s.whyNotHeld(ctx, tx, h, m)
-		}
 		var prev string
-		if err := tx.StmtContext(ctx, s.stmts.insertHold).QueryRowContext(ctx,
-			h.ID, h.Owner, joinIDs(h.SeatIDs), h.ShowID, now).Scan(&h.Amount, &h.Currency, &prev); err != nil {
+		if locked < n {
+			if prev, err = s.prevHold(ctx, tx, h); err != nil {
+				return err
+			}
+			if prev != "" {
+				args := append(slices.Clip(lockArgs[:4+n]), h.Owner, prev)
+				res, err := tx.ExecContext(ctx, lockPrevSQL(n), args...)
+				if err != nil {
+					return err
+				}
+				more, err := res.RowsAffected()
+				if err != nil {
+					return err
+				}
+				locked += int(more)
+			}
+			if locked < n {
+				return s.whyNotHeld(ctx, tx, h, prev, m)
+			}
+		}
+		inserted, err := s.insertHold(ctx, tx, &h, seatIDs, now, prev != "")
+		if err != nil {
 			return err
+		}
+		if !inserted {
+			// The owner locks other seats of the show: a previous hold's.
+			if prev, err = s.prevHold(ctx, tx, h); err != nil {
+				return err
+			}
+			if prev == "" {
+				return fmt.Errorf("hold %s of show %s was not inserted: %w", h.ID, h.ShowID, errIntegrity)
+			}
+			if inserted, err = s.insertHold(ctx, tx, &h, seatIDs, now, true); err != nil || !inserted {
+				return errors.Join(err, fmt.Errorf("hold %s of show %s was not inserted: %w", h.ID, h.ShowID, errIntegrity))
+			}
 		}
 		if prev == "" {
 			return nil
 		}
 		// The seats the new hold took over carry its id already; the
 		// previous hold's others go back to available.
-		if _, err := tx.StmtContext(ctx, s.stmts.releaseHold).ExecContext(ctx, h.ShowID, prev); err != nil {
+		if _, err := tx.StmtContext(ctx, s.stmts.releaseHold).ExecContext(ctx, h.ShowID, h.Owner, prev); err != nil {
 			return err
 		}
 		_, err = tx.StmtContext(ctx, s.stmts.replaceHold).ExecContext(ctx, prev)
@@ -110,16 +140,11 @@ func (s *Store) lockSeats(ctx context.Context, tx *sql.Tx, n int, args []any) (i
 }
 
 // whyNotHeld explains, inside the failed hold's transaction, why the lock
-// UPDATE missed some seats. The seats it locked carry h.ID now; the others
-// are as they were, so booking.CheckHoldable decides on those. The error it
-// returns rolls the transaction back.
-func (s *Store) whyNotHeld(ctx context.Context, tx *sql.Tx, h booking.Hold, m booking.Moment) error {
-	// The previous hold, as the lock UPDATE saw it: nothing has changed it.
-	var prev string
-	err := tx.StmtContext(ctx, s.stmts.prevHold).QueryRowContext(ctx, h.ShowID, h.Owner).Scan(&prev)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return err
-	}
+// UPDATEs missed some seats. The seats they locked carry h.ID now; the
+// others are as they were, so booking.CheckHoldable decides on those, with
+// prev, the owner's previous hold, whose seats count as available. The
+// error it returns rolls the transaction back.
+func (s *Store) whyNotHeld(ctx context.Context, tx *sql.Tx, h booking.Hold, prev string, m booking.Moment) error {
 	seats, err := seatsByID(ctx, tx, h.ShowID, h.SeatIDs)
 	if err != nil {
 		return err
@@ -143,16 +168,41 @@ func (s *Store) whyNotHeld(ctx context.Context, tx *sql.Tx, h booking.Hold, m bo
 	return fmt.Errorf("seat rule in SQL and Go disagree on seats %v of show %s", missed, h.ShowID)
 }
 
+// insertHold runs insertHoldSQL for h, whose amount and currency it sets,
+// and reports whether it inserted the hold.
+func (s *Store) insertHold(ctx context.Context, tx *sql.Tx, h *booking.Hold, seatIDs string, now int64, replacing bool) (bool, error) {
+	err := tx.StmtContext(ctx, s.stmts.insertHold).QueryRowContext(ctx,
+		h.ID, h.Owner, seatIDs, h.ShowID, now, replacing).Scan(&h.Amount, &h.Currency)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// prevHold returns the id of h.Owner's previous hold for the show, or "".
+func (s *Store) prevHold(ctx context.Context, tx *sql.Tx, h booking.Hold) (string, error) {
+	var prev string
+	err := tx.StmtContext(ctx, s.stmts.prevHold).QueryRowContext(ctx, h.ShowID, h.Owner, h.ID).Scan(&prev)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return prev, err
+}
+
 // Hold returns a hold by id.
 func (s *Store) Hold(ctx context.Context, holdID string) (booking.Hold, error) {
 	h, err := getHold(ctx, s.read, holdID)
 	return h, wrapErr("hold", err)
 }
 
-// ActiveHold returns owner's active hold for a show, expired or not.
+// ActiveHold returns owner's active hold for a show, found by a seat it
+// locks: an unexpired active hold locks all its seats. One that has expired
+// is found while it still locks a seat nobody has taken since.
 func (s *Store) ActiveHold(ctx context.Context, showID, owner string) (booking.Hold, error) {
 	h, err := scanHold(s.read.QueryRowContext(ctx, `SELECT `+holdColumns+` FROM holds
-		WHERE show_id = ? AND owner = ? AND state = 'active' ORDER BY created_at DESC LIMIT 1`, showID, owner))
+		WHERE id = (SELECT hold_id FROM seats INDEXED BY seats_hold
+			WHERE show_id = ? AND hold_owner = ? AND status = 'locked' LIMIT 1)
+		AND state = 'active'`, showID, owner))
 	return h, wrapErr("active hold", notFound(err, booking.ErrHoldNotFound))
 }
 
@@ -168,7 +218,7 @@ func (s *Store) ReleaseHold(ctx context.Context, holdID, owner string) (booking.
 		if err := h.CheckOwner(owner); err != nil {
 			return err
 		}
-		if _, err := tx.StmtContext(ctx, s.stmts.releaseHold).ExecContext(ctx, h.ShowID, h.ID); err != nil {
+		if _, err := tx.StmtContext(ctx, s.stmts.releaseHold).ExecContext(ctx, h.ShowID, h.Owner, h.ID); err != nil {
 			return err
 		}
 		if h.State != booking.HoldActive {

@@ -17,7 +17,7 @@ func TestSeatRuleBoundary(t *testing.T) {
 	ctx := context.Background()
 	s, _ := mustOpen(t)
 	mustCreateShow(t, s, "s1", 1, 3)
-	if _, err := s.HoldSeats(ctx, hold("h1", "s1", "o1", "A1"), at(0)); err != nil {
+	if _, err := s.HoldSeats(ctx, hold("s1", "o1", "A1"), at(0)); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
@@ -57,7 +57,7 @@ func TestSeatRuleBoundary(t *testing.T) {
 			if want := len(ids); up[0].SeatsLeft != want {
 				t.Errorf("UpcomingShows seats left = %d, want %d", up[0].SeatsLeft, want)
 			}
-			_, err = s.HoldSeats(ctx, hold(fmt.Sprint("h-", tc.free), "s1", "o2", "A1"), tc.m)
+			_, err = s.HoldSeats(ctx, hold("s1", "o2", "A1"), tc.m)
 			if (err == nil) != tc.free {
 				t.Errorf("HoldSeats(A1) = %v, want success %v", err, tc.free)
 			}
@@ -74,14 +74,14 @@ func TestHoldManySeats(t *testing.T) {
 	for c := 1; c <= 20; c++ {
 		ids = append(ids, fmt.Sprintf("A%d", c))
 	}
-	h, err := s.HoldSeats(ctx, hold("h1", "s1", "o1", ids...), at(0))
+	h, err := s.HoldSeats(ctx, hold("s1", "o1", ids...), at(0))
 	if err != nil {
 		t.Fatalf("HoldSeats of 20 seats: %v", err)
 	}
 	if h.Amount != 20*100 || h.Currency != "INR" {
 		t.Errorf("hold amount = %d %s, want 2000 INR", h.Amount, h.Currency)
 	}
-	_, err = s.HoldSeats(ctx, hold("h2", "s1", "o2", append(ids[15:], "B1")...), at(time.Minute))
+	_, err = s.HoldSeats(ctx, hold("s1", "o2", append(ids[15:], "B1")...), at(time.Minute))
 	if diff := cmp.Diff([]string{"A16", "A17", "A18", "A19", "A20"}, booking.UnavailableSeats(err)); diff != "" {
 		t.Errorf("conflict of a 6-seat hold (-want +got):\n%s", diff)
 	}
@@ -92,15 +92,16 @@ func TestHoldErrors(t *testing.T) {
 	ctx := context.Background()
 	s, _ := mustOpen(t)
 	mustCreateShow(t, s, "s1", 1, 3)
+	unknownSeat := hold("s1", "o1", "A1", "Z9")
 	for _, tc := range []struct {
 		name string
 		h    booking.Hold
 		code string
 	}{
-		{"unknown show", hold("h1", "nope", "o1", "A1"), booking.ENOTFOUND},
-		{"unknown seat", hold("h2", "s1", "o1", "A1", "Z9"), booking.EINVALID},
-		{"no seats", hold("h3", "s1", "o1"), booking.EINVALID},
-		{"duplicate seat", hold("h4", "s1", "o1", "A1", "A1"), booking.EINVALID},
+		{"unknown show", hold("nope", "o1", "A1"), booking.ENOTFOUND},
+		{"unknown seat", unknownSeat, booking.EINVALID},
+		{"no seats", hold("s1", "o1"), booking.EINVALID},
+		{"duplicate seat", hold("s1", "o1", "A1", "A1"), booking.EINVALID},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := s.HoldSeats(ctx, tc.h, at(0))
@@ -109,7 +110,7 @@ func TestHoldErrors(t *testing.T) {
 			}
 		})
 	}
-	if _, err := s.Hold(ctx, "h2"); err != booking.ErrHoldNotFound {
+	if _, err := s.Hold(ctx, unknownSeat.ID); err != booking.ErrHoldNotFound {
 		t.Errorf("a failed hold was stored: Hold = %v", err)
 	}
 	if _, err := s.Seats(ctx, "nope"); err != booking.ErrShowNotFound {

@@ -130,7 +130,7 @@ func (s *Store) settle(ctx context.Context, tx *sql.Tx, ev booking.PaymentEvent,
 			return booking.Settlement{}, err
 		}
 	case booking.EffectRefundDue, booking.EffectReleased:
-		if _, err := tx.StmtContext(ctx, s.stmts.releaseHold).ExecContext(ctx, h.ShowID, h.ID); err != nil {
+		if _, err := tx.StmtContext(ctx, s.stmts.releaseHold).ExecContext(ctx, h.ShowID, h.Owner, h.ID); err != nil {
 			return booking.Settlement{}, err
 		}
 	}
@@ -207,7 +207,7 @@ func bookSeats(ctx context.Context, tx *sql.Tx, h booking.Hold, bookingID string
 	for _, id := range h.SeatIDs {
 		args = append(args, id)
 	}
-	res, err := tx.ExecContext(ctx, `UPDATE seats SET status = 'booked', booking_id = ?, hold_id = NULL, locked_at = NULL
+	res, err := tx.ExecContext(ctx, `UPDATE seats SET status = 'booked', booking_id = ?, hold_id = NULL, hold_owner = NULL, locked_at = NULL
 		WHERE show_id = ? AND seat_id IN (`+placeholders(len(h.SeatIDs))+`) AND status <> 'booked'`, args...)
 	if err != nil {
 		return err

@@ -16,7 +16,7 @@ const maxPreparedSeats = 16
 type statements struct {
 	all []*sql.Stmt
 
-	lock        [maxPreparedSeats + 1]*sql.Stmt // lock[n] locks n seats
+	lock        [maxPreparedSeats + 1]*sql.Stmt // lock[n] locks n seats (lockSQL)
 	prevHold    *sql.Stmt
 	releaseHold *sql.Stmt // seats still locked by a hold back to available
 	replaceHold *sql.Stmt
@@ -29,48 +29,60 @@ type statements struct {
 }
 
 // lockSQL is the all-or-nothing heart of HoldSeats: it locks those of the n
-// requested seats that are free by the seat rule or still locked by the
-// session's previous active hold for the show, which it looks up itself
-// (prevHoldSQL; an uncorrelated subquery, evaluated once). Arguments, all
-// positional (numbered ones cost a name lookup each in the driver): hold id,
-// now, show id, the n seat ids, cutoff, show id, owner. It is executed, not
-// queried with RETURNING: counting the rows it changed is enough to decide,
-// and measured 30 µs cheaper per hold.
+// requested seats that are free by the seat rule, except a lapsed lock of
+// the same owner, which belongs to the owner's previous hold: those are left
+// for lockPrevSQL, so that the previous hold is always found and replaced.
+// Arguments, all positional (numbered ones cost a name lookup each in the
+// driver): hold id, owner, now, show id, the n seat ids, cutoff, owner. It
+// is executed, not queried with RETURNING: counting the rows it changed is
+// enough to decide, and measured 28 µs cheaper per hold.
 func lockSQL(n int) string {
-	return `UPDATE seats SET status = 'locked', hold_id = ?, locked_at = ?
+	return `UPDATE seats SET status = 'locked', hold_id = ?, hold_owner = ?, locked_at = ?
 		WHERE show_id = ? AND seat_id IN (` + placeholders(n) + `)
-		AND (` + seatFree + ` OR (status = 'locked' AND hold_id = (` + prevHoldSQL("?", "?", "") + `)))`
+		AND (status = 'available' OR (status = 'locked' AND locked_at <= ? AND hold_owner IS NOT ?))`
 }
 
-// prevHoldSQL looks up the owner's active hold for the show through
-// holds_owner; show and owner are the parameters that bind them. The lock
-// UPDATE and the hold's INSERT both use it, so that they name the same hold;
-// the INSERT excludes the hold it has just written (not).
-func prevHoldSQL(show, owner, not string) string {
-	q := `SELECT id FROM holds WHERE show_id = ` + show + ` AND owner = ` + owner + ` AND state = 'active'`
-	if not != "" {
-		q += ` AND id <> ` + not
-	}
-	return q + ` ORDER BY id LIMIT 1`
+// lockPrevSQL locks those of the n requested seats that the owner's
+// previous hold still locks, lapsed or not: they count as available to the
+// owner's new hold. Arguments: hold id, owner, now, show id, the n seat ids,
+// owner, the previous hold's id.
+func lockPrevSQL(n int) string {
+	return `UPDATE seats SET status = 'locked', hold_id = ?, hold_owner = ?, locked_at = ?
+		WHERE show_id = ? AND seat_id IN (` + placeholders(n) + `)
+		AND status = 'locked' AND hold_owner = ? AND hold_id = ?`
 }
+
+// prevHoldSQL finds the owner's previous hold for the show: the hold, other
+// than the new one, that locks some seat of the owner in the show. Every
+// hold replaces the owner's previous one and takes over or frees its seats,
+// so there is at most one. A previous hold that locks no seat any more has
+// lapsed and lost every seat to others; it is left as it is (it can no
+// longer be paid). Arguments: show id, owner, the new hold's id.
+const prevHoldSQL = `SELECT hold_id FROM seats INDEXED BY seats_hold
+	WHERE show_id = ? AND hold_owner = ? AND status = 'locked' AND hold_id <> ? LIMIT 1`
 
 // releaseSQL frees the seats a hold still locks; it never touches a seat
-// that another hold has locked since or that was booked.
-const releaseSQL = `UPDATE seats SET status = 'available', hold_id = NULL, locked_at = NULL
-	WHERE show_id = ? AND hold_id = ? AND status = 'locked'`
+// that another hold has locked since or that was booked. Arguments: show
+// id, the hold's owner, hold id.
+const releaseSQL = `UPDATE seats SET status = 'available', hold_id = NULL, hold_owner = NULL, locked_at = NULL
+	WHERE show_id = ? AND hold_owner = ? AND hold_id = ? AND status = 'locked'`
 
-// insertHoldSQL records a hold whose seats are locked. The amount (the prices
-// of the seats just locked, found through seats_hold: without INDEXED BY the
-// planner walks the show's whole primary key range), the currency (the
-// show's) and the owner's previous active hold for the show (empty if none) are
-// computed by the insert itself and returned, so that without a previous
-// hold, the common case, a hold is two statements. Arguments: hold id, owner,
-// seat ids, show id, now.
-var insertHoldSQL = `INSERT INTO holds (id, show_id, owner, seat_ids, amount, currency, created_at, state)
-	SELECT ?1, id, ?2, ?3, (SELECT coalesce(sum(price), 0) FROM seats INDEXED BY seats_hold WHERE show_id = ?4 AND hold_id = ?1),
+// insertHoldSQL records a hold whose seats are locked, with the sum of
+// their prices (through seats_hold: without INDEXED BY the planner walks
+// the show's whole primary key range) and the show's currency, which it
+// returns. Unless told that the owner has a previous hold (?6), it inserts
+// and returns nothing when the owner locks other seats of the show, which
+// are a previous hold's: HoldSeats then replaces that hold first. So
+// without a previous hold, the common case, a hold is two statements.
+// Arguments: hold id, owner, seat ids, show id, now, replacing.
+const insertHoldSQL = `INSERT INTO holds (id, show_id, owner, seat_ids, amount, currency, created_at, state)
+	SELECT ?1, id, ?2, ?3,
+		(SELECT coalesce(sum(price), 0) FROM seats INDEXED BY seats_hold
+			WHERE show_id = ?4 AND hold_owner = ?2 AND hold_id = ?1 AND status = 'locked'),
 		currency, ?5, 'active'
-	FROM shows WHERE id = ?4
-	RETURNING amount, currency, coalesce((` + prevHoldSQL("?4", "?2", "?1") + `), '')`
+	FROM shows WHERE id = ?4 AND (?6 OR NOT EXISTS (SELECT 1 FROM seats INDEXED BY seats_hold
+		WHERE show_id = ?4 AND hold_owner = ?2 AND status = 'locked' AND hold_id <> ?1))
+	RETURNING amount, currency`
 
 // replaceHoldSQL marks a hold replaced by the same owner's next one.
 const replaceHoldSQL = `UPDATE holds SET state = 'replaced' WHERE id = ? AND state = 'active'`
@@ -90,7 +102,7 @@ func prepareStatements(ctx context.Context, write, read *sql.DB) (*statements, e
 	for n := 1; n <= maxPreparedSeats; n++ {
 		st.lock[n] = prep(write, lockSQL(n))
 	}
-	st.prevHold = prep(write, prevHoldSQL("?", "?", ""))
+	st.prevHold = prep(write, prevHoldSQL)
 	st.releaseHold = prep(write, releaseSQL)
 	st.replaceHold = prep(write, replaceHoldSQL)
 	st.insertHold = prep(write, insertHoldSQL)

@@ -19,6 +19,8 @@ var holdTests = []test{
 	{"FailedHoldKeepsPreviousHold", testFailedHoldKeepsPreviousHold},
 	{"HoldsOfTwoShowsCoexist", testHoldsOfTwoShowsCoexist},
 	{"ReplacingLapsedHoldSparesOthersSeats", testReplacingLapsedHoldSparesOthersSeats},
+	{"RetakingOwnLapsedSeatsReplaces", testRetakingOwnLapsedSeatsReplaces},
+	{"LapsedHoldLostToOthersStaysGone", testLapsedHoldLostToOthersStaysGone},
 	{"CompletedHoldIsNotReplaced", testCompletedHoldIsNotReplaced},
 }
 
@@ -216,6 +218,50 @@ func testReplacingLapsedHoldSparesOthersSeats(t *testing.T, s booking.Store) {
 		t.Errorf("previous hold's state %q, want %q", got, booking.HoldReplaced)
 	}
 	checkSeats(t, s, show.ID, map[string]seatView{"A1": lockedBy(h3), "A2": free, "A3": lockedBy(h2), "A4": free})
+}
+
+// testRetakingOwnLapsedSeatsReplaces: seats whose lock by the session's
+// previous hold has lapsed are free by the seat rule, and taking them again
+// still replaces that hold.
+func testRetakingOwnLapsedSeatsReplaces(t *testing.T, s booking.Store) {
+	ctx := context.Background()
+	show, _ := newShow(t, s, 1, 4, base)
+	h1 := hold(t, s, show.ID, "o1", at(0), "A1", "A2")
+	h2 := hold(t, s, show.ID, "o1", at(ttl+time.Minute), "A1", "A2")
+	if got := getHold(t, s, h1.ID).State; got != booking.HoldReplaced {
+		t.Errorf("lapsed hold whose seats were all taken again: state %q, want %q", got, booking.HoldReplaced)
+	}
+	checkSeats(t, s, show.ID, map[string]seatView{"A1": lockedBy(h2), "A2": lockedBy(h2), "A3": free, "A4": free})
+
+	h3 := hold(t, s, show.ID, "o1", at(2*ttl+2*time.Minute), "A2", "A3")
+	if got := getHold(t, s, h2.ID).State; got != booking.HoldReplaced {
+		t.Errorf("lapsed hold with one seat taken again: state %q, want %q", got, booking.HoldReplaced)
+	}
+	checkSeats(t, s, show.ID, map[string]seatView{"A1": free, "A2": lockedBy(h3), "A3": lockedBy(h3), "A4": free})
+	if active, err := s.ActiveHold(ctx, show.ID, "o1"); err != nil || active.ID != h3.ID {
+		t.Errorf("ActiveHold = %s, %v; want %s", active.ID, err, h3.ID)
+	}
+}
+
+// testLapsedHoldLostToOthersStaysGone: a previous hold that lapsed and lost
+// every seat to other sessions has nothing left to replace. A store may
+// leave it active or mark it replaced; either way it cannot be paid, and
+// the session's new hold is its active one.
+func testLapsedHoldLostToOthersStaysGone(t *testing.T, s booking.Store) {
+	ctx := context.Background()
+	show, _ := newShow(t, s, 1, 4, base)
+	h1 := hold(t, s, show.ID, "o1", at(0), "A1", "A2")
+	other := hold(t, s, show.ID, "o2", at(ttl+time.Minute), "A1", "A2")
+	h2 := hold(t, s, show.ID, "o1", at(ttl+2*time.Minute), "A3")
+	if got := getHold(t, s, h1.ID).State; got != booking.HoldActive && got != booking.HoldReplaced {
+		t.Errorf("lapsed hold without seats: state %q, want %q or %q", got, booking.HoldActive, booking.HoldReplaced)
+	}
+	checkSeats(t, s, show.ID, map[string]seatView{"A1": lockedBy(other), "A2": lockedBy(other), "A3": lockedBy(h2), "A4": free})
+	if active, err := s.ActiveHold(ctx, show.ID, "o1"); err != nil || active.ID != h2.ID {
+		t.Errorf("ActiveHold = %s, %v; want the new hold %s", active.ID, err, h2.ID)
+	}
+	_, _, err := s.StartPayment(ctx, h1.ID, "o1", newPaymentIDs(), at(ttl+3*time.Minute))
+	wantCode(t, "StartPayment of the lapsed hold", err, booking.EGONE)
 }
 
 func testCompletedHoldIsNotReplaced(t *testing.T, s booking.Store) {

@@ -197,7 +197,7 @@ func seatIDs(seats []booking.Seat) []string {
 // newHold is the hold the Service would give the store.
 func newHold(showID, owner string, m booking.Moment, seats ...string) booking.Hold {
 	return booking.Hold{
-		ID: booking.NewID(), ShowID: showID, Owner: owner,
+		ID: booking.NewHoldID(m.Now), ShowID: showID, Owner: owner,
 		SeatIDs: booking.NormalizeSeatIDs(seats), CreatedAt: m.Now, State: booking.HoldActive,
 	}
 }

@@ -1,0 +1,107 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"boxoffice/internal/booking"
+)
+
+// openAtVersion creates a database at path with the embedded migrations up
+// to version applied, as a store of that version would have left it.
+func openAtVersion(t *testing.T, path string, version int) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("sqlite", dsn(path, defaultOptions, true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if _, err := db.Exec(`CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`); err != nil {
+		t.Fatal(err)
+	}
+	names, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		base := strings.TrimPrefix(name, "migrations/")
+		v, err := strconv.Atoi(strings.SplitN(base, "_", 2)[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v > version {
+			break
+		}
+		script, err := migrations.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Exec(string(script)); err != nil {
+			t.Fatalf("%s: %v", base, err)
+		}
+		if _, err := db.Exec(`INSERT INTO schema_version VALUES (?, ?, 0)`, v, base); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return db
+}
+
+// TestHoldsMadeBeforeMigration5AreFound: 0005 moved the lookup of a
+// session's hold from holds_owner to the seats it locks. A hold made
+// before, with a random id and seats that do not name their owner, must
+// still be the session's active hold, and be replaced by its next one.
+func TestHoldsMadeBeforeMigration5AreFound(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "v4.db")
+	db := openAtVersion(t, path, 4)
+	locked := t0.UnixNano()
+	for _, q := range []string{
+		`INSERT INTO shows (id, currency, starts_at) VALUES ('s1', 'INR', 0)`,
+		`INSERT INTO seats (show_id, seat_id, row_label, number, grid_row, grid_col, price)
+			VALUES ('s1', 'A1', 'A', 1, 0, 0, 100), ('s1', 'A2', 'A', 2, 0, 1, 100), ('s1', 'A3', 'A', 3, 0, 2, 100)`,
+		`INSERT INTO holds (id, show_id, owner, seat_ids, amount, currency, created_at, state)
+			VALUES ('oldhold', 's1', 'o1', 'A1,A2', 200, 'INR', ` + strconv.FormatInt(locked, 10) + `, 'active')`,
+		`UPDATE seats SET status = 'locked', hold_id = 'oldhold', locked_at = ` + strconv.FormatInt(locked, 10) + `
+			WHERE seat_id IN ('A1', 'A2')`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	db.Close()
+
+	s := reopen(t, path)
+	if v, err := s.SchemaVersion(ctx); err != nil || v < 5 {
+		t.Fatalf("SchemaVersion = %d, %v; want 5 or more", v, err)
+	}
+	if h, err := s.ActiveHold(ctx, "s1", "o1"); err != nil || h.ID != "oldhold" {
+		t.Fatalf("ActiveHold after the migration = %q, %v; want oldhold", h.ID, err)
+	}
+	m := at(time.Minute)
+	h, err := s.HoldSeats(ctx, booking.Hold{ID: booking.NewHoldID(m.Now), ShowID: "s1", Owner: "o1", SeatIDs: []string{"A2", "A3"}}, m)
+	if err != nil {
+		t.Fatalf("the session's next hold: %v", err)
+	}
+	old, err := s.Hold(ctx, "oldhold")
+	if err != nil || old.State != booking.HoldReplaced {
+		t.Errorf("hold made before the migration: state %q, %v; want %q", old.State, err, booking.HoldReplaced)
+	}
+	seats, err := s.Seats(ctx, "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, seat := range seats {
+		wantHold := map[string]string{"A1": "", "A2": h.ID, "A3": h.ID}[seat.ID]
+		if seat.HoldID != wantHold {
+			t.Errorf("seat %s: hold %q, want %q", seat.ID, seat.HoldID, wantHold)
+		}
+	}
+}

@@ -1,0 +1,22 @@
+-- 0005_holds_by_seat: a session's hold for a show is found through the
+-- seats it locks, so that a hold writes its own row and nothing else about
+-- itself.
+--
+-- Before, every hold also wrote an entry of holds_owner (show_id, owner,
+-- state), on a random page of an index that grows with every hold ever
+-- made. Now a locked seat carries its hold's owner, and seats_hold, which
+-- every lock writes anyway, is keyed by (show_id, hold_owner, hold_id): the
+-- seats a session locks in a show are one range of it. Only locked seats
+-- are in it (a booked seat leaves it), so seeding writes no entries.
+--
+-- Hold ids now begin with their time (booking.NewHoldID), so the holds
+-- table grows at one end. Ids made before keep working.
+ALTER TABLE seats ADD COLUMN hold_owner TEXT;
+
+UPDATE seats SET hold_owner = (SELECT owner FROM holds WHERE holds.id = seats.hold_id)
+WHERE status = 'locked';
+
+DROP INDEX seats_hold;
+CREATE INDEX seats_hold ON seats (show_id, hold_owner, hold_id) WHERE status = 'locked';
+
+DROP INDEX holds_owner;
