@@ -42,11 +42,11 @@ func TestCallbackAcrossProcesses(t *testing.T) {
 		t.Fatal(err)
 	}
 	svc := booking.NewService(store, nil, booking.DefaultPolicy)
-	h, err := svc.HoldSeats(ctx, show.ID, "visitor", []string{"A1", "A2"})
+	holdID, err := svc.HoldSeats(ctx, show.ID, "visitor", []string{"A1", "A2"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _, err := svc.StartPayment(ctx, h.ID, "visitor")
+	p, _, err := svc.StartPayment(ctx, holdID, "visitor")
 	if err != nil {
 		t.Fatal(err)
 	}

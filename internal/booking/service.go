@@ -97,19 +97,23 @@ func (s *Service) SeatMap(ctx context.Context, showID, viewer string) (SeatMap, 
 }
 
 // HoldSeats holds seatIDs of show showID for owner, replacing owner's previous
-// hold for the show when it succeeds.
-func (s *Service) HoldSeats(ctx context.Context, showID, owner string, seatIDs []string) (Hold, error) {
+// hold for the show when it succeeds, and returns the new hold's id.
+func (s *Service) HoldSeats(ctx context.Context, showID, owner string, seatIDs []string) (string, error) {
 	if owner == "" {
-		return Hold{}, Errorf(EINVALID, "Your session has no visitor id.")
+		return "", Errorf(EINVALID, "Your session has no visitor id.")
 	}
 	if err := ValidateSeatRequest(seatIDs, s.maxSeats); err != nil {
-		return Hold{}, err
+		return "", err
 	}
 	m := s.Now()
-	return s.store.HoldSeats(ctx, Hold{
+	h := Hold{
 		ID: NewHoldID(m.Now), ShowID: showID, Owner: owner,
 		SeatIDs: NormalizeSeatIDs(seatIDs), CreatedAt: m.Now, State: HoldActive,
-	}, m)
+	}
+	if err := s.store.HoldSeats(ctx, h, m); err != nil {
+		return "", err
+	}
+	return h.ID, nil
 }
 
 // Hold returns owner's hold holdID; anyone else gets ErrNotOwner.

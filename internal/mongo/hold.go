@@ -97,10 +97,10 @@ var errHoldRace = errors.New("a concurrent hold of the same session committed fi
 // A concurrent transaction that took one of the seats after this one's
 // snapshot makes that write fail with WriteConflict, and the driver runs the
 // whole step again against the new state, where CheckHoldable names the seat.
-func (s *Store) HoldSeats(ctx context.Context, h booking.Hold, m booking.Moment) (booking.Hold, error) {
+func (s *Store) HoldSeats(ctx context.Context, h booking.Hold, m booking.Moment) error {
 	// Before any round trip, as every store does.
 	if err := booking.CheckHoldRequest(h); err != nil {
-		return booking.Hold{}, err
+		return err
 	}
 	// Sorted and each seat once (already checked; Compact stays as a
 	// defence): the conditional write below must match exactly
@@ -110,12 +110,9 @@ func (s *Store) HoldSeats(ctx context.Context, h booking.Hold, m booking.Moment)
 	// at most and never past the step's time.
 	ctx, cancel := context.WithTimeout(ctx, s.txTimeout)
 	defer cancel()
-	var (
-		out booking.Hold
-		err error
-	)
+	var err error
 	for pass := 1; ; pass++ {
-		out, err = inTx(ctx, s, func(ctx context.Context) (booking.Hold, error) {
+		_, err = inTx(ctx, s, func(ctx context.Context) (booking.Hold, error) {
 			return s.holdSeats(ctx, h, m)
 		})
 		if !errors.Is(err, errHoldRace) || pass == holdRacePasses || !sleepCtx(ctx, time.Duration(pass)*holdRaceBackoff) {
@@ -123,9 +120,9 @@ func (s *Store) HoldSeats(ctx context.Context, h booking.Hold, m booking.Moment)
 		}
 	}
 	if err != nil {
-		return booking.Hold{}, wrap("hold seats", err)
+		return wrap("hold seats", err)
 	}
-	return out, nil
+	return nil
 }
 
 // holdSeats is one attempt of HoldSeats, run inside a transaction.

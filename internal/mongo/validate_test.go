@@ -32,7 +32,7 @@ func TestHoldSeatsValidatesFirst(t *testing.T) {
 			h := ok
 			h.SeatIDs = append([]string(nil), ok.SeatIDs...)
 			change(&h)
-			_, err := s.HoldSeats(context.Background(), h, m)
+			err := s.HoldSeats(context.Background(), h, m)
 			if booking.ErrorCode(err) != booking.EINVALID {
 				t.Errorf("HoldSeats(%+v) = %v, want an EINVALID error", h, err)
 			}
@@ -144,7 +144,7 @@ func TestReusedHoldIDFailsAtOnce(t *testing.T) {
 	}
 	m := booking.Moment{Now: time.Now(), TTL: time.Minute}
 	h := booking.Hold{ID: booking.NewHoldID(time.Now()), ShowID: show.ID, Owner: "o1", SeatIDs: []string{"A1"}}
-	if _, err := s.HoldSeats(ctx, h, m); err != nil {
+	if err := s.HoldSeats(ctx, h, m); err != nil {
 		t.Fatalf("HoldSeats: %v", err)
 	}
 	if _, err := s.ReleaseHold(ctx, h.ID, h.Owner); err != nil {
@@ -152,7 +152,7 @@ func TestReusedHoldIDFailsAtOnce(t *testing.T) {
 	}
 	h.SeatIDs = []string{"A2"}
 	start := time.Now()
-	if _, err := s.HoldSeats(ctx, h, m); err == nil || errors.Is(err, errHoldRace) {
+	if err := s.HoldSeats(ctx, h, m); err == nil || errors.Is(err, errHoldRace) {
 		t.Errorf("HoldSeats with a used hold id = %v, want an error that is not errHoldRace", err)
 	}
 	if d := time.Since(start); d > 2*time.Second {

@@ -50,11 +50,11 @@ func (w world) payment(t testing.TB) booking.Payment {
 	if err := w.store.CreateShow(ctx, show, seats); err != nil {
 		t.Fatalf("CreateShow: %v", err)
 	}
-	h, err := w.svc.HoldSeats(ctx, show.ID, "visitor1", []string{"A1", "A2"})
+	holdID, err := w.svc.HoldSeats(ctx, show.ID, "visitor1", []string{"A1", "A2"})
 	if err != nil {
 		t.Fatalf("HoldSeats: %v", err)
 	}
-	p, _, err := w.svc.StartPayment(ctx, h.ID, "visitor1")
+	p, _, err := w.svc.StartPayment(ctx, holdID, "visitor1")
 	if err != nil {
 		t.Fatalf("StartPayment: %v", err)
 	}

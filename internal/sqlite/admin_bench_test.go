@@ -53,8 +53,8 @@ func BenchmarkListOccupancy(b *testing.B) {
 			seatIDs = append(seatIDs, seats[block*benchBlock+k].ID)
 		}
 		m := booking.Moment{Now: t0.Add(time.Duration(i) * (2 * ttl / 20000)), TTL: ttl}
-		h, err := s.HoldSeats(ctx, newBenchHold(show, seatIDs, m.Now), m)
-		if err != nil {
+		h := newBenchHold(show, seatIDs, m.Now)
+		if err := s.HoldSeats(ctx, h, m); err != nil {
 			b.Fatalf("hold %d: %v", i, err)
 		}
 		if i%100 == 0 {

@@ -12,6 +12,8 @@ package sqlite
 //   - bare: BEGIN IMMEDIATE; UPDATE seats … WHERE show_id=? AND seat_id IN
 //     (?,?,?,?); COMMIT on the same write connection, same seats: what any
 //     hold must at least cost;
+//   - hold-vs-bare: the two in turns, which cancels the machine's drift;
+//     it reports both means and p50s and the ratio of the means;
 //   - seatmap: Store.Seats of a 500-seat show.
 //
 // Each reports p50 and p99 latency besides ns/op. docs/PERFORMANCE.md has
@@ -20,10 +22,13 @@ package sqlite
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"boxoffice/internal/booking"
 )
@@ -105,6 +110,7 @@ func BenchmarkStore(b *testing.B) {
 			db := newBenchDB(b, size.shows)
 			b.Run("hold", db.benchHold)
 			b.Run("bare", db.benchBare)
+			b.Run("hold-vs-bare", db.benchHoldVsBare)
 			b.Run("seatmap", db.benchSeatMap)
 		})
 	}
@@ -119,7 +125,7 @@ func (db *benchDB) benchHold(b *testing.B) {
 		show, seats, m := db.next()
 		start := time.Now()
 		h := newBenchHold(show, seats, m.Now)
-		if _, err := db.s.HoldSeats(ctx, h, m); err != nil {
+		if err := db.s.HoldSeats(ctx, h, m); err != nil {
 			b.Fatalf("hold %d: %v", i, err)
 		}
 		lat = append(lat, time.Since(start))
@@ -129,25 +135,36 @@ func (db *benchDB) benchHold(b *testing.B) {
 }
 
 func (db *benchDB) benchBare(b *testing.B) {
+	bare := db.prepareBare(b)
+	lat := make(latencies, 0, b.N)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		bare()
+		lat = append(lat, time.Since(start))
+	}
+	b.StopTimer()
+	lat.report(b)
+}
+
+// prepareBare returns a function that runs one bare transaction on the
+// next seat block: BEGIN IMMEDIATE; UPDATE seats … IN (?,?,?,?); COMMIT.
+func (db *benchDB) prepareBare(b *testing.B) func() {
 	ctx := context.Background()
 	stmt, err := db.s.write.PrepareContext(ctx, `UPDATE seats SET status = 'locked', hold_id = ?, locked_at = ?
 		WHERE show_id = ? AND seat_id IN (?,?,?,?)`)
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer stmt.Close()
-	lat := make(latencies, 0, b.N)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
+	b.Cleanup(func() { stmt.Close() })
+	return func() {
 		show, seats, m := db.next()
-		start := time.Now()
-		id := booking.NewID()
 		tx, err := db.s.write.BeginTx(ctx, nil) // BEGIN IMMEDIATE
 		if err != nil {
 			b.Fatal(err)
 		}
-		res, err := tx.StmtContext(ctx, stmt).ExecContext(ctx, id, m.Now.UnixNano(), show, seats[0], seats[1], seats[2], seats[3])
+		res, err := tx.StmtContext(ctx, stmt).ExecContext(ctx, booking.NewID(), m.Now.UnixNano(), show, seats[0], seats[1], seats[2], seats[3])
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -157,10 +174,60 @@ func (db *benchDB) benchBare(b *testing.B) {
 		if err := tx.Commit(); err != nil {
 			b.Fatal(err)
 		}
-		lat = append(lat, time.Since(start))
+	}
+}
+
+// benchHoldVsBare runs a store hold and a bare transaction in turn, each on
+// its own seat block, and reports both: run apart, the two drift with the
+// machine's load by more than their difference (±30 % between consecutive
+// runs here); taken in turns, whatever slows one slows the other. Besides
+// wall-clock time it measures the CPU time of the benchmark's thread
+// (CLOCK_THREAD_CPUTIME_ID, the goroutine locked to it), which another
+// process's load barely moves. An op is one of each; hold/bare and
+// cpu-hold/bare are the ratios of the means.
+func (db *benchDB) benchHoldVsBare(b *testing.B) {
+	ctx := context.Background()
+	bare := db.prepareBare(b)
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	holds := make(latencies, 0, b.N)
+	bares := make(latencies, 0, b.N)
+	var holdSum, bareSum, holdCPU, bareCPU time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		show, seats, m := db.next()
+		start, startCPU := time.Now(), threadCPU(b)
+		if err := db.s.HoldSeats(ctx, newBenchHold(show, seats, m.Now), m); err != nil {
+			b.Fatalf("hold %d: %v", i, err)
+		}
+		mid, midCPU := time.Now(), threadCPU(b)
+		bare()
+		end, endCPU := time.Now(), threadCPU(b)
+		holds, bares = append(holds, mid.Sub(start)), append(bares, end.Sub(mid))
+		holdSum, bareSum = holdSum+mid.Sub(start), bareSum+end.Sub(mid)
+		holdCPU, bareCPU = holdCPU+midCPU-startCPU, bareCPU+endCPU-midCPU
 	}
 	b.StopTimer()
-	lat.report(b)
+	slices.Sort(holds)
+	slices.Sort(bares)
+	perOp := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / float64(b.N) }
+	b.ReportMetric(perOp(holdSum), "hold-ns")
+	b.ReportMetric(perOp(bareSum), "bare-ns")
+	b.ReportMetric(float64(holds[len(holds)/2].Nanoseconds()), "hold-p50-ns")
+	b.ReportMetric(float64(bares[len(bares)/2].Nanoseconds()), "bare-p50-ns")
+	b.ReportMetric(float64(holdSum)/float64(bareSum), "hold/bare")
+	b.ReportMetric(perOp(holdCPU), "hold-cpu-ns")
+	b.ReportMetric(perOp(bareCPU), "bare-cpu-ns")
+	b.ReportMetric(float64(holdCPU)/float64(bareCPU), "cpu-hold/bare")
+}
+
+// threadCPU is the CPU time the calling thread has used.
+func threadCPU(b *testing.B) time.Duration {
+	var ts unix.Timespec
+	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ts.Nano())
 }
 
 func (db *benchDB) benchSeatMap(b *testing.B) {

@@ -44,12 +44,11 @@ func getHold(ctx context.Context, q rowQuerier, holdID string) (booking.Hold, er
 // When fewer seats than asked could be locked, the others still hold their
 // state from before, so booking.CheckHoldable names the culprits from inside
 // the same transaction, which is then rolled back.
-func (s *Store) HoldSeats(ctx context.Context, h booking.Hold, m booking.Moment) (booking.Hold, error) {
+func (s *Store) HoldSeats(ctx context.Context, h booking.Hold, m booking.Moment) error {
 	if err := booking.CheckHoldRequest(h); err != nil {
-		return booking.Hold{}, err
+		return err
 	}
 	h.SeatIDs = booking.NormalizeSeatIDs(h.SeatIDs)
-	h.CreatedAt, h.State = m.Now, booking.HoldActive
 	now := m.Now.UnixNano()
 	n := len(h.SeatIDs)
 	lockArgs := make([]any, 0, n+7)
@@ -60,7 +59,7 @@ func (s *Store) HoldSeats(ctx context.Context, h booking.Hold, m booking.Moment)
 	lockArgs = append(lockArgs, cutoff(m), h.Owner)
 	seatIDs := joinIDs(h.SeatIDs)
 
-	err := s.inTx(ctx, "hold seats", func(tx *sql.Tx) error {
+	return s.inTx(ctx, "hold seats", func(tx *sql.Tx) error {
 		locked, err := s.lockSeats(ctx, tx, n, lockArgs)
 		if err != nil {
 			return err
@@ -86,7 +85,7 @@ func (s *Store) HoldSeats(ctx context.Context, h booking.Hold, m booking.Moment)
 				return s.whyNotHeld(ctx, tx, h, prev, m)
 			}
 		}
-		inserted, err := s.insertHold(ctx, tx, &h, seatIDs, now, prev != "")
+		inserted, err := s.insertHold(ctx, tx, h, seatIDs, now, prev != "")
 		if err != nil {
 			return err
 		}
@@ -98,7 +97,7 @@ func (s *Store) HoldSeats(ctx context.Context, h booking.Hold, m booking.Moment)
 			if prev == "" {
 				return fmt.Errorf("hold %s of show %s was not inserted: %w", h.ID, h.ShowID, errIntegrity)
 			}
-			if inserted, err = s.insertHold(ctx, tx, &h, seatIDs, now, true); err != nil || !inserted {
+			if inserted, err = s.insertHold(ctx, tx, h, seatIDs, now, true); err != nil || !inserted {
 				return errors.Join(err, fmt.Errorf("hold %s of show %s was not inserted: %w", h.ID, h.ShowID, errIntegrity))
 			}
 		}
@@ -113,10 +112,6 @@ func (s *Store) HoldSeats(ctx context.Context, h booking.Hold, m booking.Moment)
 		_, err = tx.StmtContext(ctx, s.stmts.replaceHold).ExecContext(ctx, prev)
 		return err
 	})
-	if err != nil {
-		return booking.Hold{}, err
-	}
-	return h, nil
 }
 
 // lockSeats runs lockSQL for n seats and returns how many it locked.
@@ -168,15 +163,14 @@ func (s *Store) whyNotHeld(ctx context.Context, tx *sql.Tx, h booking.Hold, prev
 	return fmt.Errorf("seat rule in SQL and Go disagree on seats %v of show %s", missed, h.ShowID)
 }
 
-// insertHold runs insertHoldSQL for h, whose amount and currency it sets,
-// and reports whether it inserted the hold.
-func (s *Store) insertHold(ctx context.Context, tx *sql.Tx, h *booking.Hold, seatIDs string, now int64, replacing bool) (bool, error) {
-	err := tx.StmtContext(ctx, s.stmts.insertHold).QueryRowContext(ctx,
-		h.ID, h.Owner, seatIDs, h.ShowID, now, replacing).Scan(&h.Amount, &h.Currency)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
+// insertHold runs insertHoldSQL for h and reports whether it inserted it.
+func (s *Store) insertHold(ctx context.Context, tx *sql.Tx, h booking.Hold, seatIDs string, now int64, replacing bool) (bool, error) {
+	res, err := tx.StmtContext(ctx, s.stmts.insertHold).ExecContext(ctx, h.ID, h.Owner, seatIDs, h.ShowID, now, replacing)
+	if err != nil {
+		return false, err
 	}
-	return err == nil, err
+	n, err := res.RowsAffected()
+	return n == 1, err
 }
 
 // prevHold returns the id of h.Owner's previous hold for the show, or "".

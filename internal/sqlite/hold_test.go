@@ -17,7 +17,7 @@ func TestSeatRuleBoundary(t *testing.T) {
 	ctx := context.Background()
 	s, _ := mustOpen(t)
 	mustCreateShow(t, s, "s1", 1, 3)
-	if _, err := s.HoldSeats(ctx, hold("s1", "o1", "A1"), at(0)); err != nil {
+	if err := s.HoldSeats(ctx, hold("s1", "o1", "A1"), at(0)); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
@@ -57,7 +57,7 @@ func TestSeatRuleBoundary(t *testing.T) {
 			if want := len(ids); up[0].SeatsLeft != want {
 				t.Errorf("UpcomingShows seats left = %d, want %d", up[0].SeatsLeft, want)
 			}
-			_, err = s.HoldSeats(ctx, hold("s1", "o2", "A1"), tc.m)
+			err = s.HoldSeats(ctx, hold("s1", "o2", "A1"), tc.m)
 			if (err == nil) != tc.free {
 				t.Errorf("HoldSeats(A1) = %v, want success %v", err, tc.free)
 			}
@@ -74,14 +74,18 @@ func TestHoldManySeats(t *testing.T) {
 	for c := 1; c <= 20; c++ {
 		ids = append(ids, fmt.Sprintf("A%d", c))
 	}
-	h, err := s.HoldSeats(ctx, hold("s1", "o1", ids...), at(0))
-	if err != nil {
+	h := hold("s1", "o1", ids...)
+	if err := s.HoldSeats(ctx, h, at(0)); err != nil {
 		t.Fatalf("HoldSeats of 20 seats: %v", err)
+	}
+	h, err := s.Hold(ctx, h.ID)
+	if err != nil {
+		t.Fatal(err)
 	}
 	if h.Amount != 20*100 || h.Currency != "INR" {
 		t.Errorf("hold amount = %d %s, want 2000 INR", h.Amount, h.Currency)
 	}
-	_, err = s.HoldSeats(ctx, hold("s1", "o2", append(ids[15:], "B1")...), at(time.Minute))
+	err = s.HoldSeats(ctx, hold("s1", "o2", append(ids[15:], "B1")...), at(time.Minute))
 	if diff := cmp.Diff([]string{"A16", "A17", "A18", "A19", "A20"}, booking.UnavailableSeats(err)); diff != "" {
 		t.Errorf("conflict of a 6-seat hold (-want +got):\n%s", diff)
 	}
@@ -104,7 +108,7 @@ func TestHoldErrors(t *testing.T) {
 		{"duplicate seat", hold("s1", "o1", "A1", "A1"), booking.EINVALID},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := s.HoldSeats(ctx, tc.h, at(0))
+			err := s.HoldSeats(ctx, tc.h, at(0))
 			if got := booking.ErrorCode(err); got != tc.code {
 				t.Errorf("HoldSeats: %v (code %s), want code %s", err, got, tc.code)
 			}

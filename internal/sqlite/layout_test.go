@@ -42,12 +42,12 @@ func TestSeatsLayoutCache(t *testing.T) {
 	}
 	check("fresh show")
 	m := booking.Moment{Now: t0, TTL: ttl}
-	h, err := b.HoldSeats(ctx, hold("s1", "o1", "A1", "B2"), m)
-	if err != nil {
+	h := hold("s1", "o1", "A1", "B2")
+	if err := b.HoldSeats(ctx, h, m); err != nil {
 		t.Fatal(err)
 	}
 	check("held by another process")
-	if _, err := b.HoldSeats(ctx, hold("s1", "o2", "C5"), m); err != nil {
+	if err := b.HoldSeats(ctx, hold("s1", "o2", "C5"), m); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := b.ReleaseHold(ctx, h.ID, "o1"); err != nil {

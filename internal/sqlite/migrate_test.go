@@ -86,8 +86,8 @@ func TestHoldsMadeBeforeMigration5AreFound(t *testing.T) {
 		t.Fatalf("ActiveHold after the migration = %q, %v; want oldhold", h.ID, err)
 	}
 	m := at(time.Minute)
-	h, err := s.HoldSeats(ctx, booking.Hold{ID: booking.NewHoldID(m.Now), ShowID: "s1", Owner: "o1", SeatIDs: []string{"A2", "A3"}}, m)
-	if err != nil {
+	h := booking.Hold{ID: booking.NewHoldID(m.Now), ShowID: "s1", Owner: "o1", SeatIDs: []string{"A2", "A3"}}
+	if err := s.HoldSeats(ctx, h, m); err != nil {
 		t.Fatalf("the session's next hold: %v", err)
 	}
 	old, err := s.Hold(ctx, "oldhold")

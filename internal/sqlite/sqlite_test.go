@@ -226,7 +226,7 @@ func TestBusyIsRetriedByCode(t *testing.T) {
 
 	s.opt.txAttempts = 1
 	done := lockFor(300 * time.Millisecond)
-	_, err := s.HoldSeats(ctx, hold("s1", "o1", "A1"), at(0))
+	err := s.HoldSeats(ctx, hold("s1", "o1", "A1"), at(0))
 	if !isBusy(err) {
 		t.Errorf("HoldSeats under a foreign lock, one attempt: err = %v, want SQLITE_BUSY", err)
 	}
@@ -234,7 +234,7 @@ func TestBusyIsRetriedByCode(t *testing.T) {
 
 	s.opt.txAttempts = 10
 	done = lockFor(60 * time.Millisecond)
-	if _, err := s.HoldSeats(ctx, hold("s1", "o2", "A2"), at(0)); err != nil {
+	if err := s.HoldSeats(ctx, hold("s1", "o2", "A2"), at(0)); err != nil {
 		t.Errorf("HoldSeats retried past a short foreign lock: %v", err)
 	}
 	<-done
@@ -260,7 +260,7 @@ func TestOneSeatOneHoldAcrossProcesses(t *testing.T) {
 			st = b
 		}
 		wg.Go(func() {
-			_, err := st.HoldSeats(ctx, hold("s1", fmt.Sprintf("o%d", i), "A3", fmt.Sprintf("B%d", i%5+1)), at(0))
+			err := st.HoldSeats(ctx, hold("s1", fmt.Sprintf("o%d", i), "A3", fmt.Sprintf("B%d", i%5+1)), at(0))
 			results <- err
 		})
 	}
@@ -321,7 +321,7 @@ func TestWALStaysBounded(t *testing.T) {
 	for i := range n {
 		seat := fmt.Sprintf("%c%d", 'A'+i%20, i%25+1)
 		// Every hold starts when the previous ones have lapsed.
-		if _, err := s.HoldSeats(ctx, hold("s1", "o", seat), at(time.Duration(i)*ttl)); err != nil {
+		if err := s.HoldSeats(ctx, hold("s1", "o", seat), at(time.Duration(i)*ttl)); err != nil {
 			t.Fatalf("hold %d: %v", i, err)
 		}
 		if i%100 == 0 {

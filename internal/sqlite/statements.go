@@ -69,20 +69,20 @@ const releaseSQL = `UPDATE seats SET status = 'available', hold_id = NULL, hold_
 
 // insertHoldSQL records a hold whose seats are locked, with the sum of
 // their prices (through seats_hold: without INDEXED BY the planner walks
-// the show's whole primary key range) and the show's currency, which it
-// returns. Unless told that the owner has a previous hold (?6), it inserts
-// and returns nothing when the owner locks other seats of the show, which
-// are a previous hold's: HoldSeats then replaces that hold first. So
-// without a previous hold, the common case, a hold is two statements.
-// Arguments: hold id, owner, seat ids, show id, now, replacing.
+// the show's whole primary key range) and the show's currency. Unless told
+// that the owner has a previous hold (?6), it inserts nothing when the
+// owner locks other seats of the show, which are a previous hold's:
+// HoldSeats then replaces that hold first. So without a previous hold, the
+// common case, a hold is two statements. It returns nothing: RETURNING
+// measured 15 µs more per hold, all of it inside the write lock. Arguments:
+// hold id, owner, seat ids, show id, now, replacing.
 const insertHoldSQL = `INSERT INTO holds (id, show_id, owner, seat_ids, amount, currency, created_at, state)
 	SELECT ?1, id, ?2, ?3,
 		(SELECT coalesce(sum(price), 0) FROM seats INDEXED BY seats_hold
 			WHERE show_id = ?4 AND hold_owner = ?2 AND hold_id = ?1 AND status = 'locked'),
 		currency, ?5, 'active'
 	FROM shows WHERE id = ?4 AND (?6 OR NOT EXISTS (SELECT 1 FROM seats INDEXED BY seats_hold
-		WHERE show_id = ?4 AND hold_owner = ?2 AND status = 'locked' AND hold_id <> ?1))
-	RETURNING amount, currency`
+		WHERE show_id = ?4 AND hold_owner = ?2 AND status = 'locked' AND hold_id <> ?1))`
 
 // replaceHoldSQL marks a hold replaced by the same owner's next one.
 const replaceHoldSQL = `UPDATE holds SET state = 'replaced' WHERE id = ? AND state = 'active'`

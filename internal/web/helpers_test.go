@@ -269,17 +269,17 @@ func (a *app) book(seats ...string) {
 	a.t.Helper()
 	ctx := context.Background()
 	owner := booking.NewID()
-	h, err := a.svc.HoldSeats(ctx, testShowID, owner, seats)
+	holdID, err := a.svc.HoldSeats(ctx, testShowID, owner, seats)
 	if err != nil {
 		a.t.Fatalf("HoldSeats: %v", err)
 	}
-	p, _, err := a.svc.StartPayment(ctx, h.ID, owner)
+	p, _, err := a.svc.StartPayment(ctx, holdID, owner)
 	if err != nil {
 		a.t.Fatalf("StartPayment: %v", err)
 	}
 	s, err := a.svc.SettlePayment(ctx, booking.PaymentEvent{
 		ID: booking.NewID(), Type: booking.EventPaymentSucceeded, PaymentID: p.ID,
-		HoldID: h.ID, Amount: p.Amount, Currency: p.Currency,
+		HoldID: holdID, Amount: p.Amount, Currency: p.Currency,
 	})
 	if err != nil || s.Effect != booking.EffectBooked {
 		a.t.Fatalf("SettlePayment: %v, %v", s.Effect, err)

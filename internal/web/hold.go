@@ -27,12 +27,12 @@ func (s *Server) handleHoldCreate(c echo.Context) error {
 		s.metrics.hold(holdRateLimited)
 		return err
 	}
-	h, err := s.svc.HoldSeats(c.Request().Context(), showID, owner, seats)
+	holdID, err := s.svc.HoldSeats(c.Request().Context(), showID, owner, seats)
 	var status int
 	switch booking.ErrorCode(err) {
 	case "":
 		s.metrics.hold(holdHeld)
-		return redirect(c, holdURL(h.ID))
+		return redirect(c, holdURL(holdID))
 	case booking.ECONFLICT:
 		s.metrics.hold(holdConflict)
 		status = http.StatusConflict

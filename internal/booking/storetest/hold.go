@@ -38,15 +38,11 @@ func testStoredHold(t *testing.T, s booking.Store) {
 	show, _ := newShow(t, s, 2, 3, base)
 	m := at(time.Minute)
 	in := newHold(show.ID, "o1", m, "A1", "B2", "A3")
-	got, err := s.HoldSeats(ctx, in, m)
-	if err != nil {
+	if err := s.HoldSeats(ctx, in, m); err != nil {
 		t.Fatalf("HoldSeats: %v", err)
 	}
 	want := in
 	want.Amount, want.Currency = classicPrice*2+primePrice, currency
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("HoldSeats result (-want +got):\n%s", diff)
-	}
 	if diff := cmp.Diff(want, getHold(t, s, in.ID)); diff != "" {
 		t.Errorf("Hold (-want +got):\n%s", diff)
 	}
@@ -77,7 +73,7 @@ func testAllOrNothing(t *testing.T, s booking.Store) {
 
 	m := at(time.Minute)
 	in := newHold(show.ID, "o1", m, "A1", "B2", "B3", "B4", "B5")
-	_, err := s.HoldSeats(ctx, in, m)
+	err := s.HoldSeats(ctx, in, m)
 	wantCode(t, "HoldSeats with two taken seats", err, booking.ECONFLICT)
 	if diff := cmp.Diff([]string{"B2", "B3"}, booking.UnavailableSeats(err)); diff != "" {
 		t.Errorf("HoldSeats: %v; *UnavailableError seats (-want +got):\n%s", err, diff)
@@ -93,7 +89,7 @@ func testAllOrNothing(t *testing.T, s booking.Store) {
 	}
 
 	// One taken seat among many: exactly that one is named.
-	_, err = s.HoldSeats(ctx, newHold(show.ID, "o5", m, "A1", "A2", "A3", "A4", "B2"), m)
+	err = s.HoldSeats(ctx, newHold(show.ID, "o5", m, "A1", "A2", "A3", "A4", "B2"), m)
 	if diff := cmp.Diff([]string{"B2"}, booking.UnavailableSeats(err)); diff != "" {
 		t.Errorf("HoldSeats: %v; *UnavailableError seats (-want +got):\n%s", err, diff)
 	}
@@ -107,7 +103,7 @@ func testUnknownSeat(t *testing.T, s booking.Store) {
 	before := getSeats(t, s, show.ID)
 	for _, seats := range [][]string{{"A1", "A9"}, {"Z1"}, {"A1", "A2", "B1"}} {
 		in := newHold(show.ID, "o1", at(0), seats...)
-		_, err := s.HoldSeats(ctx, in, at(0))
+		err := s.HoldSeats(ctx, in, at(0))
 		wantCode(t, "HoldSeats with an unknown seat", err, booking.EINVALID)
 		unchanged(t, s, show.ID, before)
 		_, err = s.Hold(ctx, in.ID)
@@ -120,7 +116,7 @@ func testUnknownShow(t *testing.T, s booking.Store) {
 	show, _ := newShow(t, s, 1, 3, base)
 	before := getSeats(t, s, show.ID)
 	in := newHold(booking.NewID(), "o1", at(0), "A1")
-	_, err := s.HoldSeats(ctx, in, at(0))
+	err := s.HoldSeats(ctx, in, at(0))
 	wantErr(t, "HoldSeats on an unknown show", err, booking.ErrShowNotFound)
 	_, err = s.Hold(ctx, in.ID)
 	wantErr(t, "Hold(the refused hold)", err, booking.ErrHoldNotFound)
@@ -173,7 +169,7 @@ func testFailedHoldKeepsPreviousHold(t *testing.T, s booking.Store) {
 	before := getSeats(t, s, show.ID)
 
 	m := at(time.Minute)
-	_, err := s.HoldSeats(ctx, newHold(show.ID, "o1", m, "A2", "A3", "A4"), m)
+	err := s.HoldSeats(ctx, newHold(show.ID, "o1", m, "A2", "A3", "A4"), m)
 	if diff := cmp.Diff([]string{"A4"}, booking.UnavailableSeats(err)); diff != "" {
 		t.Errorf("HoldSeats: %v; *UnavailableError seats (-want +got):\n%s", err, diff)
 	}

@@ -66,7 +66,7 @@ func runAttempts(ctx context.Context, s booking.Store, showID string, plan [][]a
 		for _, a := range plan[g] {
 			h := newHold(showID, a.Owner, m, a.Seats...)
 			o := outcome{attempt: a, HoldID: h.ID, Start: time.Now().UnixNano()}
-			_, err := s.HoldSeats(ctx, h, m)
+			err := s.HoldSeats(ctx, h, m)
 			o.End = time.Now().UnixNano()
 			var u *booking.UnavailableError
 			switch {

@@ -209,7 +209,7 @@ func testNotFound(t *testing.T, s booking.Store) {
 	wantErr(t, "AvailableSeatIDs", err, booking.ErrShowNotFound)
 	_, err = s.Occupancy(ctx, unknown, at(0))
 	wantErr(t, "Occupancy", err, booking.ErrShowNotFound)
-	_, err = s.HoldSeats(ctx, newHold(unknown, "o1", at(0), "A1"), at(0))
+	err = s.HoldSeats(ctx, newHold(unknown, "o1", at(0), "A1"), at(0))
 	wantErr(t, "HoldSeats on an unknown show", err, booking.ErrShowNotFound)
 	_, err = s.Hold(ctx, unknown)
 	wantErr(t, "Hold", err, booking.ErrHoldNotFound)

@@ -202,14 +202,15 @@ func newHold(showID, owner string, m booking.Moment, seats ...string) booking.Ho
 	}
 }
 
-// hold holds seats for owner at m and fails the test unless it succeeds.
+// hold holds seats for owner at m, fails the test unless it succeeds, and
+// returns the stored hold.
 func hold(t *testing.T, s booking.Store, showID, owner string, m booking.Moment, seats ...string) booking.Hold {
 	t.Helper()
-	h, err := s.HoldSeats(context.Background(), newHold(showID, owner, m, seats...), m)
-	if err != nil {
+	h := newHold(showID, owner, m, seats...)
+	if err := s.HoldSeats(context.Background(), h, m); err != nil {
 		t.Fatalf("HoldSeats(%v) for %s at %v: %v", seats, owner, m.Now, err)
 	}
-	return h
+	return getHold(t, s, h.ID)
 }
 
 // pay starts a payment for h at m.
