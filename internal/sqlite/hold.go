@@ -64,13 +64,13 @@ func (s *Store) HoldSeats(ctx context.Context, h booking.Hold, m booking.Moment)
 		if err != nil {
 			return err
 		}
-		var prev string
+		var prevs []string // the owner's previous hold; one, but see lockPrevSQL
 		if locked < n {
-			if prev, err = s.prevHold(ctx, tx, h); err != nil {
+			if prevs, err = s.prevHolds(ctx, tx, h); err != nil {
 				return err
 			}
-			if prev != "" {
-				args := append(slices.Clip(lockArgs[:4+n]), h.Owner, prev)
+			if len(prevs) > 0 {
+				args := append(slices.Clip(lockArgs[:4+n]), h.Owner, h.ID)
 				res, err := tx.ExecContext(ctx, lockPrevSQL(n), args...)
 				if err != nil {
 					return err
@@ -82,35 +82,41 @@ func (s *Store) HoldSeats(ctx context.Context, h booking.Hold, m booking.Moment)
 				locked += int(more)
 			}
 			if locked < n {
-				return s.whyNotHeld(ctx, tx, h, prev, m)
+				// Every requested seat of the owner's is taken over by now,
+				// so the seats missed are others'.
+				return s.whyNotHeld(ctx, tx, h, m)
 			}
 		}
-		inserted, err := s.insertHold(ctx, tx, h, seatIDs, now, prev != "")
+		inserted, err := s.insertHold(ctx, tx, h, seatIDs, now, len(prevs) > 0)
 		if err != nil {
 			return err
 		}
 		if !inserted {
 			// The owner locks other seats of the show: a previous hold's.
-			if prev, err = s.prevHold(ctx, tx, h); err != nil {
+			if prevs, err = s.prevHolds(ctx, tx, h); err != nil {
 				return err
 			}
-			if prev == "" {
+			if len(prevs) == 0 {
 				return fmt.Errorf("hold %s of show %s was not inserted: %w", h.ID, h.ShowID, errIntegrity)
 			}
 			if inserted, err = s.insertHold(ctx, tx, h, seatIDs, now, true); err != nil || !inserted {
 				return errors.Join(err, fmt.Errorf("hold %s of show %s was not inserted: %w", h.ID, h.ShowID, errIntegrity))
 			}
 		}
-		if prev == "" {
+		if len(prevs) == 0 {
 			return nil
 		}
 		// The seats the new hold took over carry its id already; the
 		// previous hold's others go back to available.
-		if _, err := tx.StmtContext(ctx, s.stmts.releaseHold).ExecContext(ctx, h.ShowID, h.Owner, prev); err != nil {
+		if _, err := tx.StmtContext(ctx, s.stmts.releasePrev).ExecContext(ctx, h.ShowID, h.Owner, h.ID); err != nil {
 			return err
 		}
-		_, err = tx.StmtContext(ctx, s.stmts.replaceHold).ExecContext(ctx, prev)
-		return err
+		for _, prev := range prevs {
+			if _, err := tx.StmtContext(ctx, s.stmts.replaceHold).ExecContext(ctx, prev); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }
 
@@ -135,11 +141,11 @@ func (s *Store) lockSeats(ctx context.Context, tx *sql.Tx, n int, args []any) (i
 }
 
 // whyNotHeld explains, inside the failed hold's transaction, why the lock
-// UPDATEs missed some seats. The seats they locked carry h.ID now; the
-// others are as they were, so booking.CheckHoldable decides on those, with
-// prev, the owner's previous hold, whose seats count as available. The
-// error it returns rolls the transaction back.
-func (s *Store) whyNotHeld(ctx context.Context, tx *sql.Tx, h booking.Hold, prev string, m booking.Moment) error {
+// UPDATEs missed some seats. The seats they locked carry h.ID now,
+// including every requested seat the owner's previous hold had; the others
+// are as they were, so booking.CheckHoldable decides on those. The error it
+// returns rolls the transaction back.
+func (s *Store) whyNotHeld(ctx context.Context, tx *sql.Tx, h booking.Hold, m booking.Moment) error {
 	seats, err := seatsByID(ctx, tx, h.ShowID, h.SeatIDs)
 	if err != nil {
 		return err
@@ -156,7 +162,7 @@ func (s *Store) whyNotHeld(ctx context.Context, tx *sql.Tx, h booking.Hold, prev
 			missed = append(missed, id)
 		}
 	}
-	if err := booking.CheckHoldable(missed, seats, prev, m); err != nil {
+	if err := booking.CheckHoldable(missed, seats, "", m); err != nil {
 		return err
 	}
 	// The SQL rule refused seats the Go rule accepts: a bug, not a conflict.
@@ -173,14 +179,23 @@ func (s *Store) insertHold(ctx context.Context, tx *sql.Tx, h booking.Hold, seat
 	return n == 1, err
 }
 
-// prevHold returns the id of h.Owner's previous hold for the show, or "".
-func (s *Store) prevHold(ctx context.Context, tx *sql.Tx, h booking.Hold) (string, error) {
-	var prev string
-	err := tx.StmtContext(ctx, s.stmts.prevHold).QueryRowContext(ctx, h.ShowID, h.Owner, h.ID).Scan(&prev)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", nil
+// prevHolds returns the ids of h.Owner's previous holds for the show that
+// still lock a seat: none, or one (see lockPrevSQL).
+func (s *Store) prevHolds(ctx context.Context, tx *sql.Tx, h booking.Hold) ([]string, error) {
+	rows, err := tx.StmtContext(ctx, s.stmts.prevHolds).QueryContext(ctx, h.ShowID, h.Owner, h.ID)
+	if err != nil {
+		return nil, err
 	}
-	return prev, err
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
 }
 
 // Hold returns a hold by id.

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"testing"
 	"time"
 
@@ -119,5 +120,49 @@ func TestHoldErrors(t *testing.T) {
 	}
 	if _, err := s.Seats(ctx, "nope"); err != booking.ErrShowNotFound {
 		t.Errorf("Seats(unknown show) = %v, want ErrShowNotFound", err)
+	}
+}
+
+// TestHoldReplacesEveryHoldOfTheOwner: no path leaves one owner locking
+// seats of two holds in a show, but were a hand-edited file to, the
+// owner's next hold takes over and frees the seats of both and replaces
+// both, rather than refusing the owner's own seats for ever.
+func TestHoldReplacesEveryHoldOfTheOwner(t *testing.T) {
+	ctx := context.Background()
+	s, _ := mustOpen(t)
+	mustCreateShow(t, s, "s1", 1, 5)
+	first := hold("s1", "o1", "A1")
+	if err := s.HoldSeats(ctx, first, at(0)); err != nil {
+		t.Fatal(err)
+	}
+	locked := strconv.FormatInt(at(0).Now.UnixNano(), 10)
+	for _, q := range []string{
+		`INSERT INTO holds (id, show_id, owner, seat_ids, amount, currency, created_at, state)
+			VALUES ('second', 's1', 'o1', 'A2', 100, 'INR', ` + locked + `, 'active')`,
+		`UPDATE seats SET status = 'locked', hold_id = 'second', hold_owner = 'o1', locked_at = ` + locked + `
+			WHERE show_id = 's1' AND seat_id = 'A2'`,
+	} {
+		if _, err := s.write.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	next := hold("s1", "o1", "A2", "A3")
+	if err := s.HoldSeats(ctx, next, at(time.Minute)); err != nil {
+		t.Fatalf("the owner's next hold, of a seat of the second hold: %v", err)
+	}
+	for _, id := range []string{first.ID, "second"} {
+		if h, err := s.Hold(ctx, id); err != nil || h.State != booking.HoldReplaced {
+			t.Errorf("hold %s: state %q, %v; want %q", id, h.State, err, booking.HoldReplaced)
+		}
+	}
+	seats, err := s.Seats(ctx, "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, seat := range seats {
+		want := map[string]string{"A2": next.ID, "A3": next.ID}[seat.ID]
+		if seat.HoldID != want {
+			t.Errorf("seat %s: hold %q, want %q", seat.ID, seat.HoldID, want)
+		}
 	}
 }

@@ -39,6 +39,9 @@ func (s *Store) Migrate(ctx context.Context) error {
 		return fmt.Errorf("sqlite: migrate: %w", err)
 	}
 	slices.Sort(names)
+	if err := s.refuseNewerSchema(ctx, names); err != nil {
+		return err
+	}
 	for _, name := range names {
 		base := strings.TrimPrefix(name, "migrations/")
 		version, err := strconv.Atoi(strings.SplitN(base, "_", 2)[0])
@@ -64,6 +67,27 @@ func (s *Store) Migrate(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// refuseNewerSchema fails when the database has a migration this binary
+// does not know: a newer boxoffice has changed the schema under it, and its
+// statements (prepared against the schema it knows) could fail on every
+// request. All processes must run the newer binary.
+func (s *Store) refuseNewerSchema(ctx context.Context, names []string) error {
+	known := 0
+	for _, name := range names {
+		if v, err := strconv.Atoi(strings.SplitN(strings.TrimPrefix(name, "migrations/"), "_", 2)[0]); err == nil && v > known {
+			known = v
+		}
+	}
+	var v sql.NullInt64
+	if err := s.write.QueryRowContext(ctx, `SELECT max(version) FROM schema_version`).Scan(&v); err != nil {
+		return fmt.Errorf("sqlite: migrate: %w", err)
+	}
+	if int(v.Int64) > known {
+		return fmt.Errorf("sqlite: the database's schema is at version %d, newer than this boxoffice knows (%d): run the newer boxoffice in every process", v.Int64, known)
 	}
 	return nil
 }

@@ -105,3 +105,19 @@ func TestHoldsMadeBeforeMigration5AreFound(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenRefusesNewerSchema: a file migrated by a newer boxoffice is not
+// served by an older one, whose statements may not fit the new schema.
+func TestOpenRefusesNewerSchema(t *testing.T) {
+	s, path := mustOpen(t)
+	if _, err := s.write.Exec(`INSERT INTO schema_version VALUES (9999, '9999_future.sql', 0)`); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if s2, err := open(context.Background(), path, defaultOptions); err == nil {
+		s2.Close()
+		t.Fatal("open of a database at schema version 9999 succeeded")
+	} else if !strings.Contains(err.Error(), "9999") {
+		t.Errorf("open: %v; want the version named", err)
+	}
+}

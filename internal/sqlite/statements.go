@@ -17,7 +17,8 @@ type statements struct {
 	all []*sql.Stmt
 
 	lock        [maxPreparedSeats + 1]*sql.Stmt // lock[n] locks n seats (lockSQL)
-	prevHold    *sql.Stmt
+	prevHolds   *sql.Stmt
+	releasePrev *sql.Stmt
 	releaseHold *sql.Stmt // seats still locked by a hold back to available
 	replaceHold *sql.Stmt
 	insertHold  *sql.Stmt
@@ -44,28 +45,40 @@ func lockSQL(n int) string {
 
 // lockPrevSQL locks those of the n requested seats that the owner's
 // previous hold still locks, lapsed or not: they count as available to the
-// owner's new hold. Arguments: hold id, owner, now, show id, the n seat ids,
-// owner, the previous hold's id.
+// owner's new hold. It matches the owner, not the hold: were the owner to
+// lock seats of two holds (no path leaves that, but a hand-edited file
+// could), both would be replaced rather than one refused for ever.
+// Arguments: hold id, owner, now, show id, the n seat ids, owner, hold id
+// (the seats lockSQL just locked are the owner's too, and not to be
+// counted twice).
 func lockPrevSQL(n int) string {
 	return `UPDATE seats SET status = 'locked', hold_id = ?, hold_owner = ?, locked_at = ?
 		WHERE show_id = ? AND seat_id IN (` + placeholders(n) + `)
-		AND status = 'locked' AND hold_owner = ? AND hold_id = ?`
+		AND status = 'locked' AND hold_owner = ? AND hold_id <> ?`
 }
 
-// prevHoldSQL finds the owner's previous hold for the show: the hold, other
+// prevHoldsSQL finds the owner's previous hold for the show: the hold, other
 // than the new one, that locks some seat of the owner in the show. Every
 // hold replaces the owner's previous one and takes over or frees its seats,
 // so there is at most one. A previous hold that locks no seat any more has
 // lapsed and lost every seat to others; it is left as it is (it can no
 // longer be paid). Arguments: show id, owner, the new hold's id.
-const prevHoldSQL = `SELECT hold_id FROM seats INDEXED BY seats_hold
-	WHERE show_id = ? AND hold_owner = ? AND status = 'locked' AND hold_id <> ? LIMIT 1`
+const prevHoldsSQL = `SELECT DISTINCT hold_id FROM seats INDEXED BY seats_hold
+	WHERE show_id = ? AND hold_owner = ? AND status = 'locked' AND hold_id <> ?`
 
 // releaseSQL frees the seats a hold still locks; it never touches a seat
 // that another hold has locked since or that was booked. Arguments: show
 // id, the hold's owner, hold id.
-const releaseSQL = `UPDATE seats SET status = 'available', hold_id = NULL, hold_owner = NULL, locked_at = NULL
+const releaseSQL = `UPDATE seats INDEXED BY seats_hold
+	SET status = 'available', hold_id = NULL, hold_owner = NULL, locked_at = NULL
 	WHERE show_id = ? AND hold_owner = ? AND hold_id = ? AND status = 'locked'`
+
+// releasePrevSQL frees the seats the owner's previous holds still lock once
+// the new hold has taken over those it asked for. Arguments: show id,
+// owner, the new hold's id.
+const releasePrevSQL = `UPDATE seats INDEXED BY seats_hold
+	SET status = 'available', hold_id = NULL, hold_owner = NULL, locked_at = NULL
+	WHERE show_id = ? AND hold_owner = ? AND status = 'locked' AND hold_id <> ?`
 
 // insertHoldSQL records a hold whose seats are locked, with the sum of
 // their prices (through seats_hold: without INDEXED BY the planner walks
@@ -102,7 +115,8 @@ func prepareStatements(ctx context.Context, write, read *sql.DB) (*statements, e
 	for n := 1; n <= maxPreparedSeats; n++ {
 		st.lock[n] = prep(write, lockSQL(n))
 	}
-	st.prevHold = prep(write, prevHoldSQL)
+	st.prevHolds = prep(write, prevHoldsSQL)
+	st.releasePrev = prep(write, releasePrevSQL)
 	st.releaseHold = prep(write, releaseSQL)
 	st.replaceHold = prep(write, replaceHoldSQL)
 	st.insertHold = prep(write, insertHoldSQL)

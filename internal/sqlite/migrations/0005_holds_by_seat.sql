@@ -13,6 +13,11 @@
 --
 -- Hold ids now begin with their time (booking.NewHoldID), so the holds
 -- table grows at one end. Ids made before keep working.
+--
+-- Stop every process of an older boxoffice before this runs: their hold
+-- statement names seats_hold in a form the new index cannot serve, so
+-- every hold they try fails. (From this version on, a store refuses to
+-- open a file whose schema is newer than it knows.)
 ALTER TABLE seats ADD COLUMN hold_owner TEXT;
 
 UPDATE seats SET hold_owner = (SELECT owner FROM holds WHERE holds.id = seats.hold_id)
