@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"slices"
 
@@ -96,11 +95,13 @@ func (s *Store) HoldSeats(ctx context.Context, h booking.Hold, m booking.Moment)
 			if prevs, err = s.prevHolds(ctx, tx, h); err != nil {
 				return err
 			}
-			if len(prevs) == 0 {
-				return fmt.Errorf("hold %s of show %s was not inserted: %w", h.ID, h.ShowID, errIntegrity)
+			if len(prevs) > 0 {
+				if inserted, err = s.insertHold(ctx, tx, h, seatIDs, now, true); err != nil {
+					return err
+				}
 			}
-			if inserted, err = s.insertHold(ctx, tx, h, seatIDs, now, true); err != nil || !inserted {
-				return errors.Join(err, fmt.Errorf("hold %s of show %s was not inserted: %w", h.ID, h.ShowID, errIntegrity))
+			if !inserted {
+				return fmt.Errorf("hold %s of show %s was not inserted: %w", h.ID, h.ShowID, errIntegrity)
 			}
 		}
 		if len(prevs) == 0 {

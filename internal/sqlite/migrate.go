@@ -39,15 +39,19 @@ func (s *Store) Migrate(ctx context.Context) error {
 		return fmt.Errorf("sqlite: migrate: %w", err)
 	}
 	slices.Sort(names)
-	if err := s.refuseNewerSchema(ctx, names); err != nil {
-		return err
-	}
-	for _, name := range names {
-		base := strings.TrimPrefix(name, "migrations/")
-		version, err := strconv.Atoi(strings.SplitN(base, "_", 2)[0])
-		if err != nil {
-			return fmt.Errorf("sqlite: migrate: %s: name must start with its version", base)
+	versions := make([]int, len(names))
+	for i, name := range names {
+		if versions[i], err = migrationVersion(name); err != nil {
+			return fmt.Errorf("sqlite: migrate: %w", err)
 		}
+	}
+	if len(versions) > 0 {
+		if err := s.refuseNewerSchema(ctx, versions[len(versions)-1]); err != nil {
+			return err
+		}
+	}
+	for i, name := range names {
+		base, version := strings.TrimPrefix(name, "migrations/"), versions[i]
 		script, err := migrations.ReadFile(name)
 		if err != nil {
 			return fmt.Errorf("sqlite: migrate: %w", err)
@@ -71,23 +75,28 @@ func (s *Store) Migrate(ctx context.Context) error {
 	return nil
 }
 
-// refuseNewerSchema fails when the database has a migration this binary
-// does not know: a newer boxoffice has changed the schema under it, and its
-// statements (prepared against the schema it knows) could fail on every
-// request. All processes must run the newer binary.
-func (s *Store) refuseNewerSchema(ctx context.Context, names []string) error {
-	known := 0
-	for _, name := range names {
-		if v, err := strconv.Atoi(strings.SplitN(strings.TrimPrefix(name, "migrations/"), "_", 2)[0]); err == nil && v > known {
-			known = v
-		}
+// migrationVersion is the version a migration's file name starts with:
+// 5 for migrations/0005_holds_by_seat.sql.
+func migrationVersion(name string) (int, error) {
+	base := strings.TrimPrefix(name, "migrations/")
+	v, err := strconv.Atoi(strings.SplitN(base, "_", 2)[0])
+	if err != nil {
+		return 0, fmt.Errorf("%s: name must start with its version", base)
 	}
-	var v sql.NullInt64
-	if err := s.write.QueryRowContext(ctx, `SELECT max(version) FROM schema_version`).Scan(&v); err != nil {
-		return fmt.Errorf("sqlite: migrate: %w", err)
+	return v, nil
+}
+
+// refuseNewerSchema fails when the database has a migration beyond known,
+// the last this binary has: a newer boxoffice has changed the schema under
+// it, and its statements (prepared against the schema it knows) could fail
+// on every request. All processes must run the newer binary.
+func (s *Store) refuseNewerSchema(ctx context.Context, known int) error {
+	v, err := s.SchemaVersion(ctx)
+	if err != nil {
+		return err
 	}
-	if int(v.Int64) > known {
-		return fmt.Errorf("sqlite: the database's schema is at version %d, newer than this boxoffice knows (%d): run the newer boxoffice in every process", v.Int64, known)
+	if v > known {
+		return fmt.Errorf("sqlite: the database's schema is at version %d, newer than this boxoffice knows (%d): run the newer boxoffice in every process", v, known)
 	}
 	return nil
 }

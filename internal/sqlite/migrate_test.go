@@ -33,7 +33,7 @@ func openAtVersion(t *testing.T, path string, version int) *sql.DB {
 	slices.Sort(names)
 	for _, name := range names {
 		base := strings.TrimPrefix(name, "migrations/")
-		v, err := strconv.Atoi(strings.SplitN(base, "_", 2)[0])
+		v, err := migrationVersion(name)
 		if err != nil {
 			t.Fatal(err)
 		}

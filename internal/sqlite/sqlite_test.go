@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -150,7 +149,7 @@ func TestMigrateIsIdempotent(t *testing.T) {
 		t.Fatalf("embedded migrations: %v, %v", names, err)
 	}
 	last := strings.TrimPrefix(slices.Max(names), "migrations/")
-	want, err := strconv.Atoi(strings.SplitN(last, "_", 2)[0])
+	want, err := migrationVersion(last)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,9 +38,7 @@ type statements struct {
 // is executed, not queried with RETURNING: counting the rows it changed is
 // enough to decide, and measured 28 µs cheaper per hold.
 func lockSQL(n int) string {
-	return `UPDATE seats SET status = 'locked', hold_id = ?, hold_owner = ?, locked_at = ?
-		WHERE show_id = ? AND seat_id IN (` + placeholders(n) + `)
-		AND (status = 'available' OR (status = 'locked' AND locked_at <= ? AND hold_owner IS NOT ?))`
+	return lockWhereSQL(n, `(status = 'available' OR (status = 'locked' AND locked_at <= ? AND hold_owner IS NOT ?))`)
 }
 
 // lockPrevSQL locks those of the n requested seats that the owner's
@@ -52,9 +50,15 @@ func lockSQL(n int) string {
 // (the seats lockSQL just locked are the owner's too, and not to be
 // counted twice).
 func lockPrevSQL(n int) string {
+	return lockWhereSQL(n, `status = 'locked' AND hold_owner = ? AND hold_id <> ?`)
+}
+
+// lockWhereSQL locks for a hold those of the n requested seats that meet
+// cond. Its own arguments come first: hold id, owner, now, show id, the n
+// seat ids; then cond's.
+func lockWhereSQL(n int, cond string) string {
 	return `UPDATE seats SET status = 'locked', hold_id = ?, hold_owner = ?, locked_at = ?
-		WHERE show_id = ? AND seat_id IN (` + placeholders(n) + `)
-		AND status = 'locked' AND hold_owner = ? AND hold_id <> ?`
+		WHERE show_id = ? AND seat_id IN (` + placeholders(n) + `) AND ` + cond
 }
 
 // prevHoldsSQL finds the owner's previous hold for the show: the hold, other
@@ -69,16 +73,19 @@ const prevHoldsSQL = `SELECT DISTINCT hold_id FROM seats INDEXED BY seats_hold
 // releaseSQL frees the seats a hold still locks; it never touches a seat
 // that another hold has locked since or that was booked. Arguments: show
 // id, the hold's owner, hold id.
-const releaseSQL = `UPDATE seats INDEXED BY seats_hold
-	SET status = 'available', hold_id = NULL, hold_owner = NULL, locked_at = NULL
-	WHERE show_id = ? AND hold_owner = ? AND hold_id = ? AND status = 'locked'`
+const releaseSQL = releaseWhereSQL + `hold_id = ?`
 
 // releasePrevSQL frees the seats the owner's previous holds still lock once
 // the new hold has taken over those it asked for. Arguments: show id,
 // owner, the new hold's id.
-const releasePrevSQL = `UPDATE seats INDEXED BY seats_hold
+const releasePrevSQL = releaseWhereSQL + `hold_id <> ?`
+
+// releaseWhereSQL frees the seats of a show that an owner locks and that
+// meet the condition appended to it. Arguments: show id, owner, then the
+// condition's.
+const releaseWhereSQL = `UPDATE seats INDEXED BY seats_hold
 	SET status = 'available', hold_id = NULL, hold_owner = NULL, locked_at = NULL
-	WHERE show_id = ? AND hold_owner = ? AND status = 'locked' AND hold_id <> ?`
+	WHERE show_id = ? AND hold_owner = ? AND status = 'locked' AND `
 
 // insertHoldSQL records a hold whose seats are locked, with the sum of
 // their prices (through seats_hold: without INDEXED BY the planner walks
