@@ -121,3 +121,90 @@ func TestOpenRefusesNewerSchema(t *testing.T) {
 		t.Errorf("open: %v; want the version named", err)
 	}
 }
+
+// TestChecksWithoutListsStillRefuse: 0006 rewrote the CHECK constraints of
+// seats.status and holds.state from IN (…) to chains of equalities, in a
+// file migrated from version 5. They must accept and refuse what they did,
+// and the statements of the connection that migrated, and of a second one,
+// must be compiled from the new text: no temporary b-tree per row written.
+func TestChecksWithoutListsStillRefuse(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "v5.db")
+	db := openAtVersion(t, path, 5)
+	if _, err := db.Exec(`INSERT INTO shows (id, currency, starts_at) VALUES ('s1', 'INR', 0);
+		INSERT INTO seats (show_id, seat_id, row_label, number, grid_row, grid_col, price)
+			VALUES ('s1', 'A1', 'A', 1, 0, 0, 100)`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	// Another process's connection, which read the schema before the
+	// migration.
+	other, err := sql.Open("sqlite", dsn(path, defaultOptions, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	other.SetMaxOpenConns(1)
+	var n int
+	if err := other.QueryRowContext(ctx, `SELECT count(*) FROM seats`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	s := reopen(t, path)
+	// Its next statement finds the schema changed and reads it again. (An
+	// EXPLAIN alone would not look.)
+	if err := other.QueryRowContext(ctx, `SELECT count(*) FROM seats`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+
+	for name, conn := range map[string]*sql.DB{"migrating connection": s.write, "other connection": other} {
+		for _, c := range []struct {
+			q, check string
+			args     int
+		}{
+			{lockSQL(4), "status = 'available' OR", 10},
+			{insertHoldSQL, "state = 'active' OR", 6},
+		} {
+			q, check := c.q, c.check
+			rows, err := conn.QueryContext(ctx, "EXPLAIN "+q, make([]any, c.args)...)
+			if err != nil {
+				t.Fatalf("%s: EXPLAIN: %v", name, err)
+			}
+			var checks []string // the CHECK constraints the statement evaluates, by their text
+			for rows.Next() {
+				var addr, p1, p2, p3, p5 int
+				var opcode, p4, comment sql.NullString
+				if err := rows.Scan(&addr, &opcode, &p1, &p2, &p3, &p4, &p5, &comment); err != nil {
+					t.Fatal(err)
+				}
+				if opcode.String == "Halt" && p1 == 275 { // SQLITE_CONSTRAINT_CHECK
+					checks = append(checks, p4.String)
+				}
+			}
+			rows.Close()
+			if len(checks) != 1 || !strings.HasPrefix(checks[0], check) {
+				t.Errorf("%s checks %q in %.40q…; want one check starting %q", name, checks, q, check)
+			}
+		}
+	}
+
+	for _, q := range []string{
+		`UPDATE seats SET status = 'lost' WHERE seat_id = 'A1'`,
+		`INSERT INTO holds (id, show_id, owner, seat_ids, amount, currency, created_at, state)
+			VALUES ('h1', 's1', 'o1', 'A1', 100, 'INR', 0, 'lost')`,
+	} {
+		if _, err := s.write.ExecContext(ctx, q); err == nil || !isConstraint(err) {
+			t.Errorf("%s: %v; want a CHECK constraint error", q, err)
+		}
+	}
+	for _, status := range []string{"available", "locked", "booked"} {
+		if _, err := s.write.ExecContext(ctx, `UPDATE seats SET status = ? WHERE seat_id = 'A1'`, status); err != nil {
+			t.Errorf("status %s: %v", status, err)
+		}
+	}
+	for i, state := range []string{"active", "released", "replaced", "completed"} {
+		if _, err := s.write.ExecContext(ctx, `INSERT INTO holds (id, show_id, owner, seat_ids, amount, currency, created_at, state)
+			VALUES (?, 's1', 'o1', 'A1', 100, 'INR', 0, ?)`, "h"+strconv.Itoa(i), state); err != nil {
+			t.Errorf("state %s: %v", state, err)
+		}
+	}
+}
