@@ -36,13 +36,14 @@ func getHold(ctx context.Context, q rowQuerier, holdID string) (booking.Hold, er
 // owner's previous hold for the show, in one BEGIN IMMEDIATE transaction.
 // The common case, a session's first hold for a show, is two statements:
 // one conditional UPDATE that locks the requested seats that are free, and
-// the insert of the hold, which sums the prices and inserts nothing if the
-// owner locks other seats of the show. Otherwise the owner has a previous
-// hold: it is looked up by the seats it locks, those of its seats that were
-// requested are taken over, its others freed, and it is marked replaced.
-// When fewer seats than asked could be locked, the others still hold their
-// state from before, so booking.CheckHoldable names the culprits from inside
-// the same transaction, which is then rolled back.
+// the insert of the hold, which sums the prices and inserts nothing unless
+// the owner locks no seat of the show but these. Otherwise the owner has a
+// previous hold: it is looked up by the seats it locks, those of its seats
+// that were requested are taken over, its others freed, it is marked
+// replaced, and the hold is inserted again. When fewer seats than asked
+// could be locked, the others still hold their state from before, so
+// booking.CheckHoldable names the culprits from inside the same
+// transaction, which is then rolled back.
 func (s *Store) HoldSeats(ctx context.Context, h booking.Hold, m booking.Moment) error {
 	if err := booking.CheckHoldRequest(h); err != nil {
 		return err
@@ -63,52 +64,41 @@ func (s *Store) HoldSeats(ctx context.Context, h booking.Hold, m booking.Moment)
 		if err != nil {
 			return err
 		}
-		var prevs []string // the owner's previous hold; one, but see lockPrevSQL
-		if locked < n {
-			if prevs, err = s.prevHolds(ctx, tx, h); err != nil {
+		if locked == n {
+			inserted, err := s.insertHold(ctx, tx, h, seatIDs, now, n)
+			if err != nil || inserted {
 				return err
 			}
-			if len(prevs) > 0 {
-				args := append(slices.Clip(lockArgs[:4+n]), h.Owner, h.ID)
-				res, err := tx.ExecContext(ctx, lockPrevSQL(n), args...)
-				if err != nil {
-					return err
-				}
-				more, err := res.RowsAffected()
-				if err != nil {
-					return err
-				}
-				locked += int(more)
-			}
-			if locked < n {
-				// Every requested seat of the owner's is taken over by now,
-				// so the seats missed are others'.
-				return s.whyNotHeld(ctx, tx, h, m)
-			}
 		}
-		inserted, err := s.insertHold(ctx, tx, h, seatIDs, now, len(prevs) > 0)
+		// The owner locks other seats of the show, a previous hold's, or
+		// some requested seats were not free.
+		prevs, err := s.prevHolds(ctx, tx, h) // one, but see lockPrevSQL
 		if err != nil {
 			return err
 		}
-		if !inserted {
-			// The owner locks other seats of the show: a previous hold's.
-			if prevs, err = s.prevHolds(ctx, tx, h); err != nil {
+		if len(prevs) > 0 && locked < n {
+			args := append(slices.Clip(lockArgs[:4+n]), h.Owner, h.ID)
+			res, err := tx.ExecContext(ctx, lockPrevSQL(n), args...)
+			if err != nil {
 				return err
 			}
-			if len(prevs) > 0 {
-				if inserted, err = s.insertHold(ctx, tx, h, seatIDs, now, true); err != nil {
-					return err
-				}
+			more, err := res.RowsAffected()
+			if err != nil {
+				return err
 			}
-			if !inserted {
-				return fmt.Errorf("hold %s of show %s was not inserted: %w", h.ID, h.ShowID, errIntegrity)
-			}
+			locked += int(more)
+		}
+		if locked < n {
+			// Every requested seat of the owner's is taken over by now,
+			// so the seats missed are others'.
+			return s.whyNotHeld(ctx, tx, h, m)
 		}
 		if len(prevs) == 0 {
-			return nil
+			return fmt.Errorf("hold %s of show %s was not inserted: %w", h.ID, h.ShowID, errIntegrity)
 		}
 		// The seats the new hold took over carry its id already; the
-		// previous hold's others go back to available.
+		// previous hold's others go back to available, after which the
+		// owner's locked seats are the new hold's alone.
 		if _, err := tx.StmtContext(ctx, s.stmts.releasePrev).ExecContext(ctx, h.ShowID, h.Owner, h.ID); err != nil {
 			return err
 		}
@@ -117,7 +107,11 @@ func (s *Store) HoldSeats(ctx context.Context, h booking.Hold, m booking.Moment)
 				return err
 			}
 		}
-		return nil
+		inserted, err := s.insertHold(ctx, tx, h, seatIDs, now, n)
+		if err == nil && !inserted {
+			err = fmt.Errorf("hold %s of show %s was not inserted after replacing %v: %w", h.ID, h.ShowID, prevs, errIntegrity)
+		}
+		return err
 	})
 }
 
@@ -171,13 +165,13 @@ func (s *Store) whyNotHeld(ctx context.Context, tx *sql.Tx, h booking.Hold, m bo
 }
 
 // insertHold runs insertHoldSQL for h and reports whether it inserted it.
-func (s *Store) insertHold(ctx context.Context, tx *sql.Tx, h booking.Hold, seatIDs string, now int64, replacing bool) (bool, error) {
-	res, err := tx.StmtContext(ctx, s.stmts.insertHold).ExecContext(ctx, h.ID, h.Owner, seatIDs, h.ShowID, now, replacing)
+func (s *Store) insertHold(ctx context.Context, tx *sql.Tx, h booking.Hold, seatIDs string, now int64, n int) (bool, error) {
+	res, err := tx.StmtContext(ctx, s.stmts.insertHold).ExecContext(ctx, h.ID, h.Owner, seatIDs, h.ShowID, now, n)
 	if err != nil {
 		return false, err
 	}
-	n, err := res.RowsAffected()
-	return n == 1, err
+	inserted, err := res.RowsAffected()
+	return inserted == 1, err
 }
 
 // prevHolds returns the ids of h.Owner's previous holds for the show that
