@@ -109,13 +109,16 @@ func TestOpenSetsPragmas(t *testing.T) {
 		"busy_timeout":       "10000",
 		"foreign_keys":       "1",
 		"journal_size_limit": fmt.Sprint(walSizeLimit),
+		"cache_size":         fmt.Sprint(-writeCacheKiB),
 	} {
 		if got := pragma(t, s.write, name); got != want {
 			t.Errorf("write pool: PRAGMA %s = %s, want %s", name, got, want)
 		}
 	}
-	if got := pragma(t, s.read, "query_only"); got != "1" {
-		t.Errorf("read pool: PRAGMA query_only = %s, want 1", got)
+	for name, want := range map[string]string{"query_only": "1", "cache_size": "-32000"} {
+		if got := pragma(t, s.read, name); got != want {
+			t.Errorf("read pool: PRAGMA %s = %s, want %s", name, got, want)
+		}
 	}
 	if _, err := s.read.Exec(`DELETE FROM shows`); err == nil {
 		t.Error("read pool accepted a write")
