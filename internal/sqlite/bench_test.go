@@ -156,8 +156,8 @@ func (db *benchDB) benchBare(b *testing.B) {
 // the seat kept the owner of whoever locked it last, so its seats_hold
 // entry stayed on its page when a store hold had locked the seat before
 // and moved to another page when a bare transaction had, and the same
-// code measured 1.38–1.40× on a fresh file and 1.49–1.57× after the hold
-// benchmark.
+// code measured 1.35–1.38× on a fresh file and 1.51–1.52× after the hold
+// benchmark (docs/PERFORMANCE.md).
 func (db *benchDB) prepareBare(b *testing.B) func() {
 	ctx := context.Background()
 	stmt, err := db.s.write.PrepareContext(ctx, `UPDATE seats SET status = 'locked', hold_id = ?, hold_owner = ?, locked_at = ?

@@ -93,9 +93,6 @@ func (s *Store) HoldSeats(ctx context.Context, h booking.Hold, m booking.Moment)
 			// so the seats missed are others'.
 			return s.whyNotHeld(ctx, tx, h, m)
 		}
-		if len(prevs) == 0 {
-			return fmt.Errorf("hold %s of show %s was not inserted: %w", h.ID, h.ShowID, errIntegrity)
-		}
 		// The seats the new hold took over carry its id already; the
 		// previous hold's others go back to available, after which the
 		// owner's locked seats are the new hold's alone.
@@ -109,7 +106,7 @@ func (s *Store) HoldSeats(ctx context.Context, h booking.Hold, m booking.Moment)
 		}
 		inserted, err := s.insertHold(ctx, tx, h, seatIDs, now, n)
 		if err == nil && !inserted {
-			err = fmt.Errorf("hold %s of show %s was not inserted after replacing %v: %w", h.ID, h.ShowID, prevs, errIntegrity)
+			err = fmt.Errorf("hold %s of show %s was not inserted (previous holds %v): %w", h.ID, h.ShowID, prevs, errIntegrity)
 		}
 		return err
 	})

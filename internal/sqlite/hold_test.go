@@ -166,3 +166,26 @@ func TestHoldReplacesEveryHoldOfTheOwner(t *testing.T) {
 		}
 	}
 }
+
+// TestHoldIgnoresLockedSeatsWithoutHold: a locked seat that names its owner
+// but no hold (only a hand edit makes one) belongs to no hold to replace;
+// the owner's holds of other seats must still succeed, as they did before
+// the insert began counting the owner's seats.
+func TestHoldIgnoresLockedSeatsWithoutHold(t *testing.T) {
+	ctx := context.Background()
+	s, _ := mustOpen(t)
+	mustCreateShow(t, s, "s1", 1, 5)
+	if _, err := s.write.ExecContext(ctx, `UPDATE seats SET status = 'locked', hold_owner = 'o1', locked_at = ?
+		WHERE show_id = 's1' AND seat_id = 'A1'`, at(0).Now.UnixNano()); err != nil {
+		t.Fatal(err)
+	}
+	for i, seats := range [][]string{{"A2"}, {"A3", "A4"}} {
+		h := hold("s1", "o1", seats...)
+		if err := s.HoldSeats(ctx, h, at(time.Duration(i)*time.Minute)); err != nil {
+			t.Fatalf("hold %d of %v: %v", i, seats, err)
+		}
+		if got, err := s.Hold(ctx, h.ID); err != nil || got.Amount != booking.Money(100*len(seats)) {
+			t.Errorf("hold %d: amount %d, %v; want %d", i, got.Amount, err, 100*len(seats))
+		}
+	}
+}

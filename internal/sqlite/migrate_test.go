@@ -196,6 +196,10 @@ func TestChecksWithoutListsStillRefuse(t *testing.T) {
 			t.Errorf("%s: %v; want a CHECK constraint error", q, err)
 		}
 	}
+	var integrity string
+	if err := s.write.QueryRowContext(ctx, `PRAGMA integrity_check`).Scan(&integrity); err != nil || integrity != "ok" {
+		t.Errorf("integrity_check after 0006: %q, %v", integrity, err)
+	}
 	for _, status := range []string{"available", "locked", "booked"} {
 		if _, err := s.write.ExecContext(ctx, `UPDATE seats SET status = ? WHERE seat_id = 'A1'`, status); err != nil {
 			t.Errorf("status %s: %v", status, err)
@@ -206,5 +210,39 @@ func TestChecksWithoutListsStillRefuse(t *testing.T) {
 			VALUES (?, 's1', 'o1', 'A1', 100, 'INR', 0, ?)`, "h"+strconv.Itoa(i), state); err != nil {
 			t.Errorf("state %s: %v", state, err)
 		}
+	}
+}
+
+// TestChecksEditFailsLoudly: should a file's CHECK text differ from what
+// 0001 created, 0006 would edit nothing; it must fail, name itself, and
+// leave the file at version 5 rather than record a change it did not make.
+func TestChecksEditFailsLoudly(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "v5.db")
+	db := openAtVersion(t, path, 5)
+	for _, q := range []string{
+		`PRAGMA writable_schema = ON`,
+		`UPDATE sqlite_schema SET sql = replace(sql, 'CHECK (state IN (', 'CHECK (state  IN (') WHERE name = 'holds'`,
+		`PRAGMA writable_schema = RESET`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	db.Close()
+	if s, err := open(ctx, path, defaultOptions); err == nil {
+		s.Close()
+		t.Fatal("open migrated a file whose CHECK text 0006 cannot edit")
+	} else if !strings.Contains(err.Error(), "0006") {
+		t.Errorf("open: %v; want the failing migration named", err)
+	}
+	db, err := sql.Open("sqlite", dsn(path, defaultOptions, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var version int
+	if err := db.QueryRowContext(ctx, `SELECT max(version) FROM schema_version`).Scan(&version); err != nil || version != 5 {
+		t.Errorf("schema version after the failed migration: %d, %v; want 5", version, err)
 	}
 }

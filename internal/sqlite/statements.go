@@ -89,7 +89,8 @@ const releaseWhereSQL = `UPDATE seats INDEXED BY seats_hold
 
 // insertHoldSQL records a hold whose seats are locked, with the sum of
 // their prices and the show's currency. It inserts nothing unless the owner
-// locks exactly the hold's n seats in the show: more are a previous hold's,
+// locks exactly the hold's n seats in the show (counting seats that carry a
+// hold id, as every lock writes one): more are a previous hold's,
 // which HoldSeats then replaces first. So without a previous hold, the
 // common case, a hold is two statements, and one range of seats_hold (the
 // owner's seats, with their prices) both sums and checks. INDEXED BY:
@@ -99,7 +100,7 @@ const releaseWhereSQL = `UPDATE seats INDEXED BY seats_hold
 const insertHoldSQL = `INSERT INTO holds (id, show_id, owner, seat_ids, amount, currency, created_at, state)
 	SELECT ?1, shows.id, ?2, ?3, locked.amount, shows.currency, ?5, 'active'
 	FROM shows, (SELECT coalesce(sum(price), 0) AS amount, count(*) AS seats FROM seats INDEXED BY seats_hold
-		WHERE show_id = ?4 AND hold_owner = ?2 AND status = 'locked') AS locked
+		WHERE show_id = ?4 AND hold_owner = ?2 AND status = 'locked' AND hold_id IS NOT NULL) AS locked
 	WHERE shows.id = ?4 AND locked.seats = ?6`
 
 // replaceHoldSQL marks a hold replaced by the same owner's next one.

@@ -11,8 +11,10 @@
 -- not rebuilt: their definitions are edited in sqlite_schema, the procedure
 -- https://www.sqlite.org/lang_altertable.html gives for such changes. Every
 -- stored row satisfies the new constraint because it satisfied the old one,
--- and processes of the previous version keep working on the edited file.
--- TestChecksWithoutListsStillRefuse checks the result.
+-- and processes of the previous version that are already running keep
+-- working on the edited file (one started afterwards refuses it, as after
+-- any migration). TestChecksWithoutListsStillRefuse checks the result.
+-- This needs SQLite's defensive mode off, as the driver leaves it.
 PRAGMA writable_schema = ON;
 
 UPDATE sqlite_schema SET sql = replace(sql,
@@ -24,6 +26,17 @@ UPDATE sqlite_schema SET sql = replace(sql,
     'CHECK (state IN (''active'', ''released'', ''replaced'', ''completed''))',
     'CHECK (state = ''active'' OR state = ''released'' OR state = ''replaced'' OR state = ''completed'')')
 WHERE type = 'table' AND name = 'holds';
+
+-- Should either text differ from what 0001 created, the edit would change
+-- nothing; fail instead, with a message, and the transaction rolls back.
+CREATE TEMP TABLE migration_0006 (edited INTEGER
+    CONSTRAINT "0006: the CHECK of seats.status or holds.state is not as 0001 created it"
+    CHECK (edited));
+INSERT INTO migration_0006 SELECT count(*) = 2 FROM sqlite_schema
+WHERE type = 'table' AND (
+    (name = 'seats' AND instr(sql, 'status IN (') = 0 AND instr(sql, 'CHECK (status = ''available'' OR') > 0) OR
+    (name = 'holds' AND instr(sql, 'state IN (') = 0 AND instr(sql, 'CHECK (state = ''active'' OR') > 0));
+DROP TABLE migration_0006;
 
 -- RESET also makes this connection read the edited definitions.
 PRAGMA writable_schema = RESET;
