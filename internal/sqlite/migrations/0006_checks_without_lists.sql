@@ -5,7 +5,7 @@
 -- a temporary b-tree of the list, and a CHECK runs for every row written:
 -- each lock of a seat and each hold built and dropped one. A chain of
 -- equalities accepts and refuses exactly the same values without it.
--- Measured: a 4-seat hold 5-10 µs cheaper (docs/PERFORMANCE.md).
+-- Measured: a 4-seat hold ~5-15 µs cheaper (docs/PERFORMANCE.md).
 --
 -- Changing a CHECK does not change how rows are stored, so the tables are
 -- not rebuilt: their definitions are edited in sqlite_schema, the procedure
