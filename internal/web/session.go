@@ -33,6 +33,7 @@ func newSessionManager(store scs.Store, secure bool, log *slog.Logger) *sessionM
 	if store != nil {
 		sm.Store = store
 	}
+	sm.Codec = sessionCodec{}
 	// No IdleTimeout: with one, scs marks every loaded session modified, so
 	// each request (every poll) would rewrite it, and a slow read could write
 	// back an older copy over a concurrent change. Sessions are written only
