@@ -1,0 +1,40 @@
+package partials
+
+import (
+	"context"
+	"io"
+	"strconv"
+	"testing"
+
+	"boxoffice/views/model"
+)
+
+// BenchmarkSeatMap renders the fragment of a 500-seat show, as every seat
+// map view, live refresh and 409 answer does.
+func BenchmarkSeatMap(b *testing.B) {
+	m := model.SeatMap{Show: model.Show{ID: "show1"}, FragmentURL: "/shows/show1/seatmap", ETag: `"e"`, ServerNow: "2026-11-30T10:00:00.000Z"}
+	for band := range 2 {
+		bd := model.Band{Name: "Prime", Price: "₹250"}
+		for r := range 10 {
+			label := string(rune('A' + band*10 + r))
+			row := model.Row{Label: label}
+			for c := range 25 {
+				id := label + strconv.Itoa(c+1)
+				state := []string{"available", "held", "booked", "mine"}[(r*25+c)%4]
+				row.Cells = append(row.Cells, model.Cell{Seat: &model.Seat{
+					ID: id, Number: strconv.Itoa(c + 1), State: state, Kind: "standard", Category: "Prime",
+					Price: 25000, PriceText: "₹250", Label: "Row " + label + ", seat " + strconv.Itoa(c+1) + ", Prime, ₹250, ",
+					Status: state, Disabled: state == "booked",
+				}})
+			}
+			bd.Rows = append(bd.Rows, row)
+		}
+		m.Bands = append(m.Bands, bd)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := SeatMap(m).Render(context.Background(), io.Discard); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
