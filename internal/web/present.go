@@ -92,6 +92,8 @@ func (s *Server) seatMapModel(sm booking.SeatMap, sel selection) model.SeatMap {
 	}
 	var row *model.Row
 	col, gridRow := 0, -1
+	prices := map[booking.Money]string{}          // a show has a few prices and hundreds of seats
+	seats := make([]model.Seat, 0, len(sm.Seats)) // one allocation; cells point into it
 	for _, st := range sm.Seats {
 		if row == nil || st.GridRow != gridRow {
 			if row != nil {
@@ -106,8 +108,13 @@ func (s *Server) seatMapModel(sm booking.SeatMap, sel selection) model.SeatMap {
 			row = &b.Rows[len(b.Rows)-1]
 		}
 		padRow(row, col, st.GridCol-1)
-		v := s.seatModel(sm, st, sel)
-		row.Cells = append(row.Cells, model.Cell{Seat: &v})
+		price, ok := prices[st.Price]
+		if !ok {
+			price = st.Price.Format(sm.Show.Currency)
+			prices[st.Price] = price
+		}
+		seats = append(seats, s.seatModel(sm, st, price, sel))
+		row.Cells = append(row.Cells, model.Cell{Seat: &seats[len(seats)-1]})
 		col = st.GridCol + 1
 	}
 	padRow(row, col, maxCol)
@@ -121,13 +128,14 @@ func padRow(r *model.Row, from, to int) {
 	}
 }
 
-func (s *Server) seatModel(sm booking.SeatMap, st booking.Seat, sel selection) model.Seat {
+// seatModel is one seat as the viewer sees it; priceText is its price in
+// the show's currency.
+func (s *Server) seatModel(sm booking.SeatMap, st booking.Seat, priceText string, sel selection) model.Seat {
 	state := sm.State(st)
-	cur := sm.Show.Currency
 	v := model.Seat{
 		ID: st.ID, Number: strconv.Itoa(st.Number), State: string(state),
 		Kind: string(st.Kind), Category: st.Category,
-		Price: int64(st.Price), PriceText: st.Price.Format(cur),
+		Price: int64(st.Price), PriceText: priceText,
 		Conflict: sel.conflicts[st.ID],
 	}
 	if v.Kind == "" {
@@ -140,7 +148,7 @@ func (s *Server) seatModel(sm booking.SeatMap, st booking.Seat, sel selection) m
 	case booking.KindCompanion:
 		what = "companion seat, "
 	}
-	v.Label = fmt.Sprintf("Row %s, seat %d, %s%s, %s, ", st.Row, st.Number, what, st.Category, v.PriceText)
+	v.Label = "Row " + st.Row + ", seat " + v.Number + ", " + what + st.Category + ", " + priceText + ", "
 	switch state {
 	case booking.StateAvailable:
 		v.Status = "available"
