@@ -98,6 +98,17 @@ func TestHoldAndBack(t *testing.T) {
 		t.Fatalf("the show's link led to %s", loc)
 	}
 
+	// Wheelchair spaces are drawn apart (app.css selects them by data-kind).
+	if diff := eval[string](br, `(() => {
+	  const box = (kind) => document.querySelector('.seat[data-kind="' + kind + '"][data-state="available"] .seat-box');
+	  const w = box('wheelchair'), s = box('standard');
+	  if (!w || !s) { return 'no available wheelchair and standard seats to compare'; }
+	  const cw = getComputedStyle(w).borderColor, cs = getComputedStyle(s).borderColor;
+	  return cw === cs ? 'both seat boxes have border ' + cw : '';
+	})()`); diff != "" {
+		t.Errorf("wheelchair spaces look like other seats: %s", diff)
+	}
+
 	seats := []string{"F6", "F7", "F8"}
 	for _, seat := range seats {
 		if !br.JS(testkit.SeatState(seat) + ` === 'available'`) {

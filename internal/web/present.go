@@ -92,29 +92,32 @@ func (s *Server) seatMapModel(sm booking.SeatMap, sel selection) model.SeatMap {
 	}
 	var row *model.Row
 	col, gridRow := 0, -1
-	prices := map[booking.Money]string{}          // a show has a few prices and hundreds of seats
-	seats := make([]model.Seat, 0, len(sm.Seats)) // one allocation; cells point into it
-	for _, st := range sm.Seats {
+	prices := map[booking.Money]string{} // a show has a few prices and hundreds of seats
+	price := func(p booking.Money) string {
+		text, ok := prices[p]
+		if !ok {
+			text = p.Format(sm.Show.Currency)
+			prices[p] = text
+		}
+		return text
+	}
+	seats := make([]model.Seat, len(sm.Seats)) // one allocation; cells point into it
+	for i, st := range sm.Seats {
 		if row == nil || st.GridRow != gridRow {
 			if row != nil {
 				padRow(row, col, maxCol)
 			}
 			gridRow, col = st.GridRow, minCol
 			if len(m.Bands) == 0 || m.Bands[len(m.Bands)-1].Name != st.Category {
-				m.Bands = append(m.Bands, model.Band{Name: st.Category, Price: st.Price.Format(sm.Show.Currency)})
+				m.Bands = append(m.Bands, model.Band{Name: st.Category, Price: price(st.Price)})
 			}
 			b := &m.Bands[len(m.Bands)-1]
 			b.Rows = append(b.Rows, model.Row{Label: st.Row})
 			row = &b.Rows[len(b.Rows)-1]
 		}
 		padRow(row, col, st.GridCol-1)
-		price, ok := prices[st.Price]
-		if !ok {
-			price = st.Price.Format(sm.Show.Currency)
-			prices[st.Price] = price
-		}
-		seats = append(seats, s.seatModel(sm, st, price, sel))
-		row.Cells = append(row.Cells, model.Cell{Seat: &seats[len(seats)-1]})
+		seats[i] = s.seatModel(sm, st, price(st.Price), sel)
+		row.Cells = append(row.Cells, model.Cell{Seat: &seats[i]})
 		col = st.GridCol + 1
 	}
 	padRow(row, col, maxCol)

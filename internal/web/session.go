@@ -3,6 +3,7 @@ package web
 import (
 	"crypto/rand"
 	"encoding/base64"
+	"errors"
 	"log/slog"
 	"net/http"
 	"time"
@@ -62,6 +63,13 @@ func (sm *sessionManager) middleware(onError echo.HTTPErrorHandler) echo.Middlew
 				token = ck.Value
 			}
 			ctx, err := sm.Load(r.Context(), token)
+			if errors.Is(err, errSessionData) {
+				// Written by another version, or damaged: the visitor
+				// starts afresh (a new cookie replaces this one when the
+				// new session is saved) rather than meet an error page.
+				sm.log.WarnContext(r.Context(), "session data undecodable; starting a new session", "err", err, "request_id", requestIDOf(c))
+				ctx, err = sm.Load(r.Context(), "")
+			}
 			if err != nil {
 				return err
 			}

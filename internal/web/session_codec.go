@@ -18,6 +18,11 @@ import (
 // Sessions saved in gob by earlier versions still decode.
 type sessionCodec struct{}
 
+// errSessionData marks a stored session that cannot be decoded: the
+// middleware then starts a new session instead of failing every request
+// of that cookie until it expires.
+var errSessionData = errors.New("web: undecodable session data")
+
 // stringSessionMagic starts a session in this codec's own format. A gob
 // stream never starts with a zero byte (it starts with a message length,
 // which is never zero), so the two formats cannot be confused.
@@ -50,7 +55,11 @@ func (sessionCodec) Encode(deadline time.Time, values map[string]any) ([]byte, e
 func (sessionCodec) Decode(b []byte) (time.Time, map[string]any, error) {
 	rest, ok := bytes.CutPrefix(b, []byte(stringSessionMagic))
 	if !ok {
-		return scs.GobCodec{}.Decode(b)
+		deadline, values, err := scs.GobCodec{}.Decode(b)
+		if err != nil {
+			return time.Time{}, nil, fmt.Errorf("%w: %w", errSessionData, err)
+		}
+		return deadline, values, nil
 	}
 	r := sessionReader{rest: rest}
 	var deadline time.Time
@@ -58,19 +67,23 @@ func (sessionCodec) Decode(b []byte) (time.Time, map[string]any, error) {
 		r.err = err
 	}
 	n := r.uvarint()
-	if r.err == nil && n > uint64(len(r.rest)) { // each value takes at least a byte
+	if r.err == nil && n > uint64(len(r.rest)/2) { // each pair takes at least two bytes
 		r.err = errors.New("too many values")
 	}
 	values := make(map[string]any, min(n, 16))
 	for i := uint64(0); i < n && r.err == nil; i++ {
 		k := string(r.bytes())
-		values[k] = string(r.bytes())
+		v := string(r.bytes())
+		if _, dup := values[k]; dup && r.err == nil {
+			r.err = fmt.Errorf("key %q twice", k)
+		}
+		values[k] = v
 	}
 	if r.err == nil && len(r.rest) > 0 {
 		r.err = errors.New("trailing bytes")
 	}
 	if r.err != nil {
-		return time.Time{}, nil, fmt.Errorf("web: session data: %w", r.err)
+		return time.Time{}, nil, fmt.Errorf("%w: %w", errSessionData, r.err)
 	}
 	return deadline, values, nil
 }

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"errors"
 	"maps"
 	"strings"
 	"testing"
@@ -66,6 +67,18 @@ func TestSessionCodecRefusesDamage(t *testing.T) {
 	}
 	if _, _, err := (sessionCodec{}).Decode(append(b, 'x')); err == nil {
 		t.Error("Decode with a trailing byte succeeded")
+	}
+	d, _ := codecDeadline.MarshalBinary()
+	dup := appendBytes([]byte(stringSessionMagic), d)
+	dup = append(dup, 2)
+	for _, kv := range []string{keyCSRF, "a", keyCSRF, "b"} {
+		dup = appendBytes(dup, []byte(kv))
+	}
+	if _, _, err := (sessionCodec{}).Decode(dup); err == nil || !errors.Is(err, errSessionData) {
+		t.Errorf("Decode with a key twice: %v, want an errSessionData", err)
+	}
+	if _, _, err := (sessionCodec{}).Decode([]byte("not gob")); !errors.Is(err, errSessionData) {
+		t.Errorf("Decode of neither format: %v, want an errSessionData", err)
 	}
 }
 

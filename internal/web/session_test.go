@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"database/sql"
 	"net/http"
 	"net/url"
 	"sync"
@@ -115,5 +116,38 @@ func TestPollsDoNotWriteTheSession(t *testing.T) {
 	}
 	if n := cs.commits.Load() - before; n != 0 {
 		t.Errorf("%d session writes for reads, want 0", n)
+	}
+}
+
+// TestUndecodableSessionStartsAfresh: a session row another version wrote,
+// or a damaged one, gives its visitor a new session, not an error page on
+// every request until the cookie expires.
+func TestUndecodableSessionStartsAfresh(t *testing.T) {
+	a := newApp(t)
+	c := a.client()
+	c.csrf() // the seat map mints a CSRF token: a session is saved
+	if n := a.count(`SELECT count(*) FROM sessions`); n != 1 {
+		t.Fatalf("%d sessions after the first page, want 1", n)
+	}
+	db, err := sql.Open("sqlite", a.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`UPDATE sessions SET data = x'ff00ff00'`); err != nil {
+		t.Fatal(err)
+	}
+	res := c.get("/shows/" + testShowID)
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("seat map with an undecodable session: %d, want 200", res.StatusCode)
+	}
+	if tok := c.csrf(); tok == "" {
+		t.Fatal("no CSRF token in the new session")
+	}
+	if n := a.count(`SELECT count(*) FROM sessions WHERE data <> x'ff00ff00'`); n != 1 {
+		t.Errorf("%d new sessions saved, want 1", n)
+	}
+	if got := c.hold("A1"); got.StatusCode != http.StatusSeeOther {
+		t.Errorf("a hold in the new session: %d, want 303", got.StatusCode)
 	}
 }
