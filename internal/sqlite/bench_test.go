@@ -120,22 +120,30 @@ func BenchmarkStore(b *testing.B) {
 	}
 }
 
-func (db *benchDB) benchHold(b *testing.B) {
-	ctx := context.Background()
+// measure runs op b.N times and reports the latencies it returns: each
+// op's timed part.
+func measure(b *testing.B, op func(i int) time.Duration) {
 	lat := make(latencies, 0, b.N)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
+		lat = append(lat, op(i))
+	}
+	b.StopTimer()
+	lat.report(b)
+}
+
+func (db *benchDB) benchHold(b *testing.B) {
+	ctx := context.Background()
+	measure(b, func(i int) time.Duration {
 		show, seats, m := db.next()
 		start := time.Now()
 		h := newBenchHold(show, seats, m.Now)
 		if err := db.s.HoldSeats(ctx, h, m); err != nil {
 			b.Fatalf("hold %d: %v", i, err)
 		}
-		lat = append(lat, time.Since(start))
-	}
-	b.StopTimer()
-	lat.report(b)
+		return time.Since(start)
+	})
 }
 
 // benchHoldReplacing measures the hold of a visitor who changes their mind:
@@ -145,10 +153,7 @@ func (db *benchDB) benchHold(b *testing.B) {
 // of a person who picks other seats).
 func (db *benchDB) benchHoldReplacing(b *testing.B) {
 	ctx := context.Background()
-	lat := make(latencies, 0, b.N)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
+	measure(b, func(i int) time.Duration {
 		b.StopTimer()
 		show, seats, m := db.next()
 		step := int(db.step.Load())
@@ -163,24 +168,17 @@ func (db *benchDB) benchHoldReplacing(b *testing.B) {
 		if err := db.s.HoldSeats(ctx, h, m); err != nil {
 			b.Fatalf("replacing hold %d: %v", i, err)
 		}
-		lat = append(lat, time.Since(start))
-	}
-	b.StopTimer()
-	lat.report(b)
+		return time.Since(start)
+	})
 }
 
 func (db *benchDB) benchBare(b *testing.B) {
 	bare := db.prepareBare(b)
-	lat := make(latencies, 0, b.N)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
+	measure(b, func(int) time.Duration {
 		start := time.Now()
 		bare()
-		lat = append(lat, time.Since(start))
-	}
-	b.StopTimer()
-	lat.report(b)
+		return time.Since(start)
+	})
 }
 
 // prepareBare returns a function that runs one bare transaction on the
@@ -274,19 +272,14 @@ func threadCPU(b *testing.B) time.Duration {
 
 func (db *benchDB) benchSeatMap(b *testing.B) {
 	ctx := context.Background()
-	lat := make(latencies, 0, b.N)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
+	measure(b, func(i int) time.Duration {
 		start := time.Now()
 		seats, err := db.s.Seats(ctx, db.shows[(i*7919)%len(db.shows)])
 		if err != nil || len(seats) != benchRows*benchCols {
 			b.Fatalf("Seats: %d seats, %v", len(seats), err)
 		}
-		lat = append(lat, time.Since(start))
-	}
-	b.StopTimer()
-	lat.report(b)
+		return time.Since(start)
+	})
 }
 
 // newBenchHold is the hold of a fresh visitor at now, as the Service would
