@@ -15,11 +15,11 @@ const layoutCacheShows = 256
 
 // layout is the part of a show's seats that CreateShow writes and nothing
 // ever changes: ids, rows, numbers, grid places, categories, prices and
-// kinds, in map order. It is shared by every reader and never modified, so
+// kinds, in map order, each seat available. It is shared by every reader and never modified, so
 // it needs no lock of its own and protects no seat: the seats' state
 // (status, hold, lock time, booking) is always read from the database.
 type layout struct {
-	seats []booking.Seat // map order, state fields zero
+	seats []booking.Seat // map order, available, other state fields zero
 	byID  []int          // byID[k] is the index in seats of the k-th seat in seat_id order
 }
 
@@ -28,7 +28,7 @@ func newLayout(seats []booking.Seat) *layout {
 	for i, s := range seats {
 		l.seats[i] = booking.Seat{
 			ShowID: s.ShowID, ID: s.ID, Row: s.Row, Number: s.Number, GridRow: s.GridRow, GridCol: s.GridCol,
-			Category: s.Category, Price: s.Price, Kind: s.Kind,
+			Category: s.Category, Price: s.Price, Kind: s.Kind, Status: booking.SeatAvailable,
 		}
 	}
 	l.byID = make([]int, len(seats))

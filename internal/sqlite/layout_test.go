@@ -55,6 +55,16 @@ func TestSeatsLayoutCache(t *testing.T) {
 	}
 	check("released")
 
+	// A seat the cached layout lacks (no path adds one; a hand edit could)
+	// sends the read back to the table.
+	if _, err := b.write.ExecContext(ctx, `INSERT INTO seats (show_id, seat_id, row_label, number, grid_row, grid_col, price, status, booking_id)
+		VALUES ('s1', 'Z9', 'Z', 9, 9, 9, 100, 'booked', 'bk1')`); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := a.Seats(ctx, "s1"); err != nil || len(got) != len(seats)+1 {
+		t.Errorf("Seats after a seat was added behind the cache: %d seats, %v; want %d", len(got), err, len(seats)+1)
+	}
+
 	// Bounded: the least recently used layout goes first.
 	c := newLayoutCache(2)
 	for _, id := range []string{"x", "y", "x", "z"} {

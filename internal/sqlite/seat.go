@@ -124,8 +124,12 @@ func (s *Store) Seats(ctx context.Context, showID string) ([]booking.Seat, error
 	return seats, nil
 }
 
-// seatStates reads the state of a show's seats and returns them laid out
-// as l, a fresh copy. ok is false when the seats found are not exactly l's.
+// seatStates reads the state of a show's seats that are not available
+// and returns all of them laid out as l, a fresh copy: the others are as l
+// has them, available. Only those rows cross from SQLite to Go, so a show
+// early in its sale costs a fraction of a full read (lapsed locks still
+// count: they stay locked in storage). ok is false when a seat found is
+// not l's.
 func (s *Store) seatStates(ctx context.Context, showID string, l *layout) (_ []booking.Seat, ok bool, _ error) {
 	rows, err := s.stmts.seatStates.QueryContext(ctx, showID)
 	if err != nil {
@@ -143,7 +147,11 @@ func (s *Store) seatStates(ctx context.Context, showID string, l *layout) (_ []b
 		if err := rows.Scan(&id, &status, &holdID, &lockedAt, &bookID); err != nil {
 			return nil, false, err
 		}
-		if k >= len(l.byID) || string(id) != seats[l.byID[k]].ID {
+		// Both in seat_id order, compared as SQLite's BINARY collation does.
+		for k < len(l.byID) && seats[l.byID[k]].ID < string(id) {
+			k++
+		}
+		if k == len(l.byID) || string(id) != seats[l.byID[k]].ID {
 			return nil, false, nil
 		}
 		seat := &seats[l.byID[k]]
@@ -156,7 +164,7 @@ func (s *Store) seatStates(ctx context.Context, showID string, l *layout) (_ []b
 	if err := rows.Err(); err != nil {
 		return nil, false, err
 	}
-	return seats, k == len(l.byID), nil
+	return seats, true, nil
 }
 
 // AvailableSeatIDs lists in map order the seats of a show free at m by the

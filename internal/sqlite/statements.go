@@ -25,7 +25,7 @@ type statements struct {
 	insertShow  *sql.Stmt
 	insertSeat  *sql.Stmt
 	seats       *sql.Stmt // read pool: a show's seat map
-	seatStates  *sql.Stmt // read pool: the changing columns of a show's seats, by seat id
+	seatStates  *sql.Stmt // read pool: the changing columns of a show's seats that are not available, by seat id
 	findSession *sql.Stmt // read pool: every request with a session cookie
 }
 
@@ -131,7 +131,7 @@ func prepareStatements(ctx context.Context, write, read *sql.DB) (*statements, e
 		VALUES (?,?,?,?,?,?,?,?,?)`)
 	st.seats = prep(read, `SELECT `+seatColumns+` FROM seats WHERE show_id = ? ORDER BY grid_row, grid_col`)
 	st.seatStates = prep(read, `SELECT seat_id, status, coalesce(hold_id, ''), coalesce(locked_at, 0), coalesce(booking_id, '')
-		FROM seats WHERE show_id = ? ORDER BY seat_id`)
+		FROM seats WHERE show_id = ? AND status <> 'available' ORDER BY seat_id`)
 	st.findSession = prep(read, `SELECT data FROM sessions WHERE token = ? AND expiry > ?`)
 	if len(errs) > 0 {
 		st.close()
