@@ -15,9 +15,10 @@ const layoutCacheShows = 256
 
 // layout is the part of a show's seats that CreateShow writes and nothing
 // ever changes: ids, rows, numbers, grid places, categories, prices and
-// kinds, in map order, each seat available. It is shared by every reader and never modified, so
-// it needs no lock of its own and protects no seat: the seats' state
-// (status, hold, lock time, booking) is always read from the database.
+// kinds, in map order, each seat available. It is shared by every reader
+// and never modified, so it needs no lock of its own and protects no seat:
+// the seats' state (status, hold, lock time, booking) is always read from
+// the database, which returns every seat that is not available.
 type layout struct {
 	seats []booking.Seat // map order, available, other state fields zero
 	byID  []int          // byID[k] is the index in seats of the k-th seat in seat_id order
