@@ -1,7 +1,6 @@
 package payment
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -10,13 +9,13 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
 
 	"boxoffice/internal/booking"
+	"boxoffice/internal/testkit"
 )
 
 func TestNewSandboxValidates(t *testing.T) {
@@ -293,7 +292,7 @@ func TestCheckoutSubmitRefuses(t *testing.T) {
 		t.Fatal(err)
 	}
 	rc := newReceiver(t, 200)
-	var logs lockedBuffer
+	var logs testkit.SyncBuffer
 	s := testSandbox(t, rc.srv.URL, w.store, 0)
 	s.log = slog.New(slog.NewTextHandler(&logs, nil))
 
@@ -312,7 +311,7 @@ func TestCheckoutSubmitRefuses(t *testing.T) {
 		}
 	}
 	s.Close() // waits for any delivery that was (wrongly) queued
-	if n := rc.count(); n != 0 || logs.Len() != 0 {
+	if n := rc.count(); n != 0 || logs.String() != "" {
 		t.Errorf("refused submissions sent %d callbacks; log:\n%s", n, logs.String())
 	}
 }
@@ -324,27 +323,4 @@ func mustParse(t testing.TB, r io.Reader) *goquery.Document {
 		t.Fatal(err)
 	}
 	return doc
-}
-
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) Len() int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Len()
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
