@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"boxoffice/internal/booking"
+	"boxoffice/internal/testkit"
 )
 
 func BenchmarkListOccupancy(b *testing.B) {
@@ -84,19 +85,14 @@ func BenchmarkListOccupancy(b *testing.B) {
 		{"one-day-one-theatre", booking.ShowFilter{From: day, To: day.Add(24 * time.Hour), TheatreID: "t03"}, perDay / theatres},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			lat := make(latencies, 0, b.N)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for range b.N {
+			testkit.Measure(b, func(int) time.Duration {
 				begin := time.Now()
 				list, err := s.ListOccupancy(ctx, tc.f, m)
 				if err != nil || len(list) != tc.shows {
 					b.Fatalf("ListOccupancy: %d shows, %v; want %d", len(list), err, tc.shows)
 				}
-				lat = append(lat, time.Since(begin))
-			}
-			b.StopTimer()
-			lat.report(b)
+				return time.Since(begin)
+			})
 		})
 	}
 }

@@ -34,6 +34,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"boxoffice/internal/booking"
+	"boxoffice/internal/testkit"
 )
 
 const (
@@ -88,19 +89,6 @@ func (db *benchDB) next() (string, []string, booking.Moment) {
 	return show, block, booking.Moment{Now: t0.Add(time.Duration(i) * ttl), TTL: ttl}
 }
 
-// latencies records each operation so that the benchmark can report p50
-// and p99 next to the mean.
-type latencies []time.Duration
-
-func (l latencies) report(b *testing.B) {
-	if len(l) == 0 {
-		return
-	}
-	slices.Sort(l)
-	b.ReportMetric(float64(l[len(l)/2].Nanoseconds()), "p50-ns")
-	b.ReportMetric(float64(l[len(l)*99/100].Nanoseconds()), "p99-ns")
-}
-
 func BenchmarkStore(b *testing.B) {
 	for _, size := range []struct {
 		name  string
@@ -120,22 +108,9 @@ func BenchmarkStore(b *testing.B) {
 	}
 }
 
-// measure runs op b.N times and reports the latencies it returns: each
-// op's timed part.
-func measure(b *testing.B, op func(i int) time.Duration) {
-	lat := make(latencies, 0, b.N)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		lat = append(lat, op(i))
-	}
-	b.StopTimer()
-	lat.report(b)
-}
-
 func (db *benchDB) benchHold(b *testing.B) {
 	ctx := context.Background()
-	measure(b, func(i int) time.Duration {
+	testkit.Measure(b, func(i int) time.Duration {
 		show, seats, m := db.next()
 		start := time.Now()
 		h := newBenchHold(show, seats, m.Now)
@@ -153,7 +128,7 @@ func (db *benchDB) benchHold(b *testing.B) {
 // of a person who picks other seats).
 func (db *benchDB) benchHoldReplacing(b *testing.B) {
 	ctx := context.Background()
-	measure(b, func(i int) time.Duration {
+	testkit.Measure(b, func(i int) time.Duration {
 		b.StopTimer()
 		show, seats, m := db.next()
 		step := int(db.step.Load())
@@ -174,7 +149,7 @@ func (db *benchDB) benchHoldReplacing(b *testing.B) {
 
 func (db *benchDB) benchBare(b *testing.B) {
 	bare := db.prepareBare(b)
-	measure(b, func(int) time.Duration {
+	testkit.Measure(b, func(int) time.Duration {
 		start := time.Now()
 		bare()
 		return time.Since(start)
@@ -230,8 +205,8 @@ func (db *benchDB) benchHoldVsBare(b *testing.B) {
 	bare := db.prepareBare(b)
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	holds := make(latencies, 0, b.N)
-	bares := make(latencies, 0, b.N)
+	holds := make([]time.Duration, 0, b.N)
+	bares := make([]time.Duration, 0, b.N)
 	var holdSum, bareSum, holdCPU, bareCPU time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -272,7 +247,7 @@ func threadCPU(b *testing.B) time.Duration {
 
 func (db *benchDB) benchSeatMap(b *testing.B) {
 	ctx := context.Background()
-	measure(b, func(i int) time.Duration {
+	testkit.Measure(b, func(i int) time.Duration {
 		start := time.Now()
 		seats, err := db.s.Seats(ctx, db.shows[(i*7919)%len(db.shows)])
 		if err != nil || len(seats) != benchRows*benchCols {

@@ -1,5 +1,6 @@
 // Package testkit holds the helpers that boxoffice's tests share: a headless
 // Chromium to drive (browser.go) and the real boxoffice binary, built once
-// and run as a process (process.go). It is for tests only: nothing outside a
+// and run as a process (process.go), and the benchmarks' measuring loop
+// with its p50 and p99 (bench.go). It is for tests only: nothing outside a
 // _test.go file imports it.
 package testkit

@@ -28,7 +28,6 @@ import (
 	"net/url"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -39,6 +38,7 @@ import (
 	"boxoffice/internal/booking"
 	"boxoffice/internal/catalog"
 	"boxoffice/internal/sqlite"
+	"boxoffice/internal/testkit"
 	"boxoffice/internal/web"
 )
 
@@ -136,28 +136,12 @@ func block(k int) []string {
 	return ids
 }
 
-func reportLatencies(b *testing.B, lat []time.Duration) {
-	if len(lat) == 0 {
-		return
-	}
-	slices.Sort(lat)
-	b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds()), "p50-ns")
-	b.ReportMetric(float64(lat[len(lat)*99/100].Nanoseconds()), "p99-ns")
-}
-
 func BenchmarkHoldRoute(b *testing.B) {
 	seq := func(holdRate, want int, htmx bool, setup func(*testing.B, *benchRoute) *benchVisitor) func(*testing.B) {
 		return func(b *testing.B) {
 			r := newBenchRoute(b, holdRate)
 			v := setup(b, r)
-			lat := make([]time.Duration, 0, b.N)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				lat = append(lat, v.hold(b, r, i, want, htmx))
-			}
-			b.StopTimer()
-			reportLatencies(b, lat)
+			testkit.Measure(b, func(i int) time.Duration { return v.hold(b, r, i, want, htmx) })
 		}
 	}
 	own := func(b *testing.B, r *benchRoute) *benchVisitor { return r.visitor(b, block(0), block(1)) }
