@@ -56,16 +56,7 @@ func TestHoldBurstIsLimited(t *testing.T) {
 	client := &http.Client{Jar: jar, Timeout: 30 * time.Second,
 		Transport:     &http.Transport{MaxIdleConnsPerHost: burst},
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	res, err := client.Get(srv + "/shows/" + show.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	page, _ := io.ReadAll(res.Body)
-	res.Body.Close()
-	m := csrfMeta.FindSubmatch(page)
-	if res.StatusCode != http.StatusOK || m == nil {
-		t.Fatalf("GET seat map = %s, csrf token found: %v", res.Status, m != nil)
-	}
+	token := seatMapCSRF(t, client, srv, show.ID)
 
 	type answer struct {
 		status     int
@@ -76,7 +67,7 @@ func TestHoldBurstIsLimited(t *testing.T) {
 	start := make(chan struct{})
 	var wg sync.WaitGroup
 	for i := range burst {
-		form := url.Values{"seat": {seats[i].ID}, "_csrf": {string(m[1])}}.Encode()
+		form := url.Values{"seat": {seats[i].ID}, "_csrf": {token}}.Encode()
 		wg.Go(func() {
 			<-start
 			res, err := client.Post(srv+"/shows/"+show.ID+"/holds", "application/x-www-form-urlencoded", strings.NewReader(form))

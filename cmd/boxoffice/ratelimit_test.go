@@ -48,6 +48,23 @@ func TestOpenDatabaseGivesALimiter(t *testing.T) {
 
 var csrfMeta = regexp.MustCompile(`<meta name="csrf-token" content="([^"]+)"`)
 
+// seatMapCSRF loads a show's seat map at the server srv with client, which
+// keeps the session cookie, and returns the page's CSRF token.
+func seatMapCSRF(t *testing.T, client *http.Client, srv, showID string) string {
+	t.Helper()
+	res, err := client.Get(srv + "/shows/" + showID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	m := csrfMeta.FindSubmatch(page)
+	if res.StatusCode != http.StatusOK || m == nil {
+		t.Fatalf("GET seat map = %s, csrf token found: %v", res.Status, m != nil)
+	}
+	return string(m[1])
+}
+
 // TestHoldRateAcrossProcesses runs the real binary twice on one SQLite file
 // with HOLD_RATE=3 and holds, with one session cookie, alternately through
 // each: only 3 holds in all get through, and every other answer is 429 with
@@ -82,17 +99,8 @@ func TestHoldRateAcrossProcesses(t *testing.T) {
 	}
 	client := &http.Client{Jar: jar, Timeout: 30 * time.Second,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	res, err := client.Get(servers[0] + "/shows/" + show.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	page, _ := io.ReadAll(res.Body)
-	res.Body.Close()
-	m := csrfMeta.FindSubmatch(page)
-	if res.StatusCode != http.StatusOK || m == nil {
-		t.Fatalf("GET seat map = %s, csrf token found: %v", res.Status, m != nil)
-	}
-	form := url.Values{"seat": {"A1"}, "_csrf": {string(m[1])}}.Encode()
+	token := seatMapCSRF(t, client, servers[0], show.ID)
+	form := url.Values{"seat": {"A1"}, "_csrf": {token}}.Encode()
 
 	const holds = 10
 	var passed, limited [2]int
