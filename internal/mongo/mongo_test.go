@@ -193,16 +193,8 @@ func TestOpenReplicaSet(t *testing.T) {
 // holds of one session racing on disjoint seats.
 func TestOpenMigrates(t *testing.T) {
 	s := mustOpen(t)
-	ctx := context.Background()
 	for col, models := range indexes() {
-		cur, err := s.col(col).Indexes().List(ctx)
-		if err != nil {
-			t.Fatalf("list indexes of %s: %v", col, err)
-		}
-		var specs []bson.M
-		if err := cur.All(ctx, &specs); err != nil {
-			t.Fatalf("list indexes of %s: %v", col, err)
-		}
+		specs := indexSpecs(t, s, col)
 		have := map[any]bson.M{}
 		for _, spec := range specs {
 			have[spec["name"]] = spec
@@ -219,14 +211,7 @@ func TestOpenMigrates(t *testing.T) {
 			}
 		}
 	}
-	cur, err := s.col(colHolds).Indexes().List(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var specs []bson.M
-	if err := cur.All(ctx, &specs); err != nil {
-		t.Fatal(err)
-	}
+	specs := indexSpecs(t, s, colHolds)
 	for _, spec := range specs {
 		if spec["name"] == "show_owner_active" && spec["unique"] != true {
 			t.Errorf("show_owner_active is not unique: %v", spec)
@@ -240,14 +225,7 @@ func TestMigrateIsIdempotentAndLeavesSeatsAlone(t *testing.T) {
 	if err := s.Migrate(ctx); err != nil {
 		t.Fatalf("second Migrate: %v", err)
 	}
-	cur, err := s.col(colSeats).Indexes().List(ctx)
-	if err != nil {
-		t.Fatalf("list indexes: %v", err)
-	}
-	var specs []bson.M
-	if err := cur.All(ctx, &specs); err != nil {
-		t.Fatalf("list indexes: %v", err)
-	}
+	specs := indexSpecs(t, s, colSeats)
 	var unique bool
 	for _, spec := range specs {
 		if _, ok := spec["expireAfterSeconds"]; ok {
@@ -316,4 +294,20 @@ func TestCreateShowInBatches(t *testing.T) {
 	if err != nil || o.Total != len(seats) || o.Available != len(seats) {
 		t.Errorf("Occupancy = %+v, %v; want %d seats, all available", o, err, len(seats))
 	}
+}
+
+// indexSpecs lists the indexes of collection col as the server describes
+// them.
+func indexSpecs(t testing.TB, s *Store, col string) []bson.M {
+	t.Helper()
+	ctx := context.Background()
+	cur, err := s.col(col).Indexes().List(ctx)
+	if err != nil {
+		t.Fatalf("list indexes of %s: %v", col, err)
+	}
+	var specs []bson.M
+	if err := cur.All(ctx, &specs); err != nil {
+		t.Fatalf("list indexes of %s: %v", col, err)
+	}
+	return specs
 }

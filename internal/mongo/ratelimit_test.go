@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"go.mongodb.org/mongo-driver/v2/bson"
-
 	"boxoffice/internal/web/limitertest"
 )
 
@@ -51,15 +49,7 @@ func TestAllowAcrossStores(t *testing.T) {
 // deletes ended windows.
 func TestRateLimitTTLIndex(t *testing.T) {
 	s := mustOpen(t)
-	ctx := context.Background()
-	cur, err := s.col(colRateLimits).Indexes().List(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var specs []bson.M
-	if err := cur.All(ctx, &specs); err != nil {
-		t.Fatal(err)
-	}
+	specs := indexSpecs(t, s, colRateLimits)
 	for _, spec := range specs {
 		if spec["name"] == "expires_at_ttl" {
 			if fmt.Sprint(spec["expireAfterSeconds"]) != "0" {

@@ -61,14 +61,7 @@ func TestSessionStore(t *testing.T) {
 func TestSessionTTLIndex(t *testing.T) {
 	s := mustOpen(t)
 	ctx := context.Background()
-	cur, err := s.col(colSessions).Indexes().List(ctx)
-	if err != nil {
-		t.Fatalf("list indexes: %v", err)
-	}
-	var specs []bson.M
-	if err := cur.All(ctx, &specs); err != nil {
-		t.Fatalf("list indexes: %v", err)
-	}
+	specs := indexSpecs(t, s, colSessions)
 	ttl := false
 	for _, spec := range specs {
 		if spec["name"] == "expiry_ttl" {
