@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -197,6 +198,28 @@ func openStore(t *testing.T, path string) *sqlite.Store {
 	}
 	t.Cleanup(func() { store.Close() })
 	return store
+}
+
+// createShow adds to store a show called title, tomorrow, with n Classic
+// seats at ₹200 in rows of ten: A1 to A10, then B1, and so on.
+func createShow(t *testing.T, store *sqlite.Store, title string, n int) (booking.Show, []booking.Seat) {
+	t.Helper()
+	show := booking.Show{
+		ID: booking.NewID(), Movie: booking.Movie{ID: "m1", Title: title},
+		Theatre: booking.Theatre{ID: "t1", Name: "Odeon"}, Screen: "1",
+		StartsAt: time.Now().Add(24 * time.Hour), Currency: "INR",
+	}
+	var seats []booking.Seat
+	for i := range n {
+		row, number := string(rune('A'+i/10)), i%10+1
+		seats = append(seats, booking.Seat{ShowID: show.ID, ID: fmt.Sprintf("%s%d", row, number), Row: row,
+			Number: number, GridRow: i / 10, GridCol: i % 10,
+			Category: "Classic", Price: 20000, Kind: booking.KindStandard, Status: booking.SeatAvailable})
+	}
+	if err := store.CreateShow(context.Background(), show, seats); err != nil {
+		t.Fatal(err)
+	}
+	return show, seats
 }
 
 func TestServe(t *testing.T) {

@@ -28,19 +28,7 @@ func TestCallbackAcrossProcesses(t *testing.T) {
 
 	// The payment to settle, made through the domain on the same file.
 	store := openStore(t, path)
-	show := booking.Show{
-		ID: booking.NewID(), Movie: booking.Movie{ID: "m1", Title: "Two Processes"},
-		Theatre: booking.Theatre{ID: "t1", Name: "Odeon"}, Screen: "1",
-		StartsAt: time.Now().Add(24 * time.Hour), Currency: "INR",
-	}
-	var seats []booking.Seat
-	for i, id := range []string{"A1", "A2"} {
-		seats = append(seats, booking.Seat{ShowID: show.ID, ID: id, Row: "A", Number: i + 1, GridCol: i,
-			Category: "Classic", Price: 20000, Kind: booking.KindStandard, Status: booking.SeatAvailable})
-	}
-	if err := store.CreateShow(ctx, show, seats); err != nil {
-		t.Fatal(err)
-	}
+	show, _ := createShow(t, store, "Two Processes", 2)
 	svc := booking.NewService(store, nil, booking.DefaultPolicy)
 	holdID, err := svc.HoldSeats(ctx, show.ID, "visitor", []string{"A1", "A2"})
 	if err != nil {

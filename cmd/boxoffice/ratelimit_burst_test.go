@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -13,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"boxoffice/internal/booking"
 	"boxoffice/internal/testkit"
 )
 
@@ -25,24 +22,9 @@ import (
 func TestHoldBurstIsLimited(t *testing.T) {
 	bin := testkit.BuildBinary(t)
 	dbURL, path := tempDatabaseURL(t)
-	ctx := context.Background()
 
 	const burst, rate = 100, 20
-	store := openStore(t, path)
-	show := booking.Show{
-		ID: booking.NewID(), Movie: booking.Movie{ID: "m1", Title: "Burst"},
-		Theatre: booking.Theatre{ID: "t1", Name: "Odeon"}, Screen: "1",
-		StartsAt: time.Now().Add(24 * time.Hour), Currency: "INR",
-	}
-	var seats []booking.Seat
-	for i := range burst {
-		row := string(rune('A' + i/10))
-		seats = append(seats, booking.Seat{ShowID: show.ID, ID: fmt.Sprintf("%s%d", row, i%10+1), Row: row,
-			Number: i%10 + 1, Category: "Classic", Price: 20000, Kind: booking.KindStandard, Status: booking.SeatAvailable})
-	}
-	if err := store.CreateShow(ctx, show, seats); err != nil {
-		t.Fatal(err)
-	}
+	show, seats := createShow(t, openStore(t, path), "Burst", burst)
 
 	// HOLD_RATE is spelled out (20 is its default, which TestHelp checks)
 	// so that a HOLD_RATE in the developer's environment cannot leak in.

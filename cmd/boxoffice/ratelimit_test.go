@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"boxoffice/internal/booking"
 	"boxoffice/internal/config"
 	"boxoffice/internal/testkit"
 )
@@ -72,19 +71,8 @@ func seatMapCSRF(t *testing.T, client *http.Client, srv, showID string) string {
 func TestHoldRateAcrossProcesses(t *testing.T) {
 	bin := testkit.BuildBinary(t)
 	dbURL, path := tempDatabaseURL(t)
-	ctx := context.Background()
 
-	store := openStore(t, path)
-	show := booking.Show{
-		ID: booking.NewID(), Movie: booking.Movie{ID: "m1", Title: "Rate Limited"},
-		Theatre: booking.Theatre{ID: "t1", Name: "Odeon"}, Screen: "1",
-		StartsAt: time.Now().Add(24 * time.Hour), Currency: "INR",
-	}
-	seats := []booking.Seat{{ShowID: show.ID, ID: "A1", Row: "A", Number: 1,
-		Category: "Classic", Price: 20000, Kind: booking.KindStandard, Status: booking.SeatAvailable}}
-	if err := store.CreateShow(ctx, show, seats); err != nil {
-		t.Fatal(err)
-	}
+	show, _ := createShow(t, openStore(t, path), "Rate Limited", 1)
 
 	const rate = 3
 	env := []string{"ADDR=127.0.0.1:0", "DATABASE_URL=" + dbURL, "SEED_DEMO=false",
