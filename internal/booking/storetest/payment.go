@@ -333,15 +333,9 @@ func testSettleDuplicate(t *testing.T, s booking.Store) {
 				}
 			}
 			unchanged(t, s, show.ID, seats)
-			if diff := cmp.Diff(payment, getPayment(t, s, p.ID)); diff != "" {
-				t.Errorf("payment changed (-before +after):\n%s", diff)
-			}
-			if diff := cmp.Diff(bk, getBooking(t, s, p.BookingID)); diff != "" {
-				t.Errorf("booking changed (-before +after):\n%s", diff)
-			}
-			if diff := cmp.Diff(hl, getHold(t, s, h.ID)); diff != "" {
-				t.Errorf("hold changed (-before +after):\n%s", diff)
-			}
+			same(t, "payment", payment, getPayment(t, s, p.ID))
+			same(t, "booking", bk, getBooking(t, s, p.BookingID))
+			same(t, "hold", hl, getHold(t, s, h.ID))
 		})
 	}
 }
@@ -370,12 +364,8 @@ func testSettleFirstOutcomeWins(t *testing.T, s booking.Store) {
 				t.Errorf("later event: settlement %+v, want ignored, not duplicate", st)
 			}
 			unchanged(t, s, show.ID, seats)
-			if diff := cmp.Diff(payment, getPayment(t, s, p.ID)); diff != "" {
-				t.Errorf("payment changed (-before +after):\n%s", diff)
-			}
-			if diff := cmp.Diff(bk, getBooking(t, s, p.BookingID)); diff != "" {
-				t.Errorf("booking changed (-before +after):\n%s", diff)
-			}
+			same(t, "payment", payment, getPayment(t, s, p.ID))
+			same(t, "booking", bk, getBooking(t, s, p.BookingID))
 			// The later event was recorded: delivered again, it is a duplicate.
 			if again := settle(t, s, ev, "THRD-0003", at(4*time.Minute)); !again.Duplicate {
 				t.Errorf("the ignored event delivered again: %+v, want duplicate", again)
@@ -413,12 +403,8 @@ func testSettleMismatch(t *testing.T, s booking.Store) {
 			wantErr(t, "SettlePayment with "+tt.name, err, booking.ErrPaymentMismatch)
 		}
 		unchanged(t, s, show.ID, seats)
-		if diff := cmp.Diff(p, getPayment(t, s, p.ID)); diff != "" {
-			t.Errorf("%s: payment changed (-before +after):\n%s", tt.name, diff)
-		}
-		if diff := cmp.Diff(b, getBooking(t, s, b.ID)); diff != "" {
-			t.Errorf("%s: booking changed (-before +after):\n%s", tt.name, diff)
-		}
+		same(t, tt.name+": payment", p, getPayment(t, s, p.ID))
+		same(t, tt.name+": booking", b, getBooking(t, s, b.ID))
 	}
 	// Nothing was recorded: the same event id with the right data counts.
 	st := settle(t, s, good, "GOOD-0001", at(2*time.Minute))
@@ -453,18 +439,10 @@ func testSettleTicketCodeTaken(t *testing.T, s booking.Store) {
 	// still active, and the payment and booking are still pending.
 	unchanged(t, s, show.ID, seats)
 	checkSeats(t, s, show.ID, map[string]seatView{"A1": bookedBy(first), "A2": lockedBy(h2), "A3": lockedBy(h2)})
-	if diff := cmp.Diff(h2, getHold(t, s, h2.ID)); diff != "" {
-		t.Errorf("hold changed (-before +after):\n%s", diff)
-	}
-	if diff := cmp.Diff(p2, getPayment(t, s, p2.ID)); diff != "" {
-		t.Errorf("payment changed (-before +after):\n%s", diff)
-	}
-	if diff := cmp.Diff(b2, getBooking(t, s, b2.ID)); diff != "" {
-		t.Errorf("booking changed (-before +after):\n%s", diff)
-	}
-	if diff := cmp.Diff(first, getBooking(t, s, first.ID)); diff != "" {
-		t.Errorf("the booking that has the code changed (-before +after):\n%s", diff)
-	}
+	same(t, "hold", h2, getHold(t, s, h2.ID))
+	same(t, "payment", p2, getPayment(t, s, p2.ID))
+	same(t, "booking", b2, getBooking(t, s, b2.ID))
+	same(t, "the booking that has the code", first, getBooking(t, s, first.ID))
 
 	// The event id was not recorded: sent again with a fresh code, it books.
 	m := at(3 * time.Minute)

@@ -356,8 +356,14 @@ func checkSeats(t *testing.T, s booking.Store, showID string, want map[string]se
 // unchanged fails the test when the stored seats differ from before.
 func unchanged(t *testing.T, s booking.Store, showID string, before []booking.Seat) {
 	t.Helper()
-	if diff := cmp.Diff(before, getSeats(t, s, showID)); diff != "" {
-		t.Errorf("seats changed (-before +after):\n%s", diff)
+	same(t, "seats", before, getSeats(t, s, showID))
+}
+
+// same fails the test when what, as read again, differs from before.
+func same(t *testing.T, what string, before, after any) {
+	t.Helper()
+	if diff := cmp.Diff(before, after); diff != "" {
+		t.Errorf("%s changed (-before +after):\n%s", what, diff)
 	}
 }
 
