@@ -73,14 +73,21 @@ func (m *Main) serve(ctx context.Context, args []string, getenv func(string) str
 			"every page shows a \"Sandbox — no real money\" banner. Do not sell real tickets with it.", "public_url", cfg.PublicURL)
 	}
 
-	svc := booking.NewService(db.Store, nil, booking.Policy{HoldTTL: cfg.HoldTTL, MaxSeats: cfg.MaxSeats})
+	svc := booking.NewService(db.Store, nil, booking.Policy{
+		HoldTTL: cfg.HoldTTL, MaxSeats: cfg.MaxSeats, RefundAutomatically: cfg.RefundAutomatically,
+	})
+	svc.UsePayments(payments)
+	sweepCtx, stopSweep := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopSweep()
 	app := web.New(svc, web.Options{
-		PublicURL: cfg.PublicURL,
-		HoldRate:  cfg.HoldRate,
-		Sessions:  db.Sessions,
-		Payments:  payments,
-		Logger:    logger,
-		Limiter:   db.Limiter,
+		PublicURL:       cfg.PublicURL,
+		HoldRate:        cfg.HoldRate,
+		Sessions:        db.Sessions,
+		Payments:        payments,
+		CheckoutOrigins: checkoutOrigins(payments.Name()),
+		HoldEnded:       closeEndedCheckouts(sweepCtx, svc, logger),
+		Logger:          logger,
+		Limiter:         db.Limiter,
 
 		TrustedProxies: cfg.TrustedProxies,
 	})
@@ -99,6 +106,7 @@ func (m *Main) serve(ctx context.Context, args []string, getenv func(string) str
 		fmt.Fprintf(m.Stdout, "PAYMENT_WEBHOOK_SECRET was not set; this run uses %s\n", cfg.WebhookSecret)
 	}
 	logger.Info("listening", "addr", ln.Addr().String(), "public_url", cfg.PublicURL, "payments", payments.Name(),
+		"callback_path", payments.CallbackPath(), "refund_automatically", cfg.RefundAutomatically,
 		"hold_ttl", cfg.HoldTTL.String(), "max_seats", cfg.MaxSeats, "hold_rate", cfg.HoldRate)
 
 	served := make(chan error, 1)

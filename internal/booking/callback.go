@@ -17,6 +17,10 @@ const (
 const (
 	OutcomeRejected = "rejected" // refused with a 4xx: see Status and Reason
 	OutcomeError    = "error"    // our fault (5xx): the provider retries
+	// OutcomeAcknowledged: verified and answered 200, with no effect (an
+	// event type we do not act on, or one naming no payment of ours when
+	// the provider retries every other answer for days): see Reason.
+	OutcomeAcknowledged = "acknowledged"
 )
 
 // CallbackRecord is one payment callback as received, whatever became of

@@ -26,6 +26,108 @@ type Payment struct {
 	Currency  string
 	State     PaymentState
 	CreatedAt time.Time
+
+	// CheckoutRef is the provider's id of the checkout made for this
+	// payment (a Stripe Checkout Session), set once the provider answered
+	// Pay. CheckoutClosedAt is when boxoffice closed that checkout because
+	// its hold had ended; zero while it may still be open.
+	CheckoutRef      string
+	CheckoutClosedAt time.Time
+	// ChargeRef is the provider's id of the money taken (a Stripe
+	// PaymentIntent), which a refund names; set by a successful event.
+	ChargeRef string
+	// LookedUpAt is when the payment was last looked up at the provider
+	// because it was stuck pending (see LookupDue).
+	LookedUpAt time.Time
+}
+
+// StuckAfter is how long a payment stays pending before boxoffice asks the
+// provider about it instead of waiting for its event; LookupEvery bounds
+// how often it asks about one payment.
+const (
+	StuckAfter  = 10 * time.Minute
+	LookupEvery = time.Minute
+)
+
+// LookupDue reports whether p is stuck pending at now and may be looked up
+// at its provider: pending for StuckAfter, with a checkout to ask about,
+// and not looked up within LookupEvery.
+func (p Payment) LookupDue(now time.Time) bool {
+	return p.State == PaymentPending && p.CheckoutRef != "" &&
+		now.Sub(p.CreatedAt) >= StuckAfter &&
+		(p.LookedUpAt.IsZero() || now.Sub(p.LookedUpAt) >= LookupEvery)
+}
+
+// CheckoutEnded reports whether the provider's checkout of pending payment
+// p, for hold h whose seats are seats (as stored), should be closed at m:
+// the hold was released or replaced, or it lapsed and some of its seats
+// are no longer locked by it (someone else holds or bought them). A lapsed
+// hold whose seats are all still its own keeps its checkout: a payment
+// that lands then is rescued (SPEC §2).
+func CheckoutEnded(p Payment, h Hold, seats []Seat, m Moment) bool {
+	if p.State != PaymentPending || p.CheckoutRef == "" || !p.CheckoutClosedAt.IsZero() {
+		return false
+	}
+	switch h.State {
+	case HoldReleased, HoldReplaced:
+		return true
+	case HoldCompleted:
+		return false
+	}
+	if !h.ExpiredAt(m) {
+		return false
+	}
+	mine := 0
+	for _, s := range seats {
+		if s.LockedBy(h.ID) {
+			mine++
+		}
+	}
+	return mine < len(h.SeatIDs)
+}
+
+// LineItem is one line of a provider's checkout: the seats of one category
+// of a show, at one price.
+type LineItem struct {
+	Name      string // "Kalki 2898 AD — Prime seat"
+	UnitPrice Money
+	Quantity  int
+}
+
+// LineItems groups the hold's seats by category and price, in map order of
+// their first seat, as the checkout lists them. Their sum is the hold's
+// amount.
+func LineItems(show Show, h Hold, seats []Seat) []LineItem {
+	held := make(map[string]bool, len(h.SeatIDs))
+	for _, id := range h.SeatIDs {
+		held[id] = true
+	}
+	type key struct {
+		category string
+		price    Money
+	}
+	index := map[key]int{}
+	var out []LineItem
+	for _, s := range seats {
+		if !held[s.ID] {
+			continue
+		}
+		k := key{s.Category, s.Price}
+		i, ok := index[k]
+		if !ok {
+			name := show.Movie.Title
+			if s.Category != "" {
+				name += " — " + s.Category + " seat"
+			} else {
+				name += " — seat"
+			}
+			i = len(out)
+			index[k] = i
+			out = append(out, LineItem{Name: name, UnitPrice: s.Price})
+		}
+		out[i].Quantity++
+	}
+	return out
 }
 
 // EventType is what a provider's callback says happened.
@@ -45,6 +147,9 @@ type PaymentEvent struct {
 	HoldID    string
 	Amount    Money
 	Currency  string
+	// ChargeRef is the provider's id of the money taken, when the event
+	// says (Stripe's payment_intent); a refund names it.
+	ChargeRef string
 }
 
 // Effect is what an event did.
@@ -65,6 +170,10 @@ type Settlement struct {
 	Duplicate bool     // the event id was seen before; nothing changed now
 	Payment   Payment
 	Booking   Booking
+	// RefundErr is why an automatic refund of a settlement that left the
+	// booking due one failed (REFUND_AUTOMATICALLY); the booking stays in
+	// the queue.
+	RefundErr error
 }
 
 // CheckEvent refuses an event that does not describe payment p.

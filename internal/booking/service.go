@@ -12,18 +12,24 @@ import (
 // visibility rules (only a hold's owner sees it). It holds no state of its
 // own, so any number of processes can run it against one database.
 type Service struct {
-	store    Store
-	clock    Clock
-	ttl      time.Duration
-	maxSeats int
-	newID    func() string
-	ticket   func() string
+	store      Store
+	clock      Clock
+	ttl        time.Duration
+	maxSeats   int
+	newID      func() string
+	ticket     func() string
+	payments   Payments
+	autoRefund bool
 }
 
 // Policy is the part of the configuration the domain needs.
 type Policy struct {
 	HoldTTL  time.Duration // how long a lock protects a seat
 	MaxSeats int           // most seats in one hold
+	// RefundAutomatically refunds a booking through the provider as soon
+	// as it becomes refund_due (REFUND_AUTOMATICALLY), instead of waiting
+	// for an admin.
+	RefundAutomatically bool
 }
 
 // DefaultPolicy is SPEC §4's defaults.
@@ -41,8 +47,17 @@ func NewService(store Store, clock Clock, p Policy) *Service {
 	if p.MaxSeats <= 0 {
 		p.MaxSeats = DefaultPolicy.MaxSeats
 	}
-	return &Service{store: store, clock: clock, ttl: p.HoldTTL, maxSeats: p.MaxSeats, newID: NewID, ticket: NewTicketCode}
+	return &Service{store: store, clock: clock, ttl: p.HoldTTL, maxSeats: p.MaxSeats, newID: NewID, ticket: NewTicketCode,
+		autoRefund: p.RefundAutomatically}
 }
+
+// UsePayments sets the provider the service refunds through, closes
+// checkouts at and asks about stuck payments. Call it once, before the
+// service is used; without it those steps say there is no provider.
+func (s *Service) UsePayments(p Payments) { s.payments = p }
+
+// errNoProvider is what the steps that need the provider answer without one.
+var errNoProvider = errors.New("booking: no payment provider")
 
 // Now is the current moment, with the hold TTL, as every operation sees it.
 func (s *Service) Now() Moment { return Moment{Now: s.clock.Now(), TTL: s.ttl} }
@@ -139,6 +154,33 @@ func (s *Service) StartPayment(ctx context.Context, holdID, owner string) (Payme
 	return s.store.StartPayment(ctx, holdID, owner, PaymentIDs{PaymentID: s.newID(), BookingID: s.newID()}, s.Now())
 }
 
+// Checkout is what the provider's checkout page lists for payment p: its
+// show and one line per seat category of its hold.
+func (s *Service) Checkout(ctx context.Context, p Payment) (Show, []LineItem, error) {
+	h, err := s.store.Hold(ctx, p.HoldID)
+	if err != nil {
+		return Show{}, nil, fmt.Errorf("checkout of payment %s: hold: %w", p.ID, err)
+	}
+	show, err := s.store.Show(ctx, h.ShowID)
+	if err != nil {
+		return Show{}, nil, fmt.Errorf("checkout of payment %s: show: %w", p.ID, err)
+	}
+	seats, err := s.store.Seats(ctx, h.ShowID)
+	if err != nil {
+		return Show{}, nil, fmt.Errorf("checkout of payment %s: seats: %w", p.ID, err)
+	}
+	return show, LineItems(show, h, seats), nil
+}
+
+// CheckoutOpened records the provider's id of p's checkout, so that it can
+// be closed when the hold ends and looked up when the payment is stuck.
+func (s *Service) CheckoutOpened(ctx context.Context, p Payment, ref string) error {
+	if ref == "" || ref == p.CheckoutRef {
+		return nil
+	}
+	return s.store.SetCheckoutRef(ctx, p.ID, ref)
+}
+
 // ticketAttempts bounds how often SettlePayment draws a new ticket code.
 // With 40 random bits a collision is rare even among millions of bookings,
 // so five draws that all collide mean something else is wrong.
@@ -148,17 +190,140 @@ const ticketAttempts = 5
 // already taken (ErrTicketCodeTaken) rolls the store's step back, and the
 // event is settled again with a fresh code: a collision never fails a
 // payment.
+//
+// With RefundAutomatically, a settlement that leaves the booking due a
+// refund is refunded at once; a refund that fails then leaves it in the
+// queue and is reported in Settlement.RefundErr, not as an error of the
+// settlement, which has taken effect.
 func (s *Service) SettlePayment(ctx context.Context, ev PaymentEvent) (Settlement, error) {
 	m := s.Now()
 	for attempt := 1; ; attempt++ {
 		st, err := s.store.SettlePayment(ctx, ev, s.ticket(), m)
 		switch {
-		case !errors.Is(err, ErrTicketCodeTaken):
-			return st, err
-		case attempt == ticketAttempts:
+		case errors.Is(err, ErrTicketCodeTaken) && attempt == ticketAttempts:
 			return Settlement{}, fmt.Errorf("settle payment: %d ticket codes in a row: %w", attempt, err)
+		case errors.Is(err, ErrTicketCodeTaken):
+			continue
+		case err != nil:
+			return st, err
 		}
+		if s.autoRefund && !st.Duplicate && st.Effect == EffectRefundDue {
+			b, rerr := s.Refund(ctx, st.Booking.ID, RefundedAutomatically)
+			if rerr == nil {
+				st.Booking = b
+			}
+			st.RefundErr = rerr
+		}
+		return st, nil
 	}
+}
+
+// Refund gives a refund_due booking its money back through the provider
+// and records the refund: by is the admin's email or RefundedAutomatically.
+// Asking again for a booking already refunded returns it unchanged; two
+// admins pressing at once make one refund, since both ask the provider
+// with the same RefundKey.
+func (s *Service) Refund(ctx context.Context, bookingID, by string) (Booking, error) {
+	if s.payments == nil {
+		return Booking{}, errNoProvider
+	}
+	b, err := s.store.Booking(ctx, bookingID)
+	if err != nil {
+		return Booking{}, err
+	}
+	switch b.State {
+	case BookingRefunded:
+		return b, nil
+	case BookingRefundDue:
+	default:
+		return Booking{}, ErrNotRefundDue
+	}
+	p, err := s.store.Payment(ctx, b.PaymentID)
+	if err != nil {
+		return Booking{}, fmt.Errorf("refund booking %s: payment: %w", b.ID, err)
+	}
+	r, err := s.payments.Refund(ctx, RefundRequest{Payment: p, Booking: b, Key: RefundKey(b), Reason: b.Reason})
+	if err != nil {
+		return Booking{}, fmt.Errorf("refund booking %s: %w", b.ID, err)
+	}
+	if r.Failed {
+		return Booking{}, fmt.Errorf("refund booking %s: refused by the provider: %s: %w", b.ID, r.FailureReason, ErrRefundFailed)
+	}
+	nb, err := s.store.MarkRefunded(ctx, b.ID, r.ID, by, s.clock.Now())
+	if errors.Is(err, ErrAlreadyRefunded) {
+		// Someone else recorded it meanwhile: the same refund, by its key.
+		return s.store.Booking(ctx, b.ID)
+	}
+	return nb, err
+}
+
+// SettleRefund applies a verified refund event once.
+func (s *Service) SettleRefund(ctx context.Context, ev RefundEvent) (RefundSettlement, error) {
+	return s.store.SettleRefund(ctx, ev, s.Now())
+}
+
+// checkoutBatch bounds the checkouts closed by one CloseEndedCheckouts.
+const checkoutBatch = 100
+
+// CloseEndedCheckouts closes, at the provider, the checkouts of pending
+// payments whose hold has ended (CheckoutEnded): Back, a hold replaced, a
+// lapsed hold whose seats someone else took. It returns how many it
+// closed. A checkout the provider fails to close stays listed, and is
+// tried again next time; a payment that lands meanwhile is settled by the
+// rule of SPEC §2 like any other.
+func (s *Service) CloseEndedCheckouts(ctx context.Context) (int, error) {
+	if s.payments == nil {
+		return 0, nil
+	}
+	list, err := s.store.EndedCheckouts(ctx, s.Now(), checkoutBatch)
+	if err != nil {
+		return 0, err
+	}
+	closed := 0
+	var errs []error
+	for _, p := range list {
+		if err := s.payments.Expire(ctx, p); err != nil {
+			errs = append(errs, fmt.Errorf("close checkout of payment %s: %w", p.ID, err))
+			continue
+		}
+		if err := s.store.CloseCheckout(ctx, p.ID, s.clock.Now()); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		closed++
+	}
+	return closed, errors.Join(errs...)
+}
+
+// RefreshPending looks a stuck payment up at the provider (Payment.LookupDue)
+// when b is pending, and settles the outcome it learns like any event. It
+// returns b as it is afterwards; a booking that needs no lookup, or whose
+// lookup another process has just claimed, is returned as it was.
+func (s *Service) RefreshPending(ctx context.Context, b Booking) (Booking, error) {
+	if b.State != BookingPending || s.payments == nil {
+		return b, nil
+	}
+	now := s.clock.Now()
+	p, err := s.store.Payment(ctx, b.PaymentID)
+	if err != nil {
+		return b, err
+	}
+	if !p.LookupDue(now) {
+		return b, nil
+	}
+	claimed, err := s.store.ClaimLookup(ctx, p.ID, now)
+	if err != nil || !claimed {
+		return b, err
+	}
+	ev, ok, err := s.payments.Lookup(ctx, p)
+	if err != nil || !ok {
+		return b, err
+	}
+	st, err := s.SettlePayment(ctx, ev)
+	if err != nil {
+		return b, err
+	}
+	return st.Booking, nil
 }
 
 // Booking returns owner's booking; anyone else gets ErrBookingNotFound.

@@ -63,13 +63,29 @@ type Store interface {
 	StartPayment(ctx context.Context, holdID, owner string, ids PaymentIDs, m Moment) (Payment, Booking, error)
 	// SettlePayment applies a verified provider event once: it records the
 	// event id and the effect decided by DecideSettlement in the same
-	// transaction. A repeated event id returns Duplicate and changes nothing.
+	// transaction, and the event's ChargeRef on the payment it books or
+	// leaves due a refund. A repeated event id returns Duplicate and changes nothing.
 	// A ticketCode that another booking already has returns
 	// ErrTicketCodeTaken and changes nothing either: the event id is not
 	// recorded.
 	SettlePayment(ctx context.Context, ev PaymentEvent, ticketCode string, m Moment) (Settlement, error)
 	// Payment returns a payment by id.
 	Payment(ctx context.Context, paymentID string) (Payment, error)
+	// SetCheckoutRef records the provider's id of payment paymentID's
+	// checkout (Payment.CheckoutRef).
+	SetCheckoutRef(ctx context.Context, paymentID, ref string) error
+	// EndedCheckouts lists up to limit payments, oldest first, whose
+	// checkout should be closed at m by CheckoutEnded, decided on the
+	// payment, its hold and the hold's seats as stored.
+	EndedCheckouts(ctx context.Context, m Moment, limit int) ([]Payment, error)
+	// CloseCheckout records that payment paymentID's checkout was closed at
+	// the provider at at (Payment.CheckoutClosedAt).
+	CloseCheckout(ctx context.Context, paymentID string, at time.Time) error
+	// ClaimLookup sets payment paymentID's LookedUpAt to now when
+	// Payment.LookupDue(now) holds, in one atomic step, and reports whether
+	// it did: of several processes looking at one stuck payment, one asks
+	// the provider each LookupEvery.
+	ClaimLookup(ctx context.Context, paymentID string, now time.Time) (bool, error)
 	// Booking returns a booking by id.
 	Booking(ctx context.Context, bookingID string) (Booking, error)
 
@@ -101,9 +117,14 @@ type AdminStore interface {
 	Theatres(ctx context.Context) ([]Theatre, error)
 	// ShowBookings lists a show's bookings, oldest first, in every state.
 	ShowBookings(ctx context.Context, showID string) ([]Booking, error)
-	// MarkRefunded applies Booking.MarkRefunded atomically: by is the
-	// admin's email, now when.
-	MarkRefunded(ctx context.Context, bookingID, by string, now time.Time) (Booking, error)
+	// MarkRefunded applies Booking.MarkRefunded atomically: refundID is the
+	// provider's, by the admin's email (or RefundedAutomatically), now when.
+	MarkRefunded(ctx context.Context, bookingID, refundID, by string, now time.Time) (Booking, error)
+	// SettleRefund applies a verified RefundEvent once, decided by
+	// DecideRefundFailed, recording the event id with its effect in the same
+	// step; a repeated id returns Duplicate and changes nothing. An unknown
+	// booking is ErrBookingNotFound and records nothing.
+	SettleRefund(ctx context.Context, ev RefundEvent, m Moment) (RefundSettlement, error)
 
 	// RecordCallback stores one received payment callback.
 	RecordCallback(ctx context.Context, r CallbackRecord) error

@@ -17,6 +17,8 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"boxoffice/internal/payment"
 )
 
 // Config is the configuration of one boxoffice process.
@@ -39,9 +41,15 @@ type Config struct {
 	PublicURL        string
 	PublicURLDerived bool
 
-	// PaymentProvider names the payment provider main builds ("sandbox");
-	// main knows the providers, so adding one does not touch this package.
+	// PaymentProvider names the payment provider main builds: "sandbox" or
+	// "stripe".
 	PaymentProvider string
+	// Stripe is the Stripe provider's settings, when PaymentProvider is
+	// "stripe".
+	Stripe Stripe
+	// RefundAutomatically refunds a booking through the provider as soon
+	// as it is due a refund, instead of waiting for an admin.
+	RefundAutomatically bool
 
 	AdminEmail    string // with AdminPassword: the admin account made or updated at start
 	AdminPassword string
@@ -56,6 +64,20 @@ type Config struct {
 	// client is the connection's peer.
 	TrustedProxies []netip.Prefix
 }
+
+// Stripe is how to reach Stripe (SPEC §9).
+type Stripe struct {
+	SecretKey      string   // sk_test_…, sk_live_…, rk_test_… or rk_live_…
+	WebhookSecret  string   // whsec_…
+	APIBase        string   // Stripe's API, or stripe-mock in tests
+	PaymentMethods []string // payment_method_types of a Checkout Session
+}
+
+// Payment providers.
+const (
+	ProviderSandbox = "sandbox"
+	ProviderStripe  = "stripe"
+)
 
 // Database is a parsed DATABASE_URL.
 type Database struct {
@@ -100,7 +122,12 @@ var Vars = []Var{
 	{Env: "MAX_SEATS", Flag: "max-seats", Default: "10", Usage: "most seats in one hold, at most 50"},
 	{Env: "PAYMENT_WEBHOOK_SECRET", Flag: "payment-webhook-secret", Default: "", Usage: "HMAC key for payment callbacks, at least 16 characters (unset: generated and printed at start; required when PUBLIC_URL is https)"},
 	{Env: "PUBLIC_URL", Flag: "public-url", Default: "http://localhost:8080", Usage: "base URL the payment provider calls back (unset: http://localhost:PORT of ADDR)"},
-	{Env: "PAYMENT_PROVIDER", Flag: "payment-provider", Default: "sandbox", Usage: "payment provider: sandbox, the built-in stand-in for a hosted checkout"},
+	{Env: "PAYMENT_PROVIDER", Flag: "payment-provider", Default: "sandbox", Usage: "payment provider: sandbox (a built-in stand-in for a hosted checkout; refused when PUBLIC_URL is https unless set explicitly) or stripe"},
+	{Env: "STRIPE_SECRET_KEY", Flag: "stripe-secret-key", Default: "", Usage: "Stripe API key, sk_test_…, sk_live_… or rk_… (live keys need an https PUBLIC_URL); required with stripe"},
+	{Env: "STRIPE_WEBHOOK_SECRET", Flag: "stripe-webhook-secret", Default: "", Usage: "signing secret of the Stripe webhook endpoint, whsec_…; required with stripe"},
+	{Env: "STRIPE_API_BASE", Flag: "stripe-api-base", Default: DefaultStripeAPIBase, Usage: "base URL of Stripe's API (tests point it at stripe-mock)"},
+	{Env: "STRIPE_PAYMENT_METHODS", Flag: "stripe-payment-methods", Default: "card", Usage: "Checkout's payment method types, comma-separated; methods that settle days later make late payments, refunded when the seats are gone"},
+	{Env: "REFUND_AUTOMATICALLY", Flag: "refund-automatically", Default: "false", Usage: "refund a booking through the provider as soon as it is due a refund, instead of from the admin's queue", isBool: true},
 	{Env: "ADMIN_EMAIL", Flag: "admin-email", Default: "", Usage: "admin account created or updated at start (with ADMIN_PASSWORD)"},
 	{Env: "ADMIN_PASSWORD", Flag: "admin-password", Default: "", Usage: "password of ADMIN_EMAIL, at least 8 characters"},
 	{Env: "SEED_DEMO", Flag: "seed-demo", Default: "true", Usage: "seed a small demo catalog when the database is empty", isBool: true},
@@ -108,6 +135,14 @@ var Vars = []Var{
 	{Env: "LOG_FORMAT", Flag: "log-format", Default: "text", Usage: "log format: text or json"},
 	{Env: "TRUSTED_PROXIES", Flag: "trusted-proxies", Default: DefaultTrustedProxies, Usage: "proxies whose X-Forwarded-For is believed when finding a client's address (per-address limits; IPv6 counted by /64): comma-separated CIDRs or addresses, or none"},
 }
+
+// DefaultStripeAPIBase is Stripe's own API.
+const DefaultStripeAPIBase = "https://api.stripe.com"
+
+// MaxStripeHoldTTL is the longest HOLD_TTL with Stripe: a Checkout Session
+// lasts 31 minutes from Pay (payment.CheckoutLifetime), and must outlive
+// the hold it pays for.
+const MaxStripeHoldTTL = 30 * time.Minute
 
 // DefaultTrustedProxies trusts the loopback, link-local and private ranges
 // (RFC 1918, RFC 4193): a load balancer inside the same private network.
@@ -196,10 +231,34 @@ func Load(args []string, getenv func(string) string) (Config, error) {
 		bad(src, v, "must be from 1 to %d", MaxMaxSeats)
 	}
 
+	v, providerSrc, providerGiven := lookup("PAYMENT_PROVIDER")
+	switch c.PaymentProvider = strings.ToLower(strings.TrimSpace(v)); c.PaymentProvider {
+	case ProviderSandbox, ProviderStripe:
+	default:
+		bad(providerSrc, v, "unknown payment provider; use sandbox or stripe")
+	}
+
+	v, urlSrc, given := lookup("PUBLIC_URL")
+	if !given && port != "" {
+		v, c.PublicURLDerived = "http://localhost:"+port, true
+	}
+	if c.PublicURL, err = parsePublicURL(v); err != nil {
+		bad(urlSrc, v, "%v", err)
+	}
+	https := strings.HasPrefix(c.PublicURL, "https://")
+
+	// The sandbox's secret signs and checks its own callbacks; Stripe
+	// has a secret of its own.
 	v, secretSrc, given := lookup("PAYMENT_WEBHOOK_SECRET")
 	switch {
+	case c.PaymentProvider != ProviderSandbox:
 	case !given:
 		c.WebhookSecret, c.WebhookSecretGenerated = generateSecret(), true
+		if https {
+			// In production each process would make up its own secret,
+			// and a callback reaching another process would be refused.
+			errs = append(errs, fmt.Errorf("%s is https, so PAYMENT_WEBHOOK_SECRET must be set (the same in every process)", urlSrc))
+		}
 	case len(v) < MinWebhookSecret:
 		// The value itself stays out of the message: it is a secret.
 		errs = append(errs, fmt.Errorf("%s: must be at least %d characters; generate one with: openssl rand -hex 32",
@@ -207,22 +266,19 @@ func Load(args []string, getenv func(string) string) (Config, error) {
 	default:
 		c.WebhookSecret = v
 	}
-
-	v, src, given = lookup("PUBLIC_URL")
-	if !given && port != "" {
-		v, c.PublicURLDerived = "http://localhost:"+port, true
+	if c.PaymentProvider == ProviderSandbox && https && !providerGiven {
+		// Anyone with a checkout link can mark a sandbox payment paid:
+		// behind https that is a real site giving tickets away.
+		errs = append(errs, fmt.Errorf("%s is https but no PAYMENT_PROVIDER is set: the default, sandbox, takes no money and anyone can mark its payments paid; "+
+			"set PAYMENT_PROVIDER=stripe, or PAYMENT_PROVIDER=sandbox to run the sandbox behind https anyway", urlSrc))
 	}
-	if c.PublicURL, err = parsePublicURL(v); err != nil {
-		bad(src, v, "%v", err)
-	} else if c.WebhookSecretGenerated && strings.HasPrefix(c.PublicURL, "https://") {
-		// In production each process would make up its own secret, and a
-		// callback reaching another process would be refused.
-		errs = append(errs, fmt.Errorf("%s is https, so PAYMENT_WEBHOOK_SECRET must be set (the same in every process)", src))
+	if c.PaymentProvider == ProviderStripe {
+		c.Stripe = loadStripe(lookup, c.PublicURL, https, bad, func(err error) { errs = append(errs, err) })
 	}
 
-	v, src, _ = lookup("PAYMENT_PROVIDER")
-	if c.PaymentProvider = strings.ToLower(strings.TrimSpace(v)); c.PaymentProvider == "" {
-		bad(src, v, "must name a payment provider, e.g. sandbox")
+	v, src, _ = lookup("REFUND_AUTOMATICALLY")
+	if c.RefundAutomatically, err = strconv.ParseBool(v); err != nil {
+		bad(src, v, "not a boolean; use true or false")
 	}
 
 	email, emailSrc, _ := lookup("ADMIN_EMAIL")
@@ -264,10 +320,78 @@ func Load(args []string, getenv func(string) string) (Config, error) {
 		bad(src, v, "%v", err)
 	}
 
+	if c.PaymentProvider == ProviderStripe && c.HoldTTL > MaxStripeHoldTTL {
+		errs = append(errs, fmt.Errorf("HOLD_TTL=%s: with PAYMENT_PROVIDER=stripe it must be at most %s, since a Stripe Checkout Session lasts 31 minutes from Pay and must outlive the hold",
+			c.HoldTTL, MaxStripeHoldTTL))
+	}
+
 	if len(errs) > 0 {
 		return Config{}, errors.Join(errs...)
 	}
 	return c, nil
+}
+
+// loadStripe reads and checks the Stripe settings: a key of the right
+// shape, a whsec_ secret, an absolute API base, payment method names; a
+// live key only behind an https PUBLIC_URL.
+func loadStripe(lookup func(string) (string, string, bool), publicURL string, https bool,
+	bad func(source, value, format string, args ...any), fail func(error)) Stripe {
+	var st Stripe
+	key, keySrc, _ := lookup("STRIPE_SECRET_KEY")
+	switch {
+	case key == "":
+		fail(errors.New("STRIPE_SECRET_KEY is not set: it is required with PAYMENT_PROVIDER=stripe (Developers → API keys in the Stripe dashboard)"))
+	case payment.CheckStripeKey(key) != nil:
+		// A key stays out of the message, whatever it is.
+		fail(fmt.Errorf("%s: not a Stripe API key; it must start with sk_test_, sk_live_, rk_test_ or rk_live_", keySrc))
+	case payment.IsLiveStripeKey(key) && !https:
+		fail(fmt.Errorf("%s is a live key, so PUBLIC_URL must be https (it is %s): real money needs a real site", keySrc, publicURL))
+	default:
+		st.SecretKey = key
+	}
+	secret, secretSrc, _ := lookup("STRIPE_WEBHOOK_SECRET")
+	switch {
+	case secret == "":
+		fail(errors.New("STRIPE_WEBHOOK_SECRET is not set: it is required with PAYMENT_PROVIDER=stripe (the signing secret of the webhook endpoint, or of stripe listen)"))
+	case !strings.HasPrefix(secret, "whsec_") || len(secret) == len("whsec_"):
+		fail(fmt.Errorf("%s: not a webhook signing secret; it must start with whsec_", secretSrc))
+	default:
+		st.WebhookSecret = secret
+	}
+	v, src, _ := lookup("STRIPE_API_BASE")
+	if u, err := url.Parse(v); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		bad(src, v, "must be an absolute http(s) URL")
+	} else {
+		st.APIBase = strings.TrimRight(v, "/")
+	}
+	v, src, _ = lookup("STRIPE_PAYMENT_METHODS")
+	for _, m := range strings.Split(v, ",") {
+		m = strings.TrimSpace(m)
+		if m == "" {
+			continue
+		}
+		if !paymentMethodName(m) {
+			bad(src, v, "%q is not a payment method type (lower case letters and _, e.g. card)", m)
+			continue
+		}
+		st.PaymentMethods = append(st.PaymentMethods, m)
+	}
+	if len(st.PaymentMethods) == 0 {
+		bad(src, v, "names no payment method; use card")
+	}
+	return st
+}
+
+func paymentMethodName(s string) bool {
+	if len(s) > 40 {
+		return false
+	}
+	for _, r := range s {
+		if (r < 'a' || r > 'z') && r != '_' {
+			return false
+		}
+	}
+	return true
 }
 
 // ParseTrustedProxies reads a TRUSTED_PROXIES value: "none", or a

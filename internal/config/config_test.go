@@ -50,7 +50,7 @@ func TestLoad(t *testing.T) {
 			name: "environment",
 			env: map[string]string{
 				"ADDR": "127.0.0.1:9000", "DATABASE_URL": "mongodb://db1,db2/boxoffice?replicaSet=rs0",
-				"HOLD_TTL": "90s", "MAX_SEATS": "6", "PAYMENT_WEBHOOK_SECRET": "whsec_test_0123456789",
+				"HOLD_TTL": "90s", "MAX_SEATS": "6", "PAYMENT_WEBHOOK_SECRET": "whsec_test_0123456789", "PAYMENT_PROVIDER": "Sandbox",
 				"PUBLIC_URL": "https://tickets.example.com/", "ADMIN_EMAIL": "admin@example.com",
 				"ADMIN_PASSWORD": "correct horse", "SEED_DEMO": "false", "HOLD_RATE": "0", "LOG_FORMAT": "json",
 				"TRUSTED_PROXIES": "203.0.113.0/24, 2001:db8:0:1::/64,198.51.100.7,2001:db8::9,10.1.2.3/8",
@@ -96,6 +96,17 @@ func TestLoad(t *testing.T) {
 			args: []string{"--database-url", "sqlite:///var/lib/boxoffice/db.sqlite"},
 			want: with(func(c *Config) {
 				c.Database = Database{Driver: DriverSQLite, Source: "/var/lib/boxoffice/db.sqlite", URL: "sqlite:///var/lib/boxoffice/db.sqlite"}
+			}),
+		},
+		{
+			name: "stripe",
+			env: map[string]string{"PAYMENT_PROVIDER": "stripe", "STRIPE_SECRET_KEY": "sk_live_abc", "STRIPE_WEBHOOK_SECRET": "whsec_abc",
+				"PUBLIC_URL": "https://tickets.example.com", "STRIPE_PAYMENT_METHODS": "card, link", "REFUND_AUTOMATICALLY": "true",
+				"STRIPE_API_BASE": "http://127.0.0.1:12111/"},
+			want: with(func(c *Config) {
+				c.PaymentProvider, c.PublicURL, c.RefundAutomatically = "stripe", "https://tickets.example.com", true
+				c.WebhookSecretGenerated, c.PublicURLDerived = false, false
+				c.Stripe = Stripe{SecretKey: "sk_live_abc", WebhookSecret: "whsec_abc", APIBase: "http://127.0.0.1:12111", PaymentMethods: []string{"card", "link"}}
 			}),
 		},
 		{
@@ -176,9 +187,42 @@ func TestLoadInvalid(t *testing.T) {
 		{name: "max seats huge", env: map[string]string{"MAX_SEATS": "51"}, want: []string{`MAX_SEATS="51": must be from 1 to 50`}},
 		{
 			name: "https without a webhook secret",
-			env:  map[string]string{"PUBLIC_URL": "https://tickets.example.com"},
+			env:  map[string]string{"PUBLIC_URL": "https://tickets.example.com", "PAYMENT_PROVIDER": "sandbox"},
 			want: []string{"PUBLIC_URL is https, so PAYMENT_WEBHOOK_SECRET must be set"},
 		},
+		{
+			name: "https with the sandbox by default",
+			env:  map[string]string{"PUBLIC_URL": "https://tickets.example.com", "PAYMENT_WEBHOOK_SECRET": "0123456789abcdef"},
+			want: []string{"PUBLIC_URL is https but no PAYMENT_PROVIDER is set", "PAYMENT_PROVIDER=stripe, or PAYMENT_PROVIDER=sandbox"},
+		},
+		{name: "unknown provider", env: map[string]string{"PAYMENT_PROVIDER": "paypal"}, want: []string{`PAYMENT_PROVIDER="paypal": unknown payment provider; use sandbox or stripe`}},
+		{
+			name: "stripe without keys",
+			env:  map[string]string{"PAYMENT_PROVIDER": "stripe"},
+			want: []string{"STRIPE_SECRET_KEY is not set: it is required with PAYMENT_PROVIDER=stripe", "STRIPE_WEBHOOK_SECRET is not set"},
+		},
+		{
+			name: "stripe keys of the wrong shape",
+			env:  map[string]string{"PAYMENT_PROVIDER": "stripe", "STRIPE_SECRET_KEY": "pk_test_publishable", "STRIPE_WEBHOOK_SECRET": "secret"},
+			want: []string{"STRIPE_SECRET_KEY: not a Stripe API key", "STRIPE_WEBHOOK_SECRET: not a webhook signing secret; it must start with whsec_"},
+		},
+		{
+			name: "stripe live key over http",
+			env:  map[string]string{"PAYMENT_PROVIDER": "stripe", "STRIPE_SECRET_KEY": "sk_live_abc", "STRIPE_WEBHOOK_SECRET": "whsec_abc"},
+			want: []string{"STRIPE_SECRET_KEY is a live key, so PUBLIC_URL must be https"},
+		},
+		{
+			name: "stripe with a long hold",
+			env:  map[string]string{"PAYMENT_PROVIDER": "stripe", "STRIPE_SECRET_KEY": "sk_test_abc", "STRIPE_WEBHOOK_SECRET": "whsec_abc", "HOLD_TTL": "45m"},
+			want: []string{"HOLD_TTL=45m0s: with PAYMENT_PROVIDER=stripe it must be at most 30m0s"},
+		},
+		{
+			name: "stripe API base and methods",
+			env: map[string]string{"PAYMENT_PROVIDER": "stripe", "STRIPE_SECRET_KEY": "sk_test_abc", "STRIPE_WEBHOOK_SECRET": "whsec_abc",
+				"STRIPE_API_BASE": "localhost:12111", "STRIPE_PAYMENT_METHODS": "card,Klarna!"},
+			want: []string{`STRIPE_API_BASE="localhost:12111": must be an absolute http(s) URL`, `"Klarna!" is not a payment method type`},
+		},
+		{name: "refund automatically", env: map[string]string{"REFUND_AUTOMATICALLY": "sometimes"}, want: []string{`REFUND_AUTOMATICALLY="sometimes": not a boolean`}},
 		{
 			name: "short webhook secret",
 			env:  map[string]string{"PAYMENT_WEBHOOK_SECRET": "hunter2"},

@@ -97,17 +97,17 @@ func (s *Store) ShowBookings(ctx context.Context, showID string) ([]booking.Book
 	return list, nil
 }
 
-// MarkRefunded records, in one transaction, that admin by refunded a
-// refund_due booking at now; booking.Booking.MarkRefunded decides. Two
-// admins pressing at once conflict on the document, and the retried one
-// finds it refunded.
-func (s *Store) MarkRefunded(ctx context.Context, bookingID, by string, now time.Time) (booking.Booking, error) {
+// MarkRefunded records, in one transaction, that refund refundID of a
+// refund_due booking was made by by at now; booking.Booking.MarkRefunded
+// decides. Two admins pressing at once conflict on the document, and the
+// retried one finds it refunded.
+func (s *Store) MarkRefunded(ctx context.Context, bookingID, refundID, by string, now time.Time) (booking.Booking, error) {
 	b, err := inTx(ctx, s, func(ctx context.Context) (booking.Booking, error) {
 		var d bookingDoc
 		if err := s.col(colBookings).FindOne(ctx, byID(bookingID)).Decode(&d); err != nil {
 			return booking.Booking{}, noDoc(err, booking.ErrBookingNotFound, "read booking")
 		}
-		b, err := d.booking().MarkRefunded(by, now)
+		b, err := d.booking().MarkRefunded(refundID, by, now)
 		if err != nil {
 			return booking.Booking{}, err
 		}

@@ -170,9 +170,6 @@ func open(ctx context.Context, uri, dbName string) (*Store, error) {
 // that deadline.
 const clientTimeout = 15 * time.Second
 
-// migrateTimeout bounds Migrate when its context has no deadline.
-const migrateTimeout = 10 * time.Minute
-
 // readPreferenceError refuses a read preference other than primary.
 // Transactions always read from the primary, but Hold, ActiveHold, Seats,
 // Payment and Booking do not run in one: on a secondary they could miss a
@@ -307,103 +304,6 @@ func inTx[T any](ctx context.Context, s *Store, fn func(ctx context.Context) (T,
 		return zero, fmt.Errorf("transaction returned %T", res)
 	}
 	return v, nil
-}
-
-// Migrate creates the collections and their indexes. It is idempotent and
-// safe to run from several processes at once. Open runs it. Building an
-// index on a big existing collection can outlast clientTimeout, so when ctx
-// has no deadline Migrate gives itself migrateTimeout instead (a context
-// deadline takes precedence over the client's timeout).
-func (s *Store) Migrate(ctx context.Context) error {
-	if _, ok := ctx.Deadline(); !ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, migrateTimeout)
-		defer cancel()
-	}
-	for _, name := range []string{colShows, colSeats, colHolds, colPayments, colBookings, colPaymentEvents, colSessions, colAdmins, colCallbacks} {
-		err := s.db.CreateCollection(ctx, name)
-		if err != nil && !hasCode(err, codeNamespaceExists) {
-			return fmt.Errorf("mongo: migrate: create %s: %w", name, err)
-		}
-	}
-	for name, models := range indexes() {
-		if _, err := s.col(name).Indexes().CreateMany(ctx, models); err != nil {
-			return fmt.Errorf("mongo: migrate: indexes of %s: %w", name, err)
-		}
-	}
-	return s.migrateRateLimits(ctx)
-}
-
-// indexes are the indexes of each collection. There is deliberately no TTL
-// index on seats: a lapsed lock is decided at read time (SPEC §1).
-func indexes() map[string][]mongo.IndexModel {
-	idx := func(name string, keys bson.D) mongo.IndexModel {
-		return mongo.IndexModel{Keys: keys, Options: options.Index().SetName(name)}
-	}
-	unique := func(m mongo.IndexModel) mongo.IndexModel {
-		m.Options.SetUnique(true)
-		return m
-	}
-	return map[string][]mongo.IndexModel{
-		colShows: {
-			idx("starts_at", bson.D{{Key: "starts_at", Value: 1}, {Key: "_id", Value: 1}}),
-			// The admin's overview filtered by theatre.
-			idx("theatre_starts_at", bson.D{{Key: "theatre.id", Value: 1}, {Key: "starts_at", Value: 1}}),
-		},
-		colSeats: {
-			// The seat key: every seat operation filters by it.
-			unique(idx("show_seat", bson.D{{Key: "show_id", Value: 1}, {Key: "seat_id", Value: 1}})),
-			// Releasing a hold finds the seats it still locks.
-			idx("show_hold", bson.D{{Key: "show_id", Value: 1}, {Key: "hold_id", Value: 1}}),
-			// Seat maps are read in map order without an in-memory sort,
-			// also for the very large shows `boxoffice seed` makes.
-			idx("show_grid", bson.D{{Key: "show_id", Value: 1}, {Key: "grid_row", Value: 1}, {Key: "grid_col", Value: 1}}),
-		},
-		colHolds: {
-			// At most one active hold per session and show (SPEC §2), also
-			// when two holds of one session race: they touch different
-			// seats, so only this index makes them collide.
-			mongo.IndexModel{
-				Keys: bson.D{{Key: "show_id", Value: 1}, {Key: "owner", Value: 1}, {Key: "state", Value: 1}},
-				Options: options.Index().SetName("show_owner_active").SetUnique(true).
-					SetPartialFilterExpression(bson.D{{Key: "state", Value: string(booking.HoldActive)}}),
-			},
-		},
-		colPayments: {
-			// One payment per hold: a second would pay twice for one seat.
-			unique(idx("hold", bson.D{{Key: "hold_id", Value: 1}})),
-		},
-		colBookings: {
-			idx("hold", bson.D{{Key: "hold_id", Value: 1}}),
-			// No two bookings share a ticket code: a collision of the 40
-			// random bits fails the settlement with a duplicate key, which
-			// settle translates to booking.ErrTicketCodeTaken. Partial:
-			// bookings without a code store "".
-			mongo.IndexModel{
-				Keys: bson.D{{Key: "ticket_code", Value: 1}},
-				Options: options.Index().SetName(ticketCodeIndex).SetUnique(true).
-					SetPartialFilterExpression(bson.D{{Key: "ticket_code", Value: bson.D{
-						{Key: "$type", Value: "string"}, {Key: "$gt", Value: ""},
-					}}}),
-			},
-			// The admin's overview sums a show's bookings; its page lists them.
-			idx("show_state", bson.D{{Key: "show_id", Value: 1}, {Key: "state", Value: 1}}),
-		},
-		colAdmins: {
-			unique(idx("email", bson.D{{Key: "email", Value: 1}})),
-		},
-		colCallbacks: {
-			idx("payment_received", bson.D{{Key: "payment_id", Value: 1}, {Key: "received_at", Value: 1}}),
-		},
-		colSessions: {
-			// The TTL monitor deletes expired sessions (about once a
-			// minute); Find ignores them in the meantime.
-			mongo.IndexModel{
-				Keys:    bson.D{{Key: "expiry", Value: 1}},
-				Options: options.Index().SetName("expiry_ttl").SetExpireAfterSeconds(0),
-			},
-		},
-	}
 }
 
 // Server error codes the adapter tells apart. Duplicate keys are recognised

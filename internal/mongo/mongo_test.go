@@ -217,6 +217,51 @@ func TestOpenMigrates(t *testing.T) {
 			t.Errorf("show_owner_active is not unique: %v", spec)
 		}
 	}
+	for _, spec := range indexSpecs(t, s, colPayments) {
+		if spec["name"] == openCheckoutsIndex && spec["partialFilterExpression"] == nil {
+			t.Errorf("%s is not partial: %v", openCheckoutsIndex, spec)
+		}
+	}
+}
+
+// TestMigrateConvertsRefundedBookings: a booking an older boxoffice marked
+// refunded (refund_due with refunded_at) becomes refunded, once; one still
+// due stays due, also when it was stored without refunded_at.
+func TestMigrateConvertsRefundedBookings(t *testing.T) {
+	dsn := freshDatabase(t)
+	ctx := context.Background()
+	name, err := databaseName(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// open, not Open: the bookings are stored before the first Migrate.
+	s, err := open(ctx, dsn, name)
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	docs := []any{
+		bson.D{{Key: "_id", Value: "refunded"}, {Key: "state", Value: "refund_due"}, {Key: "refunded_at", Value: int64(5)}},
+		bson.D{{Key: "_id", Value: "due"}, {Key: "state", Value: "refund_due"}, {Key: "refunded_at", Value: int64(0)}},
+		bson.D{{Key: "_id", Value: "due, older"}, {Key: "state", Value: "refund_due"}},
+	}
+	if _, err := s.col(colBookings).InsertMany(ctx, docs); err != nil {
+		t.Fatalf("insert bookings: %v", err)
+	}
+	for range 2 {
+		if err := s.Migrate(ctx); err != nil {
+			t.Fatalf("Migrate: %v", err)
+		}
+	}
+	want := map[string]booking.BookingState{
+		"refunded": booking.BookingRefunded, "due": booking.BookingRefundDue, "due, older": booking.BookingRefundDue,
+	}
+	for id, state := range want {
+		b, err := s.Booking(ctx, id)
+		if err != nil || b.State != state {
+			t.Errorf("booking %q = %s, %v; want %s", id, b.State, err, state)
+		}
+	}
 }
 
 func TestMigrateIsIdempotentAndLeavesSeatsAlone(t *testing.T) {

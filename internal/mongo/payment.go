@@ -12,7 +12,8 @@ import (
 )
 
 // paymentDoc is a payment. The payments collection has a unique index on
-// hold_id: one payment per hold.
+// hold_id: one payment per hold. A document written before the provider
+// fields existed lacks them and decodes with their zero values.
 type paymentDoc struct {
 	ID        string `bson:"_id"`
 	HoldID    string `bson:"hold_id"`
@@ -22,13 +23,19 @@ type paymentDoc struct {
 	Currency  string `bson:"currency"`
 	State     string `bson:"state"`
 	CreatedAt int64  `bson:"created_at"`
+
+	CheckoutRef      string `bson:"checkout_ref"`
+	CheckoutClosedAt int64  `bson:"checkout_closed_at"` // Unix ns; 0 while the checkout may be open
+	ChargeRef        string `bson:"charge_ref"`
+	LookedUpAt       int64  `bson:"looked_up_at"` // Unix ns; 0 until looked up
 }
 
 func toPaymentDoc(p booking.Payment) paymentDoc {
 	return paymentDoc{
 		ID: p.ID, HoldID: p.HoldID, BookingID: p.BookingID, Owner: p.Owner,
-		Amount: int64(p.Amount), Currency: p.Currency, State: string(p.State),
-		CreatedAt: nanos(p.CreatedAt),
+		Amount: int64(p.Amount), Currency: p.Currency, State: string(p.State), CreatedAt: nanos(p.CreatedAt),
+		CheckoutRef: p.CheckoutRef, CheckoutClosedAt: nanos(p.CheckoutClosedAt),
+		ChargeRef: p.ChargeRef, LookedUpAt: nanos(p.LookedUpAt),
 	}
 }
 
@@ -37,6 +44,8 @@ func (d paymentDoc) payment() booking.Payment {
 		ID: d.ID, HoldID: d.HoldID, BookingID: d.BookingID, Owner: d.Owner,
 		Amount: booking.Money(d.Amount), Currency: d.Currency,
 		State: booking.PaymentState(d.State), CreatedAt: fromNanos(d.CreatedAt),
+		CheckoutRef: d.CheckoutRef, CheckoutClosedAt: fromNanos(d.CheckoutClosedAt),
+		ChargeRef: d.ChargeRef, LookedUpAt: fromNanos(d.LookedUpAt),
 	}
 }
 
@@ -57,6 +66,7 @@ type bookingDoc struct {
 	UpdatedAt  int64    `bson:"updated_at"`
 	RefundedAt int64    `bson:"refunded_at"` // Unix ns; 0 until refunded
 	RefundedBy string   `bson:"refunded_by"`
+	RefundID   string   `bson:"refund_id"` // absent in older documents: ""
 }
 
 func toBookingDoc(b booking.Booking) bookingDoc {
@@ -65,7 +75,7 @@ func toBookingDoc(b booking.Booking) bookingDoc {
 		ShowID: b.ShowID, SeatIDs: b.SeatIDs, Amount: int64(b.Amount), Currency: b.Currency,
 		State: string(b.State), TicketCode: b.TicketCode, Reason: b.Reason,
 		CreatedAt: nanos(b.CreatedAt), UpdatedAt: nanos(b.UpdatedAt),
-		RefundedAt: nanos(b.RefundedAt), RefundedBy: b.RefundedBy,
+		RefundedAt: nanos(b.RefundedAt), RefundedBy: b.RefundedBy, RefundID: b.RefundID,
 	}
 }
 
@@ -75,7 +85,7 @@ func (d bookingDoc) booking() booking.Booking {
 		ShowID: d.ShowID, SeatIDs: d.SeatIDs, Amount: booking.Money(d.Amount), Currency: d.Currency,
 		State: booking.BookingState(d.State), TicketCode: d.TicketCode, Reason: d.Reason,
 		CreatedAt: fromNanos(d.CreatedAt), UpdatedAt: fromNanos(d.UpdatedAt),
-		RefundedAt: fromNanos(d.RefundedAt), RefundedBy: d.RefundedBy,
+		RefundedAt: fromNanos(d.RefundedAt), RefundedBy: d.RefundedBy, RefundID: d.RefundID,
 	}
 }
 
@@ -264,8 +274,13 @@ func (s *Store) settle(ctx context.Context, ev booking.PaymentEvent, ticketCode 
 		return booking.Settlement{}, err
 	}
 	if next := booking.PaymentStateAfter(p, ev, st.Effect); next != p.State {
-		if _, err := s.col(colPayments).UpdateOne(ctx, byID(p.ID),
-			bson.D{{Key: "$set", Value: bson.D{{Key: "state", Value: string(next)}}}}); err != nil {
+		set := bson.D{{Key: "state", Value: string(next)}}
+		if next == booking.PaymentSucceeded && ev.ChargeRef != "" {
+			// The money taken, which a refund will name.
+			p.ChargeRef = ev.ChargeRef
+			set = append(set, bson.E{Key: "charge_ref", Value: p.ChargeRef})
+		}
+		if _, err := s.col(colPayments).UpdateOne(ctx, byID(p.ID), bson.D{{Key: "$set", Value: set}}); err != nil {
 			return booking.Settlement{}, fmt.Errorf("update payment: %w", err)
 		}
 		p.State = next
@@ -356,5 +371,82 @@ func (s *Store) duplicate(ctx context.Context, ev booking.PaymentEvent) (booking
 	return booking.Settlement{
 		Effect: booking.Effect(e.Effect), Reason: e.Reason, Duplicate: true,
 		Payment: p, Booking: b,
+	}, nil
+}
+
+// refundFailedType is the type recorded with a refund event in
+// payment_events, whose _id makes each provider event count once whatever
+// it is about.
+const refundFailedType = "refund.failed"
+
+// SettleRefund applies a verified refund event once. In one transaction it
+// checks whether the event id was seen, reads the booking, lets
+// booking.DecideRefundFailed decide, records the event id with the effect
+// and writes the booking. As in SettlePayment, a repeat seen by the read
+// or, when the first delivery committed after this transaction's snapshot,
+// by the insert's duplicate key aborts the transaction and is answered with
+// what the first delivery did.
+func (s *Store) SettleRefund(ctx context.Context, ev booking.RefundEvent, m booking.Moment) (booking.RefundSettlement, error) {
+	if ev.ID == "" {
+		return booking.RefundSettlement{}, booking.Errorf(booking.EINVALID, "The refund event has no id.")
+	}
+	st, err := inTx(ctx, s, func(ctx context.Context) (booking.RefundSettlement, error) {
+		return s.settleRefund(ctx, ev, m)
+	})
+	if errors.Is(err, errDuplicateEvent) {
+		return s.duplicateRefund(ctx, ev)
+	}
+	if err != nil {
+		return booking.RefundSettlement{}, wrap("settle refund", err)
+	}
+	return st, nil
+}
+
+// settleRefund is one attempt of SettleRefund, run inside a transaction.
+func (s *Store) settleRefund(ctx context.Context, ev booking.RefundEvent, m booking.Moment) (booking.RefundSettlement, error) {
+	err := s.col(colPaymentEvents).FindOne(ctx, byID(ev.ID)).Err()
+	switch {
+	case err == nil:
+		return booking.RefundSettlement{}, errDuplicateEvent
+	case !errors.Is(err, mongo.ErrNoDocuments):
+		return booking.RefundSettlement{}, fmt.Errorf("read event: %w", err)
+	}
+	var d bookingDoc
+	if err := s.col(colBookings).FindOne(ctx, byID(ev.BookingID)).Decode(&d); err != nil {
+		return booking.RefundSettlement{}, noDoc(err, booking.ErrBookingNotFound, "read booking")
+	}
+	st, b := booking.DecideRefundFailed(d.booking(), ev, m.Now)
+
+	_, err = s.col(colPaymentEvents).InsertOne(ctx, eventDoc{
+		ID: ev.ID, PaymentID: b.PaymentID, Type: refundFailedType,
+		Effect: string(st.Effect), Reason: st.Reason, ReceivedAt: nanos(m.Now),
+	})
+	if mongo.IsDuplicateKeyError(err) {
+		return booking.RefundSettlement{}, errDuplicateEvent
+	}
+	if err != nil {
+		return booking.RefundSettlement{}, fmt.Errorf("record event: %w", err)
+	}
+	if st.Effect != booking.EffectIgnored {
+		if _, err := s.col(colBookings).ReplaceOne(ctx, byID(b.ID), toBookingDoc(b)); err != nil {
+			return booking.RefundSettlement{}, fmt.Errorf("update booking: %w", err)
+		}
+	}
+	return st, nil
+}
+
+// duplicateRefund answers a repeated refund event: what the first delivery
+// did, and the booking as it is now.
+func (s *Store) duplicateRefund(ctx context.Context, ev booking.RefundEvent) (booking.RefundSettlement, error) {
+	var e eventDoc
+	if err := s.col(colPaymentEvents).FindOne(ctx, byID(ev.ID)).Decode(&e); err != nil {
+		return booking.RefundSettlement{}, fmt.Errorf("mongo: settle refund: read recorded event: %w", err)
+	}
+	_, b, err := s.readPayment(ctx, e.PaymentID)
+	if err != nil {
+		return booking.RefundSettlement{}, wrap("settle refund", err)
+	}
+	return booking.RefundSettlement{
+		Effect: booking.Effect(e.Effect), Reason: e.Reason, Duplicate: true, Booking: b,
 	}, nil
 }

@@ -4,9 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"boxoffice/internal/booking"
 )
 
 // TestIsTicketCodeTaken checks the translation of a duplicate key without a
@@ -40,5 +44,62 @@ func TestIsTicketCodeTaken(t *testing.T) {
 				t.Errorf("isTicketCodeTaken(%v) = %v, want %v", tt.err, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestDocsRoundTrip needs no server: a payment and a booking with every
+// field set come back from BSON as they went in.
+func TestDocsRoundTrip(t *testing.T) {
+	at := func(s int) time.Time { return time.Date(2026, 4, 1, 10, 0, s, 7, time.UTC) }
+	p := booking.Payment{
+		ID: "p1", HoldID: "h1", BookingID: "b1", Owner: "o1", Amount: 45000, Currency: "INR",
+		State: booking.PaymentSucceeded, CreatedAt: at(0),
+		CheckoutRef: "cs_1", CheckoutClosedAt: at(1), ChargeRef: "pi_1", LookedUpAt: at(2),
+	}
+	b := booking.Booking{
+		ID: "b1", HoldID: "h1", PaymentID: "p1", Owner: "o1", ShowID: "s1", SeatIDs: []string{"A1"},
+		Amount: 45000, Currency: "INR", State: booking.BookingRefunded, Reason: "late",
+		CreatedAt: at(0), UpdatedAt: at(3), RefundID: "re_1", RefundedAt: at(3), RefundedBy: "a@example.com",
+	}
+	var pd paymentDoc
+	roundTrip(t, toPaymentDoc(p), &pd)
+	if diff := cmp.Diff(p, pd.payment()); diff != "" {
+		t.Errorf("payment (-want +got):\n%s", diff)
+	}
+	var bd bookingDoc
+	roundTrip(t, toBookingDoc(b), &bd)
+	if diff := cmp.Diff(b, bd.booking()); diff != "" {
+		t.Errorf("booking (-want +got):\n%s", diff)
+	}
+}
+
+// TestOlderDocsDecode needs no server: documents written before the
+// provider fields existed decode with those fields zero.
+func TestOlderDocsDecode(t *testing.T) {
+	var pd paymentDoc
+	roundTrip(t, bson.D{
+		{Key: "_id", Value: "p1"}, {Key: "hold_id", Value: "h1"}, {Key: "booking_id", Value: "b1"},
+		{Key: "owner", Value: "o1"}, {Key: "amount", Value: int64(100)}, {Key: "currency", Value: "INR"},
+		{Key: "state", Value: "pending"}, {Key: "created_at", Value: int64(1)},
+	}, &pd)
+	p := pd.payment()
+	if p.CheckoutRef != "" || !p.CheckoutClosedAt.IsZero() || p.ChargeRef != "" || !p.LookedUpAt.IsZero() {
+		t.Errorf("older payment = %+v, want the provider fields zero", p)
+	}
+	var bd bookingDoc
+	roundTrip(t, bson.D{{Key: "_id", Value: "b1"}, {Key: "state", Value: "refund_due"}}, &bd)
+	if b := bd.booking(); b.RefundID != "" || b.State != booking.BookingRefundDue {
+		t.Errorf("older booking = %+v, want refund_due without a refund id", b)
+	}
+}
+
+func roundTrip(t *testing.T, in, out any) {
+	t.Helper()
+	raw, err := bson.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := bson.Unmarshal(raw, out); err != nil {
+		t.Fatal(err)
 	}
 }

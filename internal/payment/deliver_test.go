@@ -146,11 +146,11 @@ func TestDeliverRetriesWithBackoff(t *testing.T) {
 					t.Errorf("attempt %d signature: %v", i+1, err)
 				}
 			}
-			pe, err := s.VerifyCallback(http.Header{SignatureHeader: {got[2].signature}}, got[2].body, t0)
+			n, err := s.VerifyCallback(http.Header{SignatureHeader: {got[2].signature}}, got[2].body, t0)
 			if err != nil {
 				t.Fatalf("VerifyCallback of the delivered callback: %v", err)
 			}
-			if pe != ev.PaymentEvent() {
+			if pe := *n.Payment; pe != ev.PaymentEvent() {
 				t.Errorf("delivered event = %+v, want %+v", pe, ev.PaymentEvent())
 			}
 		})

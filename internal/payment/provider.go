@@ -1,9 +1,10 @@
 // Package payment holds the payment providers: the built-in sandbox (the
-// default, a stand-in for a hosted checkout) and, later, real ones. A provider
-// does two things for the web layer: it sends the browser to a checkout, and
-// it turns the provider's signed server-to-server callback into a
-// booking.PaymentEvent the domain settles. It never touches the store's
-// write side: what a payment event does is the domain's business.
+// default, a stand-in for a hosted checkout) and Stripe. A provider does two
+// things for the web layer: it sends the browser to a checkout, and it turns
+// the provider's signed server-to-server events into a Notification the
+// domain settles. For the domain it refunds, closes checkouts and looks
+// stuck payments up (booking.Payments). It never touches the store's write
+// side: what a payment event does is the domain's business.
 package payment
 
 import (
@@ -15,18 +16,56 @@ import (
 	"boxoffice/internal/booking"
 )
 
-// Provider is a payment provider: it starts a hosted checkout for a payment
-// and verifies its callbacks. Adding Stripe or Razorpay later means a new
-// Provider, nothing else.
+// Provider is a payment provider: it starts a hosted checkout for a payment,
+// verifies its events, and does what the domain asks of it
+// (booking.Payments: refund, expire a checkout, look a payment up). Adding
+// Razorpay means a new Provider, nothing else.
 type Provider interface {
 	Name() string
-	// Checkout registers the payment with the provider and returns the URL
-	// the browser goes to.
-	Checkout(ctx context.Context, p booking.Payment) (checkoutURL string, err error)
-	// VerifyCallback checks the raw callback (headers + raw body) and decodes
-	// it into a domain event. Its errors are ErrMalformed or ErrBadSignature
-	// (tell them apart with errors.Is); anything else is the server's fault.
-	VerifyCallback(h http.Header, body []byte, now time.Time) (booking.PaymentEvent, error)
+	// CallbackPath is the route of this app where the provider's events
+	// arrive (CallbackPath for the sandbox, StripeWebhookPath for Stripe);
+	// the other providers' routes answer 404.
+	CallbackPath() string
+	// Checkout registers the payment with the provider and returns where
+	// the browser goes, and the provider's id of the checkout. For one
+	// payment it is the same checkout however often it is asked.
+	Checkout(ctx context.Context, r CheckoutRequest) (Checkout, error)
+	// VerifyCallback checks the raw event (headers + raw body) against our
+	// clock and decodes it. Its errors are ErrMalformed or ErrBadSignature
+	// (tell them apart with errors.Is); anything else is the server's
+	// fault.
+	VerifyCallback(h http.Header, body []byte, now time.Time) (Notification, error)
+	booking.Payments
+}
+
+// CheckoutRequest is what a checkout is made of.
+type CheckoutRequest struct {
+	Payment booking.Payment
+	Show    booking.Show
+	Lines   []booking.LineItem // sum to Payment.Amount
+	// SuccessURL is where the browser goes once it paid (the booking),
+	// CancelURL where it goes when the moviegoer gives up (the checkout of
+	// the hold): absolute URLs on PUBLIC_URL.
+	SuccessURL, CancelURL string
+}
+
+// Checkout is a checkout the provider made.
+type Checkout struct {
+	URL string // where the browser goes
+	Ref string // the provider's id of it (booking.Payment.CheckoutRef)
+}
+
+// Notification is a verified provider event, as the domain needs it:
+// exactly one of Payment (an outcome to settle), Refund (a refund that
+// failed) or Ack (why it has no effect: an event type we do not act on, a
+// checkout completed but not yet paid) is set.
+type Notification struct {
+	EventID   string
+	EventType string // the provider's own name for it, for the log
+	PaymentID string // the payment it names, when it names one of ours
+	Payment   *booking.PaymentEvent
+	Refund    *booking.RefundEvent
+	Ack       string
 }
 
 // PaymentLookup is the one thing the sandbox needs from storage: reading a

@@ -142,22 +142,54 @@ func NewSandbox(opts SandboxOptions) (*Sandbox, error) {
 // Name is "sandbox".
 func (s *Sandbox) Name() string { return "sandbox" }
 
+// CallbackPath is CallbackPath: the sandbox's events follow SPEC §6.
+func (s *Sandbox) CallbackPath() string { return CallbackPath }
+
 // Checkout returns the path of the sandbox's page for p, relative to the
 // app's origin: an absolute URL on PUBLIC_URL would send a visitor who came
 // by another host name (127.0.0.1, a LAN address, a mapped port) to an origin
 // without their session cookie. Nothing needs registering: the page reads
-// the payment from the store.
-func (s *Sandbox) Checkout(_ context.Context, p booking.Payment) (string, error) {
+// the payment from the store. Its ref is "sandbox_" and the payment id.
+func (s *Sandbox) Checkout(_ context.Context, r CheckoutRequest) (Checkout, error) {
+	p := r.Payment
 	if !validID(p.ID) {
-		return "", fmt.Errorf("payment: sandbox: checkout: invalid payment id %q", p.ID)
+		return Checkout{}, fmt.Errorf("payment: sandbox: checkout: invalid payment id %q", p.ID)
 	}
-	return s.basePath + CheckoutPath + p.ID, nil
+	return Checkout{URL: s.basePath + CheckoutPath + p.ID, Ref: "sandbox_" + p.ID}, nil
 }
 
 // VerifyCallback verifies the signature over the raw body first, and only
 // then parses it: unauthenticated bytes never reach the JSON decoder.
-func (s *Sandbox) VerifyCallback(h http.Header, body []byte, now time.Time) (booking.PaymentEvent, error) {
-	return VerifyEvent([][]byte{s.secret}, h, body, now)
+func (s *Sandbox) VerifyCallback(h http.Header, body []byte, now time.Time) (Notification, error) {
+	ev, err := VerifyEvent([][]byte{s.secret}, h, body, now)
+	if err != nil {
+		return Notification{}, err
+	}
+	return Notification{EventID: ev.ID, EventType: string(ev.Type), PaymentID: ev.PaymentID, Payment: &ev}, nil
+}
+
+// Refund is simulated: no money moved through the sandbox, so none goes
+// back. It says so in the log and gives the refund an id of its own,
+// "sandbox_re_…".
+func (s *Sandbox) Refund(_ context.Context, r booking.RefundRequest) (booking.RefundResult, error) {
+	id := "sandbox_re_" + booking.NewID()
+	s.log.Warn("sandbox: refund simulated, no money moves", "payment_id", r.Payment.ID,
+		"booking_id", r.Booking.ID, "refund_id", id, "idempotency_key", r.Key)
+	return booking.RefundResult{ID: id}, nil
+}
+
+// Expire is simulated in the log; the sandbox's page itself refuses a
+// payment whose checkout boxoffice has closed (Payment.CheckoutClosedAt),
+// as a hosted checkout that was expired does.
+func (s *Sandbox) Expire(_ context.Context, p booking.Payment) error {
+	s.log.Info("sandbox: checkout closed (simulated expiry)", "payment_id", p.ID)
+	return nil
+}
+
+// Lookup never knows more than the app: the sandbox keeps no record of its
+// own, and its callback is the only way it tells an outcome.
+func (s *Sandbox) Lookup(context.Context, booking.Payment) (booking.PaymentEvent, bool, error) {
+	return booking.PaymentEvent{}, false, nil
 }
 
 // VerifyEvent is the callback check every provider using the boxoffice
@@ -200,6 +232,7 @@ func (s *Sandbox) ServeCheckoutPage(w http.ResponseWriter, r *http.Request) {
 		AmountRaw:  strconv.FormatInt(int64(p.Amount), 10),
 		Currency:   p.Currency,
 		State:      string(p.State),
+		Closed:     p.State == booking.PaymentPending && !p.CheckoutClosedAt.IsZero(),
 		Action:     CheckoutPath + p.ID,
 		CSRFToken:  s.csrf(r),
 		BookingURL: bookingPath(p),
@@ -229,6 +262,10 @@ func (s *Sandbox) ServeCheckoutSubmit(w http.ResponseWriter, r *http.Request) {
 	}
 	p, ok := s.payment(w, r)
 	if !ok {
+		return
+	}
+	if p.State == booking.PaymentPending && !p.CheckoutClosedAt.IsZero() {
+		s.fail(w, r, http.StatusGone, "Checkout closed", closedMessage)
 		return
 	}
 	if p.State == booking.PaymentPending {
@@ -289,6 +326,10 @@ func (s *Sandbox) render(w http.ResponseWriter, r *http.Request, status int, c t
 	w.WriteHeader(status)
 	_, _ = w.Write(buf.Bytes())
 }
+
+// closedMessage is the sandbox's word for a checkout closed because its hold
+// ended.
+const closedMessage = "This checkout was closed because the seats are no longer held for it. Nothing was charged; choose your seats again."
 
 func bookingPath(p booking.Payment) string { return "/bookings/" + url.PathEscape(p.BookingID) }
 

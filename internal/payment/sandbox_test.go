@@ -46,19 +46,19 @@ func TestSandboxCheckout(t *testing.T) {
 	if s.Name() != "sandbox" {
 		t.Errorf("Name = %q", s.Name())
 	}
-	got, err := s.Checkout(context.Background(), testPayment)
+	got, err := s.Checkout(context.Background(), CheckoutRequest{Payment: testPayment})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// A path: the browser stays on the origin it came by, with its session.
-	if want := "/sandbox/checkout/pay1"; got != want {
-		t.Errorf("Checkout = %q, want %q", got, want)
+	if want := (Checkout{URL: "/sandbox/checkout/pay1", Ref: "sandbox_pay1"}); got != want {
+		t.Errorf("Checkout = %+v, want %+v", got, want)
 	}
 	prefixed := testSandbox(t, "https://example.com/tickets/", nil, 0)
-	if got, _ := prefixed.Checkout(context.Background(), testPayment); got != "/tickets/sandbox/checkout/pay1" {
-		t.Errorf("Checkout under a path = %q, want /tickets/sandbox/checkout/pay1", got)
+	if got, _ := prefixed.Checkout(context.Background(), CheckoutRequest{Payment: testPayment}); got.URL != "/tickets/sandbox/checkout/pay1" {
+		t.Errorf("Checkout under a path = %q, want /tickets/sandbox/checkout/pay1", got.URL)
 	}
-	if _, err := s.Checkout(context.Background(), booking.Payment{ID: "../admin"}); err == nil {
+	if _, err := s.Checkout(context.Background(), CheckoutRequest{Payment: booking.Payment{ID: "../admin"}}); err == nil {
 		t.Error("Checkout accepted an invalid payment id")
 	}
 }
@@ -181,7 +181,7 @@ func app(t testing.TB, w world, p Provider) (*httptest.Server, chan arrival) {
 	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(io.LimitReader(r.Body, MaxCallbackBytes+1))
 		got <- arrival{at: time.Now(), signature: r.Header.Get(SignatureHeader), body: body}
-		ev, err := p.VerifyCallback(r.Header, body, w.svc.Now().Now)
+		n, err := p.VerifyCallback(r.Header, body, w.svc.Now().Now)
 		switch {
 		case errors.Is(err, ErrBadSignature):
 			rw.WriteHeader(http.StatusUnauthorized)
@@ -193,7 +193,7 @@ func app(t testing.TB, w world, p Provider) (*httptest.Server, chan arrival) {
 			rw.WriteHeader(http.StatusInternalServerError)
 			return
 		}
-		_, err = w.svc.SettlePayment(r.Context(), ev)
+		_, err = w.svc.SettlePayment(r.Context(), *n.Payment)
 		switch {
 		case errors.Is(err, booking.ErrPaymentNotFound):
 			rw.WriteHeader(http.StatusNotFound)
@@ -238,10 +238,11 @@ func TestCheckoutSubmitSettlesBooking(t *testing.T) {
 			case <-time.After(5 * time.Second):
 				t.Fatal("no callback arrived")
 			}
-			ev, err := s.VerifyCallback(http.Header{SignatureHeader: {a.signature}}, a.body, t0)
+			n, err := s.VerifyCallback(http.Header{SignatureHeader: {a.signature}}, a.body, t0)
 			if err != nil {
 				t.Fatalf("callback does not verify: %v", err)
 			}
+			ev := *n.Payment
 			want := booking.PaymentEvent{ID: ev.ID, Type: tt.event, PaymentID: p.ID, HoldID: p.HoldID, Amount: 45000, Currency: "INR"}
 			if ev != want || !strings.HasPrefix(ev.ID, "evt_") {
 				t.Errorf("callback event = %+v, want %+v", ev, want)

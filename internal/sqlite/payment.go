@@ -12,15 +12,17 @@ import (
 	"boxoffice/internal/booking"
 )
 
-const paymentColumns = `id, hold_id, booking_id, owner, amount, currency, state, created_at`
+const paymentColumns = `id, hold_id, booking_id, owner, amount, currency, state, created_at,
+	checkout_ref, checkout_closed_at, charge_ref, looked_up_at`
 
 func scanPayment(r scanner) (booking.Payment, error) {
 	var (
-		p         booking.Payment
-		createdAt sql.NullInt64
+		p                               booking.Payment
+		createdAt, closedAt, lookedUpAt sql.NullInt64
 	)
-	err := r.Scan(&p.ID, &p.HoldID, &p.BookingID, &p.Owner, &p.Amount, &p.Currency, &p.State, &createdAt)
-	p.CreatedAt = fromNanos(createdAt)
+	err := r.Scan(&p.ID, &p.HoldID, &p.BookingID, &p.Owner, &p.Amount, &p.Currency, &p.State, &createdAt,
+		&p.CheckoutRef, &closedAt, &p.ChargeRef, &lookedUpAt)
+	p.CreatedAt, p.CheckoutClosedAt, p.LookedUpAt = fromNanos(createdAt), fromNanos(closedAt), fromNanos(lookedUpAt)
 	return p, err
 }
 
@@ -64,8 +66,9 @@ func (s *Store) StartPayment(ctx context.Context, holdID, owner string, ids book
 			return err
 		}
 		p, b = booking.NewPayment(h, ids, m.Now)
-		if _, err := tx.ExecContext(ctx, `INSERT INTO payments (`+paymentColumns+`) VALUES (?,?,?,?,?,?,?,?)`,
-			p.ID, p.HoldID, p.BookingID, p.Owner, int64(p.Amount), p.Currency, p.State, nanos(p.CreatedAt)); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO payments (`+paymentColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
+			p.ID, p.HoldID, p.BookingID, p.Owner, int64(p.Amount), p.Currency, p.State, nanos(p.CreatedAt),
+			p.CheckoutRef, nanos(p.CheckoutClosedAt), p.ChargeRef, nanos(p.LookedUpAt)); err != nil {
 			return err
 		}
 		return insertBooking(ctx, tx, b)
@@ -141,7 +144,10 @@ func (s *Store) settle(ctx context.Context, tx *sql.Tx, ev booking.PaymentEvent,
 		b = nb
 	}
 	if ps := booking.PaymentStateAfter(p, ev, st.Effect); ps != p.State {
-		if _, err := tx.ExecContext(ctx, `UPDATE payments SET state = ? WHERE id = ?`, ps, p.ID); err != nil {
+		if ps == booking.PaymentSucceeded && ev.ChargeRef != "" {
+			p.ChargeRef = ev.ChargeRef
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE payments SET state = ?, charge_ref = ? WHERE id = ?`, ps, p.ChargeRef, p.ID); err != nil {
 			return booking.Settlement{}, err
 		}
 		p.State = ps
@@ -216,4 +222,53 @@ func bookSeats(ctx context.Context, tx *sql.Tx, h booking.Hold, bookingID string
 		return fmt.Errorf("booking %d of %d seats of hold %s: %w", n, len(h.SeatIDs), h.ID, errors.Join(err, errIntegrity))
 	}
 	return nil
+}
+
+// SettleRefund applies a verified refund event once: in one transaction it
+// checks whether the event id was seen, reads the booking, lets
+// booking.DecideRefundFailed decide, writes the booking and records the
+// event id with the effect.
+func (s *Store) SettleRefund(ctx context.Context, ev booking.RefundEvent, m booking.Moment) (booking.RefundSettlement, error) {
+	if ev.ID == "" {
+		return booking.RefundSettlement{}, booking.Errorf(booking.EINVALID, "The refund event has no id.")
+	}
+	var out booking.RefundSettlement
+	err := s.inTx(ctx, "settle refund", func(tx *sql.Tx) error {
+		var effect booking.Effect
+		var reason, paymentID string
+		err := tx.QueryRowContext(ctx, `SELECT payment_id, effect, reason FROM payment_events WHERE id = ?`, ev.ID).
+			Scan(&paymentID, &effect, &reason)
+		switch {
+		case err == nil:
+			p, err := getPayment(ctx, tx, paymentID)
+			if err != nil {
+				return err
+			}
+			b, err := getBooking(ctx, tx, p.BookingID)
+			out = booking.RefundSettlement{Effect: effect, Reason: reason, Duplicate: true, Booking: b}
+			return err
+		case !errors.Is(err, sql.ErrNoRows):
+			return err
+		}
+		b, err := getBooking(ctx, tx, ev.BookingID)
+		if err != nil {
+			return err
+		}
+		st, nb := booking.DecideRefundFailed(b, ev, m.Now)
+		if st.Effect != booking.EffectIgnored {
+			if err := updateBooking(ctx, tx, nb); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO payment_events (id, payment_id, type, effect, reason, received_at)
+			VALUES (?, ?, ?, ?, ?, ?)`, ev.ID, b.PaymentID, "refund.failed", st.Effect, st.Reason, m.Now.UnixNano()); err != nil {
+			return err
+		}
+		out = st
+		return nil
+	})
+	if err != nil {
+		return booking.RefundSettlement{}, err
+	}
+	return out, nil
 }

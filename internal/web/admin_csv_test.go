@@ -33,9 +33,10 @@ func TestCSVCellDefusesFormulas(t *testing.T) {
 func TestBookingsCSVRoundTrips(t *testing.T) {
 	at := time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)
 	b := booking.Booking{
-		ID: "b1", State: booking.BookingRefundDue, SeatIDs: []string{"A1", "A2"}, Amount: 36000, Currency: "INR",
+		ID: "b1", State: booking.BookingRefunded, SeatIDs: []string{"A1", "A2"}, Amount: 36000, Currency: "INR",
 		PaymentID: "p1", Owner: "visitor-123456789", CreatedAt: at, UpdatedAt: at,
 		Reason: `=HYPERLINK("http://evil", "click"), and "quotes"` + "\nnext line", RefundedAt: at, RefundedBy: "+ops@example.com",
+		RefundID: "re_1",
 	}
 	var buf strings.Builder
 	if err := writeBookingsCSV(&buf, []booking.Booking{b}); err != nil {
@@ -45,8 +46,8 @@ func TestBookingsCSVRoundTrips(t *testing.T) {
 	if err != nil {
 		t.Fatalf("reading back: %v\n%s", err, buf.String())
 	}
-	want := [][]string{csvHeader, {"b1", "refund_due", "A1 A2", "36000", "INR", "", "p1", "visitor-", "2026-03-14T12:00:00Z",
-		"2026-03-14T12:00:00Z", "'" + b.Reason, "2026-03-14T12:00:00Z", "'+ops@example.com"}}
+	want := [][]string{csvHeader, {"b1", "refunded", "A1 A2", "36000", "INR", "", "p1", "visitor-", "2026-03-14T12:00:00Z",
+		"2026-03-14T12:00:00Z", "'" + b.Reason, "2026-03-14T12:00:00Z", "'+ops@example.com", "re_1"}}
 	if diff := cmp.Diff(want, rows); diff != "" {
 		t.Errorf("CSV (-want +got):\n%s", diff)
 	}

@@ -32,11 +32,18 @@ func (s *Server) handleAdminPayment(c echo.Context) error {
 	case err != nil:
 		return err
 	}
-	v.Found, v.State, v.Total, v.Created = true, string(p.State), p.Amount.Format(p.Currency), s.adminTime(p.CreatedAt)
 	b, err := store.Booking(ctx, p.BookingID)
 	if err != nil {
 		return errorf("web: booking %s of payment %s: %w", p.BookingID, p.ID, err)
 	}
+	if nb := s.refreshPending(c, b); nb.State != b.State {
+		b = nb
+		if p, err = store.Payment(ctx, p.ID); err != nil {
+			return err
+		}
+	}
+	v.Found, v.State, v.Total, v.Created = true, string(p.State), p.Amount.Format(p.Currency), s.adminTime(p.CreatedAt)
+	v.CheckoutRef, v.ChargeRef = p.CheckoutRef, p.ChargeRef
 	bm := s.adminBookingModel(b)
 	v.Booking = &bm
 	v.Verdict = paymentVerdict(p, b, callbacks)

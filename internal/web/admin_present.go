@@ -90,6 +90,19 @@ func (s *Server) adminSeatRows(seats []booking.Seat, m booking.Moment) []model.A
 	return rows
 }
 
+// refundLabel is the refund button's words: where the money goes back
+// through.
+func (s *Server) refundLabel() string {
+	switch {
+	case s.opts.Payments == nil:
+		return "Refund"
+	case s.sandbox:
+		return "Refund (sandbox: simulated)"
+	}
+	name := s.opts.Payments.Name()
+	return "Refund through " + strings.ToUpper(name[:1]) + name[1:]
+}
+
 // adminBookingModel is a booking for the admin pages.
 func (s *Server) adminBookingModel(b booking.Booking) model.AdminBooking {
 	m := model.AdminBooking{
@@ -98,10 +111,14 @@ func (s *Server) adminBookingModel(b booking.Booking) model.AdminBooking {
 		Reason: b.Reason, PaymentID: b.PaymentID, PaymentURL: adminPaymentURL(b.PaymentID), Owner: short(b.Owner),
 	}
 	switch {
-	case !b.RefundedAt.IsZero():
+	case b.State == booking.BookingRefunded:
 		m.RefundPaid = s.adminTime(b.RefundedAt) + " by " + b.RefundedBy
+		if b.RefundID != "" {
+			m.RefundPaid += " (" + b.RefundID + ")"
+		}
 	case b.RefundPending():
-		m.RefundAction = "/admin/bookings/" + b.ID + "/refunded"
+		m.RefundAction = "/admin/bookings/" + b.ID + "/refund"
+		m.RefundLabel = s.refundLabel()
 	}
 	return m
 }
@@ -128,10 +145,10 @@ func paymentVerdict(p booking.Payment, b booking.Booking, callbacks []booking.Ca
 	switch {
 	case b.State == booking.BookingConfirmed:
 		return "Paid and booked: ticket " + b.TicketCode + "."
-	case b.State == booking.BookingRefundDue && !b.RefundedAt.IsZero():
-		return "Charged, but the seats were gone by the time the payment arrived; the refund has been paid."
+	case b.State == booking.BookingRefunded:
+		return "Charged, then refunded (" + b.RefundID + "). Why: " + b.Reason
 	case b.State == booking.BookingRefundDue:
-		return "Charged, but the seats were gone by the time the payment arrived: a refund is due and not yet marked paid."
+		return "Charged, but nothing was booked: a refund is due and not yet made. Why: " + b.Reason
 	case b.State == booking.BookingFailed:
 		return "The payment failed or was declined: nothing was charged, nothing booked."
 	}

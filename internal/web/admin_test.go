@@ -101,7 +101,7 @@ func TestAdminAccessControl(t *testing.T) {
 				t.Errorf("GET %s without an admin: Location %q, want /admin/login", p, loc)
 			}
 		}
-		res := c.post("/admin/bookings/x/refunded", url.Values{"_csrf": {c.csrf()}})
+		res := c.post("/admin/bookings/x/refund", url.Values{"_csrf": {c.csrf()}})
 		wantStatus(t, res, http.StatusSeeOther)
 	}
 
@@ -296,17 +296,28 @@ func TestAdminRefundsAndCallbackLog(t *testing.T) {
 		t.Errorf("overview refunds due %q, want 1", v)
 	}
 
-	res := admin.post("/admin/bookings/"+p.BookingID+"/refunded", url.Values{"_csrf": {admin.adminCSRF()}})
+	if label := show.Find(`[data-refund-due] button`).Text(); !strings.Contains(label, "Refund (sandbox: simulated)") {
+		t.Errorf("refund button %q does not say the sandbox simulates it", label)
+	}
+	res := admin.post("/admin/bookings/"+p.BookingID+"/refund", url.Values{"_csrf": {admin.adminCSRF()}})
 	wantStatus(t, res, http.StatusSeeOther)
 	b := a.booking(p)
-	if b.State != booking.BookingRefundDue || b.RefundedBy != adminEmail || !b.RefundedAt.Equal(a.clock.Now()) {
-		t.Errorf("after mark refunded: state %s, by %q at %v", b.State, b.RefundedBy, b.RefundedAt)
+	if b.State != booking.BookingRefunded || b.RefundedBy != adminEmail || !b.RefundedAt.Equal(a.clock.Now()) ||
+		!strings.HasPrefix(b.RefundID, "sandbox_re_") {
+		t.Errorf("after the refund: state %s, refund %q by %q at %v", b.State, b.RefundID, b.RefundedBy, b.RefundedAt)
 	}
 	if n := admin.get("/admin/shows/" + testShowID).doc(t).Find("[data-refund-due]").Length(); n != 0 {
 		t.Errorf("%d bookings still in the refund queue", n)
 	}
-	again := admin.post("/admin/bookings/"+p.BookingID+"/refunded", url.Values{"_csrf": {admin.adminCSRF()}})
-	wantStatus(t, again, http.StatusConflict)
+	// Pressed again (a second tab, a double click): nothing new.
+	again := admin.post("/admin/bookings/"+p.BookingID+"/refund", url.Values{"_csrf": {admin.adminCSRF()}})
+	wantStatus(t, again, http.StatusSeeOther)
+	if b2 := a.booking(p); b2.RefundID != b.RefundID || !b2.RefundedAt.Equal(b.RefundedAt) {
+		t.Errorf("a second refund changed it: %q at %v, was %q at %v", b2.RefundID, b2.RefundedAt, b.RefundID, b.RefundedAt)
+	}
+	if v := admin.get("/admin/payments/" + p.ID).doc(t).Find(".admin-verdict").Text(); !strings.Contains(v, "refunded ("+b.RefundID+")") {
+		t.Errorf("verdict %q does not name the refund", v)
+	}
 
 	// A callback naming no payment at all is logged under the id it claimed.
 	stray := []byte(`{"id":"evt_stray","type":"payment.succeeded","created":1,"data":{"payment_id":"ghost","hold_id":"h","amount":1,"currency":"INR"}}`)

@@ -48,15 +48,32 @@ var bookingTitles = map[string]string{
 	string(booking.BookingConfirmed): "Your ticket",
 	string(booking.BookingFailed):    "Payment declined",
 	string(booking.BookingRefundDue): "Booking not completed",
+	string(booking.BookingRefunded):  "Booking refunded",
 }
 
-// bookingView reads the visitor's booking and its show.
+// refreshPending is Service.RefreshPending for a page: a provider that
+// cannot be asked just now leaves the booking as stored, and the page
+// shows it pending.
+func (s *Server) refreshPending(c echo.Context, b booking.Booking) booking.Booking {
+	nb, err := s.svc.RefreshPending(c.Request().Context(), b)
+	if err != nil {
+		s.log.WarnContext(c.Request().Context(), "looking up a stuck payment failed", "booking_id", b.ID,
+			"payment_id", b.PaymentID, "err", err, "request_id", requestIDOf(c))
+		return b
+	}
+	return nb
+}
+
+// bookingView reads the visitor's booking and its show. A booking stuck
+// pending is looked up at the provider first (Service.RefreshPending): the
+// page then shows what the provider knows, even if its event never came.
 func (s *Server) bookingView(c echo.Context) (model.Booking, error) {
 	ctx := c.Request().Context()
 	b, err := s.svc.Booking(ctx, c.Param("bookingID"), s.visitor(c))
 	if err != nil {
 		return model.Booking{}, err
 	}
+	b = s.refreshPending(c, b)
 	show, err := s.svc.Store().Show(ctx, b.ShowID)
 	if err != nil {
 		return model.Booking{}, errorf("web: show %s of booking %s: %w", b.ShowID, b.ID, err)

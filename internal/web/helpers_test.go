@@ -99,6 +99,9 @@ func startApp(t testing.TB, path string, clock *booking.ManualClock, edit ...fun
 	for _, e := range edit {
 		e(&opts)
 	}
+	if opts.Payments != nil {
+		svc.UsePayments(opts.Payments)
+	}
 	srv.Config.Handler = web.New(svc, opts).Handler()
 	srv.Start()
 	t.Cleanup(srv.Close)

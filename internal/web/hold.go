@@ -117,5 +117,8 @@ func (s *Server) handleHoldRelease(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if s.opts.HoldEnded != nil {
+		s.opts.HoldEnded()
+	}
 	return redirect(c, showURL(h.ShowID))
 }

@@ -47,15 +47,24 @@ func requestIDOf(c echo.Context) string {
 
 // contentSecurityPolicy allows our own scripts, styles and requests only: no
 // inline script or style (htmx is configured not to inject any), no framing.
-const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; " +
-	"img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; " +
-	"base-uri 'none'; frame-ancestors 'none'"
+// Forms post to this app only, and the browser may follow Pay's post to the
+// payment provider's checkout origins (browsers check form-action on the
+// redirect too).
+func contentSecurityPolicy(checkoutOrigins []string) string {
+	formAction := "'self'"
+	for _, o := range checkoutOrigins {
+		formAction += " " + o
+	}
+	return "default-src 'self'; script-src 'self'; style-src 'self'; " +
+		"img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; " +
+		"base-uri 'none'; frame-ancestors 'none'; form-action " + formAction
+}
 
 // securityHeaders are on every response, errors included.
 func (s *Server) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		h := c.Response().Header()
-		h.Set("Content-Security-Policy", contentSecurityPolicy)
+		h.Set("Content-Security-Policy", s.csp)
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("X-Frame-Options", "DENY")
 		h.Set("Referrer-Policy", "same-origin")

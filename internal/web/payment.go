@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -33,22 +34,55 @@ func (s *Server) handleHoldPay(c echo.Context) error {
 	case err != nil:
 		return err
 	}
-	checkoutURL, err := s.opts.Payments.Checkout(ctx, p)
+	show, lines, err := s.svc.Checkout(ctx, p)
 	if err != nil {
-		return errorf("web: %s checkout of payment %s: %w", s.opts.Payments.Name(), p.ID, err)
+		return errorf("web: checkout of payment %s: %w", p.ID, err)
 	}
-	return redirect(c, checkoutURL)
+	co, err := s.opts.Payments.Checkout(ctx, payment.CheckoutRequest{
+		Payment: p, Show: show, Lines: lines,
+		SuccessURL: s.publicURL + bookingURL(p.BookingID),
+		CancelURL:  s.publicURL + holdURL(holdID),
+	})
+	if err != nil {
+		s.log.ErrorContext(ctx, "payment provider refused a checkout", "provider", s.opts.Payments.Name(),
+			"payment_id", p.ID, "err", err, "request_id", requestIDOf(c))
+		return errProviderUnavailable
+	}
+	if err := s.svc.CheckoutOpened(ctx, p, co.Ref); err != nil {
+		// The checkout is open all the same; the next Pay records it.
+		s.log.WarnContext(ctx, "recording the checkout's id failed", "payment_id", p.ID, "err", err, "request_id", requestIDOf(c))
+	}
+	return redirect(c, co.URL)
 }
+
+// errProviderUnavailable answers Pay when the provider did not make a
+// checkout: nothing was charged, and pressing Pay again asks again.
+var errProviderUnavailable = echo.NewHTTPError(http.StatusServiceUnavailable, "payment provider unavailable")
 
 // callbackAnswer is the JSON body of every answer to a callback: what the
 // provider's logs show.
 type callbackAnswer struct {
 	Effect    booking.Effect `json:"effect,omitempty"`
 	Duplicate bool           `json:"duplicate,omitempty"`
+	Ignored   string         `json:"ignored,omitempty"`
 	Error     string         `json:"error,omitempty"`
 }
 
-// handlePaymentCallback is POST /payments/callback (SPEC §6). The provider
+// answerPolicy is how a provider's route answers a verified event that
+// names no payment of ours or does not match it: the sandbox's contract
+// (SPEC §6) says 404 and 422; Stripe retries every non-2xx for days, so its
+// route says 200 and the callback log keeps why (SPEC §9).
+type answerPolicy struct {
+	unknown, mismatch int
+}
+
+var (
+	sandboxAnswers = answerPolicy{unknown: http.StatusNotFound, mismatch: http.StatusUnprocessableEntity}
+	stripeAnswers  = answerPolicy{unknown: http.StatusOK, mismatch: http.StatusOK}
+)
+
+// handlePaymentCallback is POST /payments/callback (SPEC §6), the
+// sandbox's signed callback; 404 with another provider. The provider
 // verifies the raw body's signature before anything parses it; the store
 // applies the event at most once, in the transaction that records its id.
 // 200 processed or duplicate, 400 malformed, 401 bad signature, 404 unknown
@@ -64,6 +98,9 @@ func (s *Server) handlePaymentCallback(c echo.Context) error {
 	if s.opts.Payments == nil {
 		return s.callbackFailed(c, http.StatusServiceUnavailable, errNoPayments)
 	}
+	if s.opts.Payments.CallbackPath() != payment.CallbackPath {
+		return s.callbackFailed(c, http.StatusNotFound, echo.ErrNotFound)
+	}
 	r := c.Request()
 	received := s.svc.Now().Now
 	body, err := io.ReadAll(io.LimitReader(r.Body, payment.MaxCallbackBytes+1))
@@ -71,7 +108,7 @@ func (s *Server) handlePaymentCallback(c echo.Context) error {
 		return s.refuseCallback(c, http.StatusBadRequest, "malformed", "The body could not be read.", err,
 			claimedCallback(nil, booking.SignatureUnchecked, received))
 	}
-	ev, err := s.opts.Payments.VerifyCallback(r.Header, body, received)
+	n, err := s.opts.Payments.VerifyCallback(r.Header, body, received)
 	switch {
 	case errors.Is(err, payment.ErrBadSignature):
 		return s.refuseCallback(c, http.StatusUnauthorized, "bad_signature", "The signature is missing, wrong or stale.", err,
@@ -83,42 +120,125 @@ func (s *Server) handlePaymentCallback(c echo.Context) error {
 		s.metrics.callback("error")
 		return s.callbackFailed(c, http.StatusInternalServerError, errorf("web: verify callback: %w", err))
 	}
-	verified := booking.CallbackRecord{
-		ID: booking.NewID(), ReceivedAt: received, Signature: booking.SignatureValid,
-		EventID: ev.ID, EventType: string(ev.Type), PaymentID: ev.PaymentID,
-	}
+	return s.applyNotification(c, n, received, sandboxAnswers)
+}
 
-	st, err := s.svc.SettlePayment(r.Context(), ev)
+// handleStripeWebhook is POST /payments/stripe/webhook (SPEC §9); 404 with
+// another provider. A webhook that is too large, unsigned, badly signed,
+// stale, or on another API version is 400 and stores nothing: before its
+// signature is verified it is anybody's, and only a counter and a log line
+// note it. A verified one is settled like the sandbox's callback.
+func (s *Server) handleStripeWebhook(c echo.Context) error {
+	if s.opts.Payments == nil || s.opts.Payments.CallbackPath() != payment.StripeWebhookPath {
+		return s.callbackFailed(c, http.StatusNotFound, echo.ErrNotFound)
+	}
+	r := c.Request()
+	received := s.svc.Now().Now
+	body, err := io.ReadAll(io.LimitReader(r.Body, payment.MaxStripeWebhookBytes+1))
+	if err == nil {
+		var n payment.Notification
+		n, err = s.opts.Payments.VerifyCallback(r.Header, body, received)
+		if err == nil {
+			return s.applyNotification(c, n, received, stripeAnswers)
+		}
+	}
+	outcome := "malformed"
+	if errors.Is(err, payment.ErrBadSignature) {
+		outcome = "bad_signature"
+	} else if !errors.Is(err, payment.ErrMalformed) {
+		s.log.WarnContext(r.Context(), "reading a webhook failed", "err", err, "request_id", requestIDOf(c))
+	}
+	s.metrics.callback(outcome)
+	s.log.WarnContext(r.Context(), "stripe webhook refused", "why", outcome, "err", err, "request_id", requestIDOf(c))
+	return c.JSON(http.StatusBadRequest, callbackAnswer{Error: "The webhook is not a verified Stripe event of this endpoint: " + outcome + "."})
+}
+
+// applyNotification is the one path by which a verified provider event
+// takes effect, whichever provider sent it: an outcome is settled by the
+// domain (each event id once, first outcome wins, late rescue or
+// refund_due), a failed refund puts its booking back in the queue, and an
+// event without effect is acknowledged. Each is logged in the callback log
+// with what it did or why not.
+func (s *Server) applyNotification(c echo.Context, n payment.Notification, received time.Time, policy answerPolicy) error {
+	ctx := c.Request().Context()
+	rec := booking.CallbackRecord{
+		ID: booking.NewID(), ReceivedAt: received, Signature: booking.SignatureValid,
+		EventID: n.EventID, EventType: n.EventType, PaymentID: n.PaymentID,
+	}
+	var (
+		effect    booking.Effect
+		duplicate bool
+		reason    string
+		err       error
+	)
+	switch {
+	case n.Payment != nil:
+		var st booking.Settlement
+		st, err = s.svc.SettlePayment(ctx, *n.Payment)
+		effect, duplicate, reason = st.Effect, st.Duplicate, st.Reason
+		if st.RefundErr != nil {
+			s.log.ErrorContext(ctx, "automatic refund failed; the booking stays in the refund queue",
+				"booking_id", st.Booking.ID, "err", st.RefundErr, "request_id", requestIDOf(c))
+		}
+	case n.Refund != nil:
+		var st booking.RefundSettlement
+		st, err = s.svc.SettleRefund(ctx, *n.Refund)
+		effect, duplicate, reason = st.Effect, st.Duplicate, st.Reason
+		if err == nil && rec.PaymentID == "" {
+			rec.PaymentID = st.Booking.PaymentID
+		}
+	default:
+		s.metrics.callback(booking.OutcomeAcknowledged)
+		rec.Status, rec.Outcome, rec.Reason = http.StatusOK, booking.OutcomeAcknowledged, n.Ack
+		s.recordCallback(c, rec)
+		return c.JSON(http.StatusOK, callbackAnswer{Ignored: n.Ack})
+	}
 	switch booking.ErrorCode(err) {
 	case "":
 	case booking.ENOTFOUND:
-		return s.refuseCallback(c, http.StatusNotFound, "unknown_payment", booking.ErrorMessage(err), err, verified)
+		return s.settleRefused(c, policy.unknown, "unknown_payment", err, rec)
 	case booking.EINVALID:
-		return s.refuseCallback(c, http.StatusUnprocessableEntity, "mismatch", booking.ErrorMessage(err), err, verified)
+		return s.settleRefused(c, policy.mismatch, "mismatch", err, rec)
 	default:
 		s.metrics.callback("error")
 		status := http.StatusInternalServerError
 		if timedOut(c, err) {
 			status = http.StatusServiceUnavailable
 		}
-		verified.Status, verified.Outcome, verified.Reason = status, booking.OutcomeError,
+		rec.Status, rec.Outcome, rec.Reason = status, booking.OutcomeError,
 			"not applied: the store failed; the provider will retry"
-		s.recordCallback(c, verified)
+		s.recordCallback(c, rec)
 		return s.callbackFailed(c, status,
-			errorf("web: settle payment %s, event %s: %w", ev.PaymentID, ev.ID, err))
+			errorf("web: settle event %s (%s, payment %s): %w", n.EventID, n.EventType, n.PaymentID, err))
 	}
-	outcome := string(st.Effect)
-	if st.Duplicate {
+	outcome := string(effect)
+	if duplicate {
 		outcome = "duplicate"
+		reason = "repeat of an event already applied; nothing changed now"
 	}
 	s.metrics.callback(outcome)
-	s.log.InfoContext(r.Context(), "payment callback", "event_id", ev.ID, "type", string(ev.Type),
-		"payment_id", ev.PaymentID, "effect", string(st.Effect), "duplicate", st.Duplicate,
-		"reason", st.Reason, "request_id", requestIDOf(c))
-	rec := booking.RecordFor(ev, st, http.StatusOK, received)
-	rec.ID = verified.ID
+	s.log.InfoContext(ctx, "payment event", "event_id", n.EventID, "type", n.EventType,
+		"payment_id", rec.PaymentID, "effect", string(effect), "duplicate", duplicate,
+		"reason", reason, "request_id", requestIDOf(c))
+	rec.Status, rec.Outcome, rec.Duplicate, rec.Reason = http.StatusOK, string(effect), duplicate, reason
 	s.recordCallback(c, rec)
-	return c.JSON(http.StatusOK, callbackAnswer{Effect: st.Effect, Duplicate: st.Duplicate})
+	return c.JSON(http.StatusOK, callbackAnswer{Effect: effect, Duplicate: duplicate})
+}
+
+// settleRefused answers a verified event the domain would not apply (it
+// names no payment of ours, or does not match it) with the provider's
+// policy's status, and logs it with the reason.
+func (s *Server) settleRefused(c echo.Context, status int, why string, err error, rec booking.CallbackRecord) error {
+	message := booking.ErrorMessage(err)
+	if status/100 != 2 {
+		return s.refuseCallback(c, status, why, message, err, rec)
+	}
+	s.metrics.callback(why)
+	s.log.WarnContext(c.Request().Context(), "payment event acknowledged without effect",
+		"why", why, "err", err, "event_id", rec.EventID, "payment_id", rec.PaymentID, "request_id", requestIDOf(c))
+	rec.Status, rec.Outcome, rec.Reason = status, booking.OutcomeAcknowledged, why+": "+message
+	s.recordCallback(c, rec)
+	return c.JSON(status, callbackAnswer{Ignored: why + ": " + message})
 }
 
 // refuseCallback answers a callback that will not take effect, and logs it
@@ -147,8 +267,10 @@ func (s *Server) callbackFailed(c echo.Context, status int, err error) error {
 		status = http.StatusServiceUnavailable
 		c.Response().Header().Set("Retry-After", retryAfterSeconds(retryAfterTimeout))
 	}
-	s.log.ErrorContext(c.Request().Context(), "payment callback failed",
-		"err", err, "status", status, "request_id", requestIDOf(c))
+	if status >= 500 {
+		s.log.ErrorContext(c.Request().Context(), "payment callback failed",
+			"err", err, "status", status, "request_id", requestIDOf(c))
+	}
 	return c.JSON(status, callbackAnswer{Error: http.StatusText(status)})
 }
 

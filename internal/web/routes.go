@@ -26,8 +26,11 @@ func (s *Server) routes() {
 		s.deadline,
 		middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{
 			Limit: "64K",
-			// The callback reads its body itself: too large is 400 there.
-			Skipper: func(c echo.Context) bool { return c.Path() == payment.CallbackPath },
+			// The callbacks read their bodies themselves: too large is 400
+			// there.
+			Skipper: func(c echo.Context) bool {
+				return c.Path() == payment.CallbackPath || c.Path() == payment.StripeWebhookPath
+			},
 		}),
 		s.sessions.middleware(s.handleError),
 		s.csrf,
@@ -55,12 +58,14 @@ func (s *Server) routes() {
 		{http.MethodGet, "/admin", s.adminOnly(s.handleAdmin)},
 		{http.MethodGet, "/admin/shows/:showID", s.adminOnly(s.handleAdminShow)},
 		{http.MethodGet, "/admin/shows/:showID/bookings.csv", s.adminOnly(s.handleAdminBookingsCSV)},
-		{http.MethodPost, "/admin/bookings/:bookingID/refunded", s.adminOnly(s.handleAdminMarkRefunded)},
+		{http.MethodPost, "/admin/bookings/:bookingID/refund", s.adminOnly(s.handleAdminRefund)},
 		{http.MethodGet, "/admin/payments/:paymentID", s.adminOnly(s.handleAdminPayment)},
 
-		// The payment provider: its signed callback, and the sandbox's
-		// checkout (404 unless the provider is the sandbox).
+		// The payment provider: its signed events (each route 404 unless
+		// its provider is the one configured), and the sandbox's checkout
+		// (404 unless the provider is the sandbox).
 		{http.MethodPost, payment.CallbackPath, s.handlePaymentCallback},
+		{http.MethodPost, payment.StripeWebhookPath, s.handleStripeWebhook},
 		{http.MethodGet, sandboxCheckoutRoute, s.handleSandboxCheckout},
 		{http.MethodPost, sandboxCheckoutRoute, s.handleSandboxCheckoutSubmit},
 
@@ -85,15 +90,17 @@ func (s *Server) routes() {
 // sessionless lists routes that never need the visitor's session: machines
 // call them, or they are the same for everyone.
 var sessionless = map[string]bool{
-	staticRoute:          true,
-	"/healthz":           true,
-	"/readyz":            true,
-	"/metrics":           true,
-	payment.CallbackPath: true,
+	staticRoute:               true,
+	"/healthz":                true,
+	"/readyz":                 true,
+	"/metrics":                true,
+	payment.CallbackPath:      true,
+	payment.StripeWebhookPath: true,
 }
 
 // csrfExempt lists state-changing routes that browsers do not call: they
 // authenticate otherwise (the payment callback is signed).
 var csrfExempt = map[string]bool{
-	payment.CallbackPath: true,
+	payment.CallbackPath:      true,
+	payment.StripeWebhookPath: true,
 }

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/alexedwards/scs/v2"
@@ -25,11 +26,19 @@ type Options struct {
 	Sessions  scs.Store    // shared by all processes (github.com/alexedwards/scs/v2); nil means in memory
 	Logger    *slog.Logger // nil means slog.Default()
 
-	// Payments is the payment provider (SPEC §6): Pay sends the browser to
-	// its checkout and /payments/callback verifies its callbacks. A provider
-	// that hosts its checkout in this app (the sandbox) gets its pages
-	// mounted. Nil answers Pay and callbacks 503.
+	// Payments is the payment provider (SPEC §6, §9): Pay sends the
+	// browser to its checkout and its CallbackPath verifies its events. A
+	// provider that hosts its checkout in this app (the sandbox) gets its
+	// pages mounted. Nil answers Pay and callbacks 503.
 	Payments payment.Provider
+	// CheckoutOrigins are the provider's checkout origins
+	// (https://checkout.stripe.com) that Pay's form post is redirected to:
+	// the CSP's form-action allows them besides 'self'.
+	CheckoutOrigins []string
+	// HoldEnded, when set, is called after a visitor ended a hold in this
+	// process (Back), so that its checkout at the provider is closed soon
+	// (Service.CloseEndedCheckouts). It must not block.
+	HoldEnded func()
 
 	// Location is the time zone times are shown in; nil means time.Local.
 	Location *time.Location
@@ -66,6 +75,10 @@ type Server struct {
 	admins   *booking.Admins
 	timeout  time.Duration
 	sandbox  bool // payments go through the sandbox: pages say no real money moves
+	// publicURL is PUBLIC_URL without its trailing slash: the provider's
+	// checkout sends the browser back to it.
+	publicURL string
+	csp       string // the Content-Security-Policy of every response
 }
 
 // New returns a Server for svc with every route registered.
@@ -78,6 +91,8 @@ func New(svc *booking.Service, opts Options) *Server {
 		s.loc = time.Local
 	}
 	s.sandbox = opts.Payments != nil && opts.Payments.Name() == "sandbox"
+	s.publicURL = strings.TrimRight(opts.PublicURL, "/")
+	s.csp = contentSecurityPolicy(opts.CheckoutOrigins)
 	s.timeout = opts.RequestTimeout
 	if s.timeout <= 0 {
 		s.timeout = DefaultRequestTimeout

@@ -97,7 +97,8 @@ type AdminBooking struct {
 	PaymentURL   string
 	Owner        string // visitor id prefix
 	RefundPaid   string // "12 Mar 10:04 by ops@example.com", when refunded
-	RefundAction string // POST target of "mark refunded", when still due
+	RefundAction string // POST target of the refund button, when still due
+	RefundLabel  string // its words: "Refund through Stripe"
 }
 
 // AdminCallback is one received payment callback.
@@ -123,9 +124,13 @@ type AdminPayment struct {
 	State     string
 	Total     string
 	Created   string
-	Verdict   string // what happened, in one sentence
-	Show      *Show
-	ShowURL   string
-	Booking   *AdminBooking
-	Callbacks []AdminCallback
+	// CheckoutRef and ChargeRef are the provider's ids of the checkout and
+	// of the money taken, to find them in its dashboard.
+	CheckoutRef string
+	ChargeRef   string
+	Verdict     string // what happened, in one sentence
+	Show        *Show
+	ShowURL     string
+	Booking     *AdminBooking
+	Callbacks   []AdminCallback
 }

@@ -543,7 +543,7 @@ func AdminShow(m model.AdminShow) templ.Component {
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
-					templ_7745c5c3_Err = components.PostButton(b.RefundAction, m.CSRFToken, "Mark refunded", "btn-primary").Render(ctx, templ_7745c5c3_Buffer)
+					templ_7745c5c3_Err = components.PostButton(b.RefundAction, m.CSRFToken, b.RefundLabel, "btn-primary").Render(ctx, templ_7745c5c3_Buffer)
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}

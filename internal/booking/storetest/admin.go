@@ -210,17 +210,18 @@ func testMarkRefunded(t *testing.T, s booking.Store) {
 	_, confirmed := book(t, s, show.ID, "o1", at(0), "A1")
 	due := refundDue(t, s, show.ID, "A2", "A3", time.Minute)
 
-	_, err := s.MarkRefunded(ctx, confirmed.ID, "ops@example.com", at(time.Hour).Now)
+	_, err := s.MarkRefunded(ctx, confirmed.ID, "re_1", "ops@example.com", at(time.Hour).Now)
 	wantErr(t, "MarkRefunded of a confirmed booking", err, booking.ErrNotRefundDue)
-	_, err = s.MarkRefunded(ctx, booking.NewID(), "ops@example.com", at(time.Hour).Now)
+	_, err = s.MarkRefunded(ctx, booking.NewID(), "re_1", "ops@example.com", at(time.Hour).Now)
 	wantErr(t, "MarkRefunded of an unknown booking", err, booking.ErrBookingNotFound)
 
 	when := at(time.Hour).Now
-	got, err := s.MarkRefunded(ctx, due.ID, "ops@example.com", when)
+	got, err := s.MarkRefunded(ctx, due.ID, "re_1", "ops@example.com", when)
 	if err != nil {
 		t.Fatalf("MarkRefunded: %v", err)
 	}
 	want := due
+	want.State, want.RefundID = booking.BookingRefunded, "re_1"
 	want.RefundedAt, want.RefundedBy, want.UpdatedAt = when, "ops@example.com", when
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("MarkRefunded (-want +got):\n%s", diff)
@@ -228,10 +229,10 @@ func testMarkRefunded(t *testing.T, s booking.Store) {
 	if diff := cmp.Diff(want, getBooking(t, s, due.ID)); diff != "" {
 		t.Errorf("Booking after MarkRefunded (-want +got):\n%s", diff)
 	}
-	_, err = s.MarkRefunded(ctx, due.ID, "other@example.com", at(2*time.Hour).Now)
+	_, err = s.MarkRefunded(ctx, due.ID, "re_2", "other@example.com", at(2*time.Hour).Now)
 	wantErr(t, "MarkRefunded twice", err, booking.ErrAlreadyRefunded)
-	if b := getBooking(t, s, due.ID); b.RefundedBy != "ops@example.com" {
-		t.Errorf("a second MarkRefunded changed RefundedBy to %q", b.RefundedBy)
+	if b := getBooking(t, s, due.ID); b.RefundedBy != "ops@example.com" || b.RefundID != "re_1" {
+		t.Errorf("a second MarkRefunded changed the refund to %q by %q", b.RefundID, b.RefundedBy)
 	}
 
 	list, err := s.ShowBookings(ctx, show.ID)

@@ -74,6 +74,7 @@ func Run(t *testing.T, h Harness) {
 		{"Release", releaseTests, true},
 		{"StartPayment", startPaymentTests, true},
 		{"Settle", settleTests, true},
+		{"Provider", providerTests, true},
 		{"Admin", adminTests, true},
 		{"Race", raceTests, false},
 	}

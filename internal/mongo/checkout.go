@@ -1,0 +1,155 @@
+package mongo
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"boxoffice/internal/booking"
+)
+
+// openCheckoutsIndex is the partial index on payments that EndedCheckouts
+// reads; openCheckout is its filter, which the query repeats as it is, so
+// that the planner can prove the query is within the index.
+const openCheckoutsIndex = "open_checkouts"
+
+// openCheckout selects the pending payments with a checkout that boxoffice
+// has not closed, as SQLite's payments_open_checkouts, written in the
+// operators every server allows in a partial filter
+// (equality, $exists: true, $gt, $gte, $lt, $lte, $type, $and; never $ne
+// or $not, and $in or $or only on recent ones). Every string but "" sorts
+// after "", so `$gt: ""` is "not empty". checkout_closed_at is 0 until
+// closed, and present in every payment with a checkout ref, also one
+// written before the field existed, because SetCheckoutRef adds it.
+// Payments that are settled or whose checkout is closed leave the index.
+func openCheckout() bson.D {
+	return bson.D{
+		{Key: "state", Value: string(booking.PaymentPending)},
+		{Key: "checkout_ref", Value: bson.D{{Key: "$gt", Value: ""}}},
+		{Key: "checkout_closed_at", Value: int64(0)},
+	}
+}
+
+// SetCheckoutRef records the provider's id of a payment's checkout. It is
+// a pipeline update so that it can give a payment written before
+// checkout_closed_at existed that field, 0, in the same write: otherwise
+// the payment would be missing from open_checkouts. The ref is a $literal,
+// since in a pipeline a string beginning with "$" would be a field path.
+func (s *Store) SetCheckoutRef(ctx context.Context, paymentID, ref string) error {
+	res, err := s.col(colPayments).UpdateOne(ctx, byID(paymentID), mongo.Pipeline{{{Key: "$set", Value: bson.D{
+		{Key: "checkout_ref", Value: bson.D{{Key: "$literal", Value: ref}}},
+		{Key: "checkout_closed_at", Value: bson.D{{Key: "$ifNull", Value: bson.A{"$checkout_closed_at", int64(0)}}}},
+	}}}})
+	if err != nil {
+		return fmt.Errorf("mongo: set checkout ref: %w", err)
+	}
+	if res.MatchedCount == 0 {
+		return booking.ErrPaymentNotFound
+	}
+	return nil
+}
+
+// EndedCheckouts reads the pending payments with an open checkout through
+// open_checkouts, oldest first, each with its hold ($lookup on the holds'
+// _id), skips those whose hold is still active and not lapsed, which
+// booking.CheckoutEnded would keep anyway, and lets CheckoutEnded decide on
+// the rest with their seats. It reads outside a transaction: it decides
+// nothing that is written, and a checkout closed twice is no harm
+// (Payments.Expire of a closed one is no error). A limit of 0 or less lists
+// nothing.
+func (s *Store) EndedCheckouts(ctx context.Context, m booking.Moment, limit int) ([]booking.Payment, error) {
+	out := []booking.Payment{}
+	if limit <= 0 {
+		return out, nil
+	}
+	pipeline := mongo.Pipeline{
+		{{Key: "$match", Value: openCheckout()}},
+		{{Key: "$sort", Value: bson.D{{Key: "created_at", Value: 1}, {Key: "_id", Value: 1}}}},
+		{{Key: "$lookup", Value: bson.D{
+			{Key: "from", Value: colHolds},
+			{Key: "localField", Value: "hold_id"},
+			{Key: "foreignField", Value: "_id"},
+			{Key: "as", Value: "hold"},
+		}}},
+		{{Key: "$unwind", Value: "$hold"}},
+		{{Key: "$match", Value: bson.D{{Key: "$or", Value: bson.A{
+			bson.D{{Key: "hold.state", Value: bson.D{{Key: "$ne", Value: string(booking.HoldActive)}}}},
+			bson.D{{Key: "hold.created_at", Value: bson.D{{Key: "$lte", Value: nanos(m.LapsedBefore())}}}},
+		}}}}},
+		{{Key: "$limit", Value: int64(limit)}},
+	}
+	cur, err := s.col(colPayments).Aggregate(ctx, pipeline)
+	if err != nil {
+		return nil, fmt.Errorf("mongo: ended checkouts: %w", err)
+	}
+	var docs []struct {
+		paymentDoc `bson:",inline"`
+		Hold       holdDoc `bson:"hold"`
+	}
+	if err := cur.All(ctx, &docs); err != nil {
+		return nil, fmt.Errorf("mongo: ended checkouts: %w", err)
+	}
+	for _, d := range docs {
+		p, h := d.payment(), d.Hold.hold()
+		seats, err := seatsOf(ctx, s.col(colSeats), h.ShowID, h.SeatIDs)
+		if err != nil {
+			return nil, fmt.Errorf("mongo: ended checkouts: seats of hold %s: %w", h.ID, err)
+		}
+		if booking.CheckoutEnded(p, h, seats, m) {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// CloseCheckout records that a payment's checkout was closed at the
+// provider, in one conditional update: only the first close is recorded.
+// When it matches nothing, the payment is either closed already, which is
+// fine, or unknown, which a lookup by _id tells.
+func (s *Store) CloseCheckout(ctx context.Context, paymentID string, at time.Time) error {
+	res, err := s.col(colPayments).UpdateOne(ctx,
+		bson.D{
+			{Key: "_id", Value: paymentID},
+			// 0, or absent in a payment written before the field existed.
+			{Key: "checkout_closed_at", Value: bson.D{{Key: "$in", Value: bson.A{int64(0), nil}}}},
+		},
+		bson.D{{Key: "$set", Value: bson.D{{Key: "checkout_closed_at", Value: nanos(at)}}}})
+	if err != nil {
+		return fmt.Errorf("mongo: close checkout: %w", err)
+	}
+	if res.MatchedCount == 1 {
+		return nil
+	}
+	if err := s.col(colPayments).FindOne(ctx, byID(paymentID)).Err(); err != nil {
+		return notFound(err, booking.ErrPaymentNotFound, "close checkout")
+	}
+	return nil
+}
+
+// ClaimLookup reads the payment and, when booking.Payment.LookupDue says so,
+// records the lookup, in one transaction. Of two processes claiming at
+// once, the second one's write conflicts with the first one's, and its
+// retried attempt reads LookedUpAt just set and claims nothing.
+func (s *Store) ClaimLookup(ctx context.Context, paymentID string, now time.Time) (bool, error) {
+	claimed, err := inTx(ctx, s, func(ctx context.Context) (bool, error) {
+		var d paymentDoc
+		if err := s.col(colPayments).FindOne(ctx, byID(paymentID)).Decode(&d); err != nil {
+			return false, noDoc(err, booking.ErrPaymentNotFound, "read payment")
+		}
+		if !d.payment().LookupDue(now) {
+			return false, nil
+		}
+		if _, err := s.col(colPayments).UpdateOne(ctx, byID(paymentID),
+			bson.D{{Key: "$set", Value: bson.D{{Key: "looked_up_at", Value: nanos(now)}}}}); err != nil {
+			return false, fmt.Errorf("record lookup: %w", err)
+		}
+		return true, nil
+	})
+	if err != nil {
+		return false, wrap("claim lookup", err)
+	}
+	return claimed, nil
+}

@@ -1,0 +1,184 @@
+package mongo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"boxoffice/internal/booking"
+)
+
+// migrateTimeout bounds Migrate when its context has no deadline.
+const migrateTimeout = 10 * time.Minute
+
+// Migrate creates the collections and their indexes, and makes the
+// one-time conversions of stored documents (conversions). It is idempotent
+// and safe to run from several processes at once. Open runs it. Building an
+// index on a big existing collection can outlast clientTimeout, so when ctx
+// has no deadline Migrate gives itself migrateTimeout instead (a context
+// deadline takes precedence over the client's timeout).
+func (s *Store) Migrate(ctx context.Context) error {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, migrateTimeout)
+		defer cancel()
+	}
+	for _, name := range []string{colShows, colSeats, colHolds, colPayments, colBookings, colPaymentEvents, colSessions, colAdmins, colCallbacks, colMigrations} {
+		err := s.db.CreateCollection(ctx, name)
+		if err != nil && !hasCode(err, codeNamespaceExists) {
+			return fmt.Errorf("mongo: migrate: create %s: %w", name, err)
+		}
+	}
+	for name, models := range indexes() {
+		if _, err := s.col(name).Indexes().CreateMany(ctx, models); err != nil {
+			return fmt.Errorf("mongo: migrate: indexes of %s: %w", name, err)
+		}
+	}
+	if err := s.migrateRateLimits(ctx); err != nil {
+		return err
+	}
+	for _, c := range conversions {
+		if err := s.convertOnce(ctx, c); err != nil {
+			return fmt.Errorf("mongo: migrate: %s: %w", c.name, err)
+		}
+	}
+	return nil
+}
+
+// indexes are the indexes of each collection. There is deliberately no TTL
+// index on seats: a lapsed lock is decided at read time (SPEC §1).
+func indexes() map[string][]mongo.IndexModel {
+	idx := func(name string, keys bson.D) mongo.IndexModel {
+		return mongo.IndexModel{Keys: keys, Options: options.Index().SetName(name)}
+	}
+	unique := func(m mongo.IndexModel) mongo.IndexModel {
+		m.Options.SetUnique(true)
+		return m
+	}
+	return map[string][]mongo.IndexModel{
+		colShows: {
+			idx("starts_at", bson.D{{Key: "starts_at", Value: 1}, {Key: "_id", Value: 1}}),
+			// The admin's overview filtered by theatre.
+			idx("theatre_starts_at", bson.D{{Key: "theatre.id", Value: 1}, {Key: "starts_at", Value: 1}}),
+		},
+		colSeats: {
+			// The seat key: every seat operation filters by it.
+			unique(idx("show_seat", bson.D{{Key: "show_id", Value: 1}, {Key: "seat_id", Value: 1}})),
+			// Releasing a hold finds the seats it still locks.
+			idx("show_hold", bson.D{{Key: "show_id", Value: 1}, {Key: "hold_id", Value: 1}}),
+			// Seat maps are read in map order without an in-memory sort,
+			// also for the very large shows `boxoffice seed` makes.
+			idx("show_grid", bson.D{{Key: "show_id", Value: 1}, {Key: "grid_row", Value: 1}, {Key: "grid_col", Value: 1}}),
+		},
+		colHolds: {
+			// At most one active hold per session and show (SPEC §2), also
+			// when two holds of one session race: they touch different
+			// seats, so only this index makes them collide.
+			mongo.IndexModel{
+				Keys: bson.D{{Key: "show_id", Value: 1}, {Key: "owner", Value: 1}, {Key: "state", Value: 1}},
+				Options: options.Index().SetName("show_owner_active").SetUnique(true).
+					SetPartialFilterExpression(bson.D{{Key: "state", Value: string(booking.HoldActive)}}),
+			},
+		},
+		colPayments: {
+			// One payment per hold: a second would pay twice for one seat.
+			unique(idx("hold", bson.D{{Key: "hold_id", Value: 1}})),
+			// EndedCheckouts reads the open checkouts oldest first, without
+			// a sort in memory. Partial (openCheckout says which filter
+			// operators it may use), so that it holds only those: settled
+			// payments and closed checkouts leave it.
+			mongo.IndexModel{
+				Keys: bson.D{{Key: "created_at", Value: 1}, {Key: "_id", Value: 1}},
+				Options: options.Index().SetName(openCheckoutsIndex).
+					SetPartialFilterExpression(openCheckout()),
+			},
+		},
+		colBookings: {
+			idx("hold", bson.D{{Key: "hold_id", Value: 1}}),
+			// No two bookings share a ticket code: a collision of the 40
+			// random bits fails the settlement with a duplicate key, which
+			// settle translates to booking.ErrTicketCodeTaken. Partial:
+			// bookings without a code store "".
+			mongo.IndexModel{
+				Keys: bson.D{{Key: "ticket_code", Value: 1}},
+				Options: options.Index().SetName(ticketCodeIndex).SetUnique(true).
+					SetPartialFilterExpression(bson.D{{Key: "ticket_code", Value: bson.D{
+						{Key: "$type", Value: "string"}, {Key: "$gt", Value: ""},
+					}}}),
+			},
+			// The admin's overview sums a show's bookings; its page lists them.
+			idx("show_state", bson.D{{Key: "show_id", Value: 1}, {Key: "state", Value: 1}}),
+		},
+		colAdmins: {
+			unique(idx("email", bson.D{{Key: "email", Value: 1}})),
+		},
+		colCallbacks: {
+			idx("payment_received", bson.D{{Key: "payment_id", Value: 1}, {Key: "received_at", Value: 1}}),
+		},
+		colSessions: {
+			// The TTL monitor deletes expired sessions (about once a
+			// minute); Find ignores them in the meantime.
+			mongo.IndexModel{
+				Keys:    bson.D{{Key: "expiry", Value: 1}},
+				Options: options.Index().SetName("expiry_ttl").SetExpireAfterSeconds(0),
+			},
+		},
+	}
+}
+
+// colMigrations records the one-time conversions Migrate has made, one
+// document per conversion, its _id the conversion's name.
+const colMigrations = "migrations"
+
+// conversion is a one-time change of stored documents. Its run must be
+// idempotent: processes starting at once may all run it before one of them
+// records it done.
+type conversion struct {
+	name string
+	run  func(ctx context.Context, s *Store) error
+}
+
+// conversions are run by Migrate, in order, each until it is recorded.
+var conversions = []conversion{
+	// SQLite's 0007_provider_refs: a booking marked refunded while
+	// refunded was no state of its own (refund_due with refunded_at)
+	// becomes refunded. Booking.RefundFailed clears refunded_at as it goes
+	// back to refund_due, so no booking written since matches.
+	{name: "0007_refunded_state", run: func(ctx context.Context, s *Store) error {
+		_, err := s.col(colBookings).UpdateMany(ctx,
+			bson.D{
+				{Key: "state", Value: string(booking.BookingRefundDue)},
+				{Key: "refunded_at", Value: bson.D{{Key: "$gt", Value: 0}}},
+			},
+			bson.D{{Key: "$set", Value: bson.D{{Key: "state", Value: string(booking.BookingRefunded)}}}})
+		return err
+	}},
+}
+
+// convertOnce runs c unless it is recorded in migrations, then records it,
+// so that a conversion that scans a collection does not do so again at
+// every start.
+func (s *Store) convertOnce(ctx context.Context, c conversion) error {
+	err := s.col(colMigrations).FindOne(ctx, byID(c.name)).Err()
+	switch {
+	case err == nil:
+		return nil
+	case !errors.Is(err, mongo.ErrNoDocuments):
+		return err
+	}
+	if err := c.run(ctx, s); err != nil {
+		return err
+	}
+	_, err = s.col(colMigrations).InsertOne(ctx, bson.D{
+		{Key: "_id", Value: c.name}, {Key: "done_at", Value: nanos(time.Now())},
+	})
+	if mongo.IsDuplicateKeyError(err) {
+		return nil // another process made it too
+	}
+	return err
+}

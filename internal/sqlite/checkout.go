@@ -1,0 +1,120 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"boxoffice/internal/booking"
+)
+
+// SetCheckoutRef records the provider's id of a payment's checkout.
+func (s *Store) SetCheckoutRef(ctx context.Context, paymentID, ref string) error {
+	return s.inTx(ctx, "set checkout ref", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE payments SET checkout_ref = ? WHERE id = ?`, ref, paymentID)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return notFoundIfNone(err, booking.ErrPaymentNotFound)
+		}
+		return nil
+	})
+}
+
+// notFoundIfNone is err, or sentinel when an update matched no row.
+func notFoundIfNone(err, sentinel error) error {
+	if err != nil {
+		return err
+	}
+	return sentinel
+}
+
+// EndedCheckouts reads the pending payments with an open checkout through
+// payments_open_checkouts, oldest first, skips those whose hold is still
+// live, and lets booking.CheckoutEnded decide on the rest with their seats.
+// It reads from the read pool: it decides nothing that is written, and a
+// checkout closed twice is no harm (Payments.Expire of a closed one is no
+// error).
+func (s *Store) EndedCheckouts(ctx context.Context, m booking.Moment, limit int) ([]booking.Payment, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT `+prefixed("p.", paymentColumns)+`
+		FROM payments AS p JOIN holds AS h ON h.id = p.hold_id
+		WHERE p.state = 'pending' AND p.checkout_ref <> '' AND p.checkout_closed_at IS NULL
+		  AND (h.state <> 'active' OR h.created_at <= ?)
+		ORDER BY p.created_at, p.id LIMIT ?`, m.LapsedBefore().UnixNano(), limit)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: ended checkouts: %w", err)
+	}
+	var candidates []booking.Payment
+	for rows.Next() {
+		p, err := scanPayment(rows)
+		if err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("sqlite: ended checkouts: %w", err)
+		}
+		candidates = append(candidates, p)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite: ended checkouts: %w", err)
+	}
+	out := []booking.Payment{}
+	for _, p := range candidates {
+		h, err := getHold(ctx, s.read, p.HoldID)
+		if err != nil {
+			return nil, fmt.Errorf("sqlite: ended checkouts: hold of payment %s: %w", p.ID, err)
+		}
+		seats, err := seatsByID(ctx, s.read, h.ShowID, h.SeatIDs)
+		if err != nil {
+			return nil, fmt.Errorf("sqlite: ended checkouts: %w", err)
+		}
+		if booking.CheckoutEnded(p, h, seats, m) {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// CloseCheckout records that a payment's checkout was closed at the
+// provider.
+func (s *Store) CloseCheckout(ctx context.Context, paymentID string, at time.Time) error {
+	return s.inTx(ctx, "close checkout", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE payments SET checkout_closed_at = ? WHERE id = ? AND checkout_closed_at IS NULL`,
+			at.UnixNano(), paymentID)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			if err != nil {
+				return err
+			}
+			_, err := getPayment(ctx, tx, paymentID) // closed already is fine; unknown is not
+			return err
+		}
+		return nil
+	})
+}
+
+// ClaimLookup reads the payment and, when booking.Payment.LookupDue says so,
+// records the lookup, in one write transaction: of two processes, the
+// second finds LookedUpAt just set and leaves it.
+func (s *Store) ClaimLookup(ctx context.Context, paymentID string, now time.Time) (bool, error) {
+	claimed := false
+	err := s.inTx(ctx, "claim lookup", func(tx *sql.Tx) error {
+		claimed = false
+		p, err := getPayment(ctx, tx, paymentID)
+		if err != nil {
+			return err
+		}
+		if !p.LookupDue(now) {
+			return nil
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE payments SET looked_up_at = ? WHERE id = ?`, now.UnixNano(), paymentID); err != nil {
+			return err
+		}
+		claimed = true
+		return nil
+	})
+	return claimed, err
+}
