@@ -3,6 +3,8 @@ package payment
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -170,9 +172,11 @@ func (s *Sandbox) VerifyCallback(h http.Header, body []byte, now time.Time) (Not
 
 // Refund is simulated: no money moved through the sandbox, so none goes
 // back. It says so in the log and gives the refund an id of its own,
-// "sandbox_re_…".
+// "sandbox_re_…", the same for the same idempotency key, as a provider's
+// is.
 func (s *Sandbox) Refund(_ context.Context, r booking.RefundRequest) (booking.RefundResult, error) {
-	id := "sandbox_re_" + booking.NewID()
+	sum := sha256.Sum256([]byte(r.Key))
+	id := "sandbox_re_" + hex.EncodeToString(sum[:13])
 	s.log.Warn("sandbox: refund simulated, no money moves", "payment_id", r.Payment.ID,
 		"booking_id", r.Booking.ID, "refund_id", id, "idempotency_key", r.Key)
 	return booking.RefundResult{ID: id}, nil

@@ -406,13 +406,18 @@ func (s *Stripe) Lookup(ctx context.Context, p booking.Payment) (booking.Payment
 	return ev, true, nil
 }
 
+// errNoCharge refuses a refund of a payment whose PaymentIntent boxoffice
+// never learnt (one taken before Stripe was its provider): the admin is
+// told where to make it.
+var errNoCharge = booking.Errorf(booking.EINVALID, "Stripe has no payment of this booking on record with boxoffice; refund it in the Stripe dashboard.")
+
 // Refund refunds the payment's PaymentIntent in full (POST /v1/refunds),
 // with the request's idempotency key and our ids as metadata, so that a
 // refund.failed event finds its booking.
 func (s *Stripe) Refund(ctx context.Context, r booking.RefundRequest) (booking.RefundResult, error) {
 	p := r.Payment
 	if p.ChargeRef == "" {
-		return booking.RefundResult{}, fmt.Errorf("payment: stripe: payment %s has no PaymentIntent recorded; refund it in the Stripe dashboard", p.ID)
+		return booking.RefundResult{}, errNoCharge
 	}
 	meta := paymentMetadata(p)
 	if r.Reason != "" && len(r.Reason) <= 500 { // Stripe's limit for a metadata value

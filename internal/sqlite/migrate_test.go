@@ -246,3 +246,67 @@ func TestChecksEditFailsLoudly(t *testing.T) {
 		t.Errorf("schema version after the failed migration: %d, %v; want 5", version, err)
 	}
 }
+
+// TestBookingsMadeBeforeMigration7 opens a file at schema 6, the last
+// release's, with a booking of every state (one refund_due marked
+// refunded the way 0003 did), and checks that 0007 carries each forward:
+// the marked one is refunded, the rest keep their state, payments gain
+// empty provider refs, and the rebuilt bookings table still refuses a
+// second booking with one ticket code.
+func TestBookingsMadeBeforeMigration7(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "v6.db")
+	db := openAtVersion(t, path, 6)
+	ts := strconv.FormatInt(t0.UnixNano(), 10)
+	stmts := []string{
+		`INSERT INTO shows (id, currency, starts_at) VALUES ('s1', 'INR', 0)`,
+		`INSERT INTO holds (id, show_id, owner, seat_ids, amount, currency, created_at, state)
+			VALUES ('h1', 's1', 'o1', 'A1', 100, 'INR', ` + ts + `, 'completed')`,
+	}
+	for i, st := range []struct{ state, code, refundedAt string }{
+		{"pending", "", "NULL"}, {"confirmed", "TICK-0001", "NULL"}, {"failed", "", "NULL"},
+		{"refund_due", "", "NULL"}, {"refund_due", "", ts},
+	} {
+		n := strconv.Itoa(i)
+		stmts = append(stmts,
+			`INSERT INTO payments (id, hold_id, booking_id, owner, amount, currency, state, created_at)
+				VALUES ('p`+n+`', 'h1', 'b`+n+`', 'o1', 100, 'INR', 'pending', `+ts+`)`,
+			`INSERT INTO bookings (id, hold_id, payment_id, owner, show_id, seat_ids, amount, currency, state,
+				ticket_code, reason, created_at, updated_at, refunded_at, refunded_by)
+				VALUES ('b`+n+`', 'h1', 'p`+n+`', 'o1', 's1', 'A1', 100, 'INR', '`+st.state+`', '`+st.code+`', 'why', `+ts+`, `+ts+`, `+st.refundedAt+`, 'ops@example.com')`)
+	}
+	for _, q := range stmts {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	db.Close()
+
+	s := reopen(t, path)
+	want := []booking.BookingState{booking.BookingPending, booking.BookingConfirmed, booking.BookingFailed,
+		booking.BookingRefundDue, booking.BookingRefunded}
+	for i, w := range want {
+		b, err := s.Booking(ctx, "b"+strconv.Itoa(i))
+		if err != nil || b.State != w || b.Reason != "why" || b.RefundID != "" {
+			t.Errorf("booking b%d after 0007: %+v, %v; want state %s", i, b, err, w)
+		}
+		p, err := s.Payment(ctx, "p"+strconv.Itoa(i))
+		if err != nil || p.CheckoutRef != "" || p.ChargeRef != "" || !p.CheckoutClosedAt.IsZero() {
+			t.Errorf("payment p%d after 0007: %+v, %v", i, p, err)
+		}
+	}
+	if b, _ := s.Booking(ctx, "b4"); !b.RefundedAt.Equal(t0) || b.RefundedBy != "ops@example.com" {
+		t.Errorf("refunded booking lost its audit: at %v by %q", b.RefundedAt, b.RefundedBy)
+	}
+	var n int
+	if err := s.write.QueryRowContext(ctx, `SELECT count(*) FROM pragma_index_list('bookings') WHERE name IN ('bookings_show', 'bookings_ticket_code')`).Scan(&n); err != nil || n != 2 {
+		t.Errorf("bookings' indexes after the rebuild: %d, %v; want bookings_show and bookings_ticket_code", n, err)
+	}
+	var check string
+	if err := s.write.QueryRowContext(ctx, `PRAGMA integrity_check`).Scan(&check); err != nil || check != "ok" {
+		t.Errorf("integrity_check = %q, %v", check, err)
+	}
+	if err := s.write.QueryRowContext(ctx, `PRAGMA foreign_key_check`).Err(); err != nil {
+		t.Errorf("foreign_key_check: %v", err)
+	}
+}

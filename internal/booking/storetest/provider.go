@@ -2,7 +2,9 @@ package storetest
 
 import (
 	"context"
+	"errors"
 	"slices"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -24,6 +26,40 @@ var providerTests = []test{
 	{"ClaimLookupOncePerMinute", testClaimLookup},
 	{"ClaimLookupRace", testClaimLookupRace},
 	{"SettleRefundFailed", testSettleRefundFailed},
+	{"MarkRefundedRace", testMarkRefundedRace},
+}
+
+// testMarkRefundedRace: admins pressing Refund at once each record a
+// refund; exactly one is recorded, the others are told it already was.
+func testMarkRefundedRace(t *testing.T, s booking.Store) {
+	show, _ := newShow(t, s, 1, 4, base)
+	due := refundDue(t, s, show.ID, "A1", "A2", 0)
+	const admins = 12
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	results := make(chan error, admins)
+	for i := range admins {
+		wg.Go(func() {
+			<-start
+			_, err := s.MarkRefunded(context.Background(), due.ID, "re_"+strconv.Itoa(i), "ops@example.com", at(time.Hour).Now)
+			results <- err
+		})
+	}
+	close(start)
+	wg.Wait()
+	close(results)
+	won := 0
+	for err := range results {
+		switch {
+		case err == nil:
+			won++
+		case !errors.Is(err, booking.ErrAlreadyRefunded):
+			t.Errorf("MarkRefunded: %v, want nil or ErrAlreadyRefunded", err)
+		}
+	}
+	if b := getBooking(t, s, due.ID); won != 1 || b.State != booking.BookingRefunded || b.RefundID == "" {
+		t.Errorf("%d of %d concurrent refunds recorded (booking %s, refund %q), want exactly 1", won, admins, b.State, b.RefundID)
+	}
 }
 
 // payWithCheckout holds seats for owner at m, pays at m and records a
