@@ -3,7 +3,10 @@
 // adapters implement. It does no I/O of its own.
 package booking
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // BookingState is where a booking is: SPEC §5's data-state.
 type BookingState string
@@ -43,6 +46,18 @@ type Booking struct {
 	RefundedBy string
 }
 
+// CancelledShow is b after its show was cancelled at now: a confirmed
+// booking is due a refund (changed true); any other is as it was, since a
+// pending one is settled as due a refund when its payment lands
+// (DecideSettlement), and the rest hold no money.
+func (b Booking) CancelledShow(now time.Time) (nb Booking, changed bool) {
+	if b.State != BookingConfirmed {
+		return b, false
+	}
+	b.State, b.Reason, b.UpdatedAt = BookingRefundDue, ReasonShowCancelled, now
+	return b, true
+}
+
 // RefundedAutomatically is RefundedBy of a refund made by
 // REFUND_AUTOMATICALLY rather than by an admin.
 const RefundedAutomatically = "automatic"
@@ -51,31 +66,48 @@ const RefundedAutomatically = "automatic"
 func (b Booking) RefundPending() bool { return b.State == BookingRefundDue }
 
 // MarkRefunded is b after refund refundID was made by by at now: only a
-// refund_due booking, and only once.
+// refund_due booking, only once, and never with a refund the provider has
+// reported failed (the one a refund_due booking names), which a stale
+// second click could otherwise replay as a success. refundID is empty for a
+// refund made outside boxoffice.
 func (b Booking) MarkRefunded(refundID, by string, now time.Time) (Booking, error) {
 	switch {
 	case b.State == BookingRefunded:
 		return b, ErrAlreadyRefunded
 	case b.State != BookingRefundDue:
 		return b, ErrNotRefundDue
+	case refundID != "" && refundID == b.RefundID:
+		return b, ErrRefundFailed
 	}
 	b.State, b.RefundID, b.RefundedAt, b.RefundedBy, b.UpdatedAt = BookingRefunded, refundID, now, by, now
 	return b, nil
 }
 
+// refundFailedNote starts what RefundFailed adds to a booking's reason.
+const refundFailedNote = " (A refund failed at the payment provider: "
+
 // RefundFailed is b after the provider said, at now, that its refund
-// refundID failed for reason: back in the queue of refunds due, with why.
-// An event about another refund, or a booking not refunded, changes
-// nothing (changed false).
+// refundID failed for reason: due again, naming the failed refund so that
+// the next attempt is a new one (RefundKey), with the failure added to its
+// reason. It applies to a booking refunded by that refund, and to one still
+// due that does not know it yet (the refund was made, and the process that
+// made it stopped before recording it). Any other booking is unchanged
+// (changed false).
 func (b Booking) RefundFailed(refundID, reason string, now time.Time) (nb Booking, changed bool) {
-	if b.State != BookingRefunded || b.RefundID != refundID {
+	switch {
+	case b.State == BookingRefunded && b.RefundID == refundID:
+	case b.State == BookingRefundDue && b.RefundID != refundID:
+	default:
 		return b, false
 	}
 	if reason == "" {
 		reason = "unknown"
 	}
-	b.State, b.RefundedAt, b.RefundedBy, b.UpdatedAt = BookingRefundDue, time.Time{}, "", now
-	b.Reason = "The refund failed at the payment provider (" + truncate(reason, 80) + "); it is due again."
+	if i := strings.Index(b.Reason, refundFailedNote); i >= 0 {
+		b.Reason = b.Reason[:i]
+	}
+	b.State, b.RefundID, b.RefundedAt, b.RefundedBy, b.UpdatedAt = BookingRefundDue, refundID, time.Time{}, "", now
+	b.Reason += refundFailedNote + truncate(reason, 80) + "; it is due again.)"
 	return b, true
 }
 

@@ -45,6 +45,8 @@ var (
 	ErrHoldReleased  = &Error{Code: EGONE, Message: "These seats were released. Please choose your seats again."}
 	ErrHoldReplaced  = &Error{Code: EGONE, Message: "You chose other seats for this show since; this hold no longer counts."}
 	ErrHoldCompleted = &Error{Code: EGONE, Message: "This hold has already been paid for."}
+	ErrSalesClosed   = &Error{Code: EGONE, Message: "Sales for this show have closed."}
+	ErrShowCancelled = &Error{Code: EGONE, Message: "This show was cancelled, so it has no seats to sell."}
 
 	ErrPaymentMismatch = &Error{Code: EINVALID, Message: "The payment does not match its hold or amount."}
 

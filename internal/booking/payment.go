@@ -189,14 +189,17 @@ func CheckEvent(p Payment, ev PaymentEvent) error {
 }
 
 // DecideSettlement is SPEC §2's rule for a payment outcome, given the payment,
-// its hold and the current state of the hold's seats (as read inside the
-// transaction that will apply the decision).
+// its show, its hold and the current state of the hold's seats (as read
+// inside the transaction that will apply the decision).
 //
 // A success books the seats when each is still locked by the hold (however old
 // the lock: the money was taken) or is free by the seat rule (a late payment
 // is rescued); otherwise it books nothing and the booking is due a refund. A
-// failure releases. Once a payment has an outcome, later events change nothing.
-func DecideSettlement(p Payment, ev PaymentEvent, h Hold, seats []Seat, m Moment) Settlement {
+// success for a show that was cancelled meanwhile is due a refund too
+// (SPEC §10). The sales window does not matter: a payment started before
+// the close settles normally. A failure releases. Once a payment has an
+// outcome, later events change nothing.
+func DecideSettlement(p Payment, ev PaymentEvent, show Show, h Hold, seats []Seat, m Moment) Settlement {
 	if p.State != PaymentPending {
 		return Settlement{
 			Effect: EffectIgnored,
@@ -205,6 +208,9 @@ func DecideSettlement(p Payment, ev PaymentEvent, h Hold, seats []Seat, m Moment
 	}
 	if ev.Type == EventPaymentFailed {
 		return Settlement{Effect: EffectReleased, Reason: "The payment was declined."}
+	}
+	if show.Cancelled() {
+		return Settlement{Effect: EffectRefundDue, Reason: ReasonShowCancelled}
 	}
 	byID := make(map[string]Seat, len(seats))
 	for _, s := range seats {

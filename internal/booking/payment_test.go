@@ -65,6 +65,7 @@ func TestDecideSettlement(t *testing.T) {
 		name          string
 		p             booking.Payment
 		ev            booking.PaymentEvent
+		cancelled     bool // the show was cancelled
 		seats         []booking.Seat
 		m             booking.Moment
 		want          booking.Effect
@@ -100,10 +101,17 @@ func TestDecideSettlement(t *testing.T) {
 		{name: "failure after success is ignored", p: succeeded, ev: failure, seats: []booking.Seat{booked("A2"), booked("A10")}, m: at(time.Minute), want: booking.EffectIgnored, wantReason: []string{"succeeded"}},
 		{name: "success after failure is ignored", p: failedP, ev: success, seats: []booking.Seat{free("A2"), free("A10")}, m: at(time.Minute), want: booking.EffectIgnored, wantReason: []string{"failed"}},
 		{name: "second success is ignored", p: succeeded, ev: success, seats: []booking.Seat{booked("A2"), booked("A10")}, m: at(time.Minute), want: booking.EffectIgnored},
+		{name: "success for a cancelled show", p: pending, ev: success, cancelled: true, seats: []booking.Seat{free("A2"), free("A10")}, m: at(time.Minute), want: booking.EffectRefundDue, wantReason: []string{booking.ReasonShowCancelled}},
+		{name: "failure for a cancelled show", p: pending, ev: failure, cancelled: true, seats: []booking.Seat{free("A2"), free("A10")}, m: at(time.Minute), want: booking.EffectReleased},
+		{name: "success after the sales close", p: pending, ev: success, seats: []booking.Seat{mine("A2", t0), mine("A10", t0)}, m: booking.Moment{Now: t0.Add(time.Minute), TTL: ttl, SalesClose: -48 * time.Hour}, want: booking.EffectBooked},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := booking.DecideSettlement(tt.p, tt.ev, hold, tt.seats, tt.m)
+			show := booking.Show{ID: "s1", StartsAt: t0.Add(24 * time.Hour)}
+			if tt.cancelled {
+				show.CancelledAt = t0
+			}
+			got := booking.DecideSettlement(tt.p, tt.ev, show, hold, tt.seats, tt.m)
 			if got.Effect != tt.want {
 				t.Fatalf("Effect = %q, want %q (%+v)", got.Effect, tt.want, got)
 			}

@@ -50,9 +50,9 @@ type RefundEvent struct {
 	Reason    string
 }
 
-// ErrRefundFailed is a refund the provider refused at once; the booking
-// stays due.
-var ErrRefundFailed = &Error{Code: EGONE, Message: "The payment provider refused the refund; the booking is still due one. See the log for the reason."}
+// ErrRefundFailed is a refund the provider refused, at once or later; the
+// booking stays due, and the next attempt is a new refund.
+var ErrRefundFailed = &Error{Code: EGONE, Message: "The payment provider refused the refund; the booking is still due one, and pressing Refund again tries a new one."}
 
 // RefundSettlement is what a RefundEvent did.
 type RefundSettlement struct {
@@ -62,12 +62,13 @@ type RefundSettlement struct {
 	Booking   Booking
 }
 
-// DecideRefundFailed is the rule for a refund event: a refunded booking
-// whose refund it names goes back to refund_due; anything else is ignored.
+// DecideRefundFailed is the rule for a refund event (Booking.RefundFailed):
+// the booking is due again, naming the failed refund; anything else is
+// ignored.
 func DecideRefundFailed(b Booking, ev RefundEvent, now time.Time) (RefundSettlement, Booking) {
 	nb, changed := b.RefundFailed(ev.RefundID, ev.Reason, now)
 	if !changed {
-		return RefundSettlement{Effect: EffectIgnored, Reason: "the booking is not refunded by this refund; nothing changed", Booking: b}, b
+		return RefundSettlement{Effect: EffectIgnored, Reason: "the booking is neither refunded by this refund nor due one; nothing changed", Booking: b}, b
 	}
 	return RefundSettlement{Effect: EffectRefundDue, Reason: nb.Reason, Booking: nb}, nb
 }

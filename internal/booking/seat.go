@@ -45,10 +45,14 @@ type Seat struct {
 
 // Moment is the instant an operation happens together with the hold TTL in
 // force, because the seat rule needs both and every store must apply it with
-// the same values the domain does.
+// the same values the domain does, and with SALES_CLOSE, which the sales
+// window needs (Show.CheckOnSale).
 type Moment struct {
 	Now time.Time
 	TTL time.Duration
+	// SalesClose is when sales of a show close, relative to its start:
+	// 0 at the start, -30m half an hour before, 10m ten minutes after.
+	SalesClose time.Duration
 }
 
 // LapsedBefore is the cutoff of the seat rule: a lock taken at or before it

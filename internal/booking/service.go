@@ -15,6 +15,7 @@ type Service struct {
 	store      Store
 	clock      Clock
 	ttl        time.Duration
+	close      time.Duration
 	maxSeats   int
 	newID      func() string
 	ticket     func() string
@@ -26,6 +27,9 @@ type Service struct {
 type Policy struct {
 	HoldTTL  time.Duration // how long a lock protects a seat
 	MaxSeats int           // most seats in one hold
+	// SalesClose is SALES_CLOSE: when sales of a show close, relative to
+	// its start.
+	SalesClose time.Duration
 	// RefundAutomatically refunds a booking through the provider as soon
 	// as it becomes refund_due (REFUND_AUTOMATICALLY), instead of waiting
 	// for an admin.
@@ -47,8 +51,8 @@ func NewService(store Store, clock Clock, p Policy) *Service {
 	if p.MaxSeats <= 0 {
 		p.MaxSeats = DefaultPolicy.MaxSeats
 	}
-	return &Service{store: store, clock: clock, ttl: p.HoldTTL, maxSeats: p.MaxSeats, newID: NewID, ticket: NewTicketCode,
-		autoRefund: p.RefundAutomatically}
+	return &Service{store: store, clock: clock, ttl: p.HoldTTL, close: p.SalesClose, maxSeats: p.MaxSeats,
+		newID: NewID, ticket: NewTicketCode, autoRefund: p.RefundAutomatically}
 }
 
 // UsePayments sets the provider the service refunds through, closes
@@ -59,8 +63,9 @@ func (s *Service) UsePayments(p Payments) { s.payments = p }
 // errNoProvider is what the steps that need the provider answer without one.
 var errNoProvider = errors.New("booking: no payment provider")
 
-// Now is the current moment, with the hold TTL, as every operation sees it.
-func (s *Service) Now() Moment { return Moment{Now: s.clock.Now(), TTL: s.ttl} }
+// Now is the current moment, with the hold TTL and the sales close, as
+// every operation sees it.
+func (s *Service) Now() Moment { return Moment{Now: s.clock.Now(), TTL: s.ttl, SalesClose: s.close} }
 
 // HoldTTL is how long a lock protects a seat.
 func (s *Service) HoldTTL() time.Duration { return s.ttl }
@@ -247,6 +252,12 @@ func (s *Service) Refund(ctx context.Context, bookingID, by string) (Booking, er
 		return Booking{}, fmt.Errorf("refund booking %s: %w", b.ID, err)
 	}
 	if r.Failed {
+		// Recorded like a refund.failed event, so that the next attempt
+		// asks with a new key instead of being answered this refund again.
+		ev := RefundEvent{ID: "refused_" + r.ID, RefundID: r.ID, BookingID: b.ID, Reason: r.FailureReason}
+		if _, serr := s.store.SettleRefund(ctx, ev, s.Now()); serr != nil {
+			return Booking{}, fmt.Errorf("refund booking %s: recording the refused refund %s: %w", b.ID, r.ID, serr)
+		}
 		return Booking{}, fmt.Errorf("refund booking %s: refused by the provider: %s: %w", b.ID, r.FailureReason, ErrRefundFailed)
 	}
 	nb, err := s.store.MarkRefunded(ctx, b.ID, r.ID, by, s.clock.Now())
@@ -255,6 +266,35 @@ func (s *Service) Refund(ctx context.Context, bookingID, by string) (Booking, er
 		return s.store.Booking(ctx, b.ID)
 	}
 	return nb, err
+}
+
+// RefundedElsewhere records that a refund_due booking's money went back
+// outside boxoffice (in the provider's dashboard, say), by admin by.
+func (s *Service) RefundedElsewhere(ctx context.Context, bookingID, by string) (Booking, error) {
+	return s.store.MarkRefunded(ctx, bookingID, "", by, s.clock.Now())
+}
+
+// CancelShow cancels a show (SPEC §10): sales stop, its holds are
+// released, its confirmed bookings are due a refund, and with
+// RefundAutomatically they are refunded at once. It returns the show and
+// the bookings it made due a refund, as they are afterwards; refunds that
+// failed leave their bookings in the queue and are joined in the error,
+// which does not undo the cancellation.
+func (s *Service) CancelShow(ctx context.Context, showID string) (Show, []Booking, error) {
+	show, due, err := s.store.CancelShow(ctx, showID, s.Now())
+	if err != nil || !s.autoRefund {
+		return show, due, err
+	}
+	var errs []error
+	for i, b := range due {
+		nb, err := s.Refund(ctx, b.ID, RefundedAutomatically)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		due[i] = nb
+	}
+	return show, due, errors.Join(errs...)
 }
 
 // SettleRefund applies a verified refund event once.

@@ -27,7 +27,36 @@ type Show struct {
 	Screen   string
 	StartsAt time.Time
 	Currency string // ISO 4217, e.g. "INR"
+	// CancelledAt is when an admin cancelled the show; zero while it runs.
+	CancelledAt time.Time
 }
+
+// ReasonShowCancelled is the reason of a booking due a refund because its
+// show was cancelled.
+const ReasonShowCancelled = "show cancelled"
+
+// Cancelled reports whether the show was cancelled.
+func (s Show) Cancelled() bool { return !s.CancelledAt.IsZero() }
+
+// SalesCloseAt is when sales of the show close at m's SALES_CLOSE.
+func (s Show) SalesCloseAt(m Moment) time.Time { return s.StartsAt.Add(m.SalesClose) }
+
+// CheckOnSale says whether seats of the show may be held, paid for or held
+// longer at m: not once it was cancelled, nor from SalesCloseAt on. A
+// payment started before the close still settles (DecideSettlement does
+// not ask).
+func (s Show) CheckOnSale(m Moment) error {
+	switch {
+	case s.Cancelled():
+		return ErrShowCancelled
+	case !m.Now.Before(s.SalesCloseAt(m)):
+		return ErrSalesClosed
+	}
+	return nil
+}
+
+// OnSale reports whether CheckOnSale allows sales at m.
+func (s Show) OnSale(m Moment) bool { return s.CheckOnSale(m) == nil }
 
 // ShowSummary is a show as listed: with what is left to sell, counted by the
 // store's query under the seat rule.

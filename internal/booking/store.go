@@ -26,6 +26,12 @@ type Store interface {
 	UpcomingShows(ctx context.Context, from time.Time, limit int, m Moment) ([]ShowSummary, error)
 	// Show returns one show.
 	Show(ctx context.Context, showID string) (Show, error)
+	// CancelShow cancels a show at m.Now in one atomic step (SPEC §10): it
+	// records CancelledAt, frees every seat locked by a hold and releases
+	// those holds, and makes every confirmed booking refund_due
+	// (Booking.CancelledShow), returning those bookings. Cancelling a
+	// cancelled show changes nothing and returns no booking.
+	CancelShow(ctx context.Context, showID string, m Moment) (Show, []Booking, error)
 	// Seats returns the seats of a show in map order (by GridRow, GridCol) as
 	// stored: status is what was written, the caller applies the seat rule.
 	Seats(ctx context.Context, showID string) ([]Seat, error)

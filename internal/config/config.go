@@ -27,6 +27,9 @@ type Config struct {
 	Database Database // where everything is stored
 	HoldTTL  time.Duration
 	MaxSeats int
+	// SalesClose is when sales of a show close, relative to its start
+	// (SALES_CLOSE): negative before it, positive after.
+	SalesClose time.Duration
 
 	// WebhookSecret is the HMAC key of payment callbacks. When it was not
 	// configured, Load makes one up and sets WebhookSecretGenerated, so that
@@ -120,12 +123,13 @@ var Vars = []Var{
 	{Env: "DATABASE_URL", Flag: "database-url", Default: "sqlite:data/boxoffice.db", Usage: "sqlite:PATH or a mongodb:// / mongodb+srv:// URI"},
 	{Env: "HOLD_TTL", Flag: "hold-ttl", Default: "15m", Usage: "how long a lock protects a seat (Go duration)"},
 	{Env: "MAX_SEATS", Flag: "max-seats", Default: "10", Usage: "most seats in one hold, at most 50"},
+	{Env: "SALES_CLOSE", Flag: "sales-close", Default: "0s", Usage: "when sales of a show close, relative to its start: -30m is half an hour before, 10m ten minutes after (from -168h to 24h)"},
 	{Env: "PAYMENT_WEBHOOK_SECRET", Flag: "payment-webhook-secret", Default: "", Usage: "HMAC key for payment callbacks, at least 16 characters (unset: generated and printed at start; required when PUBLIC_URL is https)"},
 	{Env: "PUBLIC_URL", Flag: "public-url", Default: "http://localhost:8080", Usage: "base URL the payment provider calls back (unset: http://localhost:PORT of ADDR)"},
 	{Env: "PAYMENT_PROVIDER", Flag: "payment-provider", Default: "sandbox", Usage: "payment provider: sandbox (a built-in stand-in for a hosted checkout; refused when PUBLIC_URL is https unless set explicitly) or stripe"},
 	{Env: "STRIPE_SECRET_KEY", Flag: "stripe-secret-key", Default: "", Usage: "Stripe API key, sk_test_…, sk_live_… or rk_… (live keys need an https PUBLIC_URL); required with stripe"},
 	{Env: "STRIPE_WEBHOOK_SECRET", Flag: "stripe-webhook-secret", Default: "", Usage: "signing secret of the Stripe webhook endpoint, whsec_…; required with stripe"},
-	{Env: "STRIPE_API_BASE", Flag: "stripe-api-base", Default: DefaultStripeAPIBase, Usage: "base URL of Stripe's API (tests point it at stripe-mock)"},
+	{Env: "STRIPE_API_BASE", Flag: "stripe-api-base", Default: payment.DefaultStripeAPIBase, Usage: "base URL of Stripe's API (tests point it at stripe-mock)"},
 	{Env: "STRIPE_PAYMENT_METHODS", Flag: "stripe-payment-methods", Default: "card", Usage: "Checkout's payment method types, comma-separated; methods that settle days later make late payments, refunded when the seats are gone"},
 	{Env: "REFUND_AUTOMATICALLY", Flag: "refund-automatically", Default: "false", Usage: "refund a booking through the provider as soon as it is due a refund, instead of from the admin's queue", isBool: true},
 	{Env: "ADMIN_EMAIL", Flag: "admin-email", Default: "", Usage: "admin account created or updated at start (with ADMIN_PASSWORD)"},
@@ -135,9 +139,6 @@ var Vars = []Var{
 	{Env: "LOG_FORMAT", Flag: "log-format", Default: "text", Usage: "log format: text or json"},
 	{Env: "TRUSTED_PROXIES", Flag: "trusted-proxies", Default: DefaultTrustedProxies, Usage: "proxies whose X-Forwarded-For is believed when finding a client's address (per-address limits; IPv6 counted by /64): comma-separated CIDRs or addresses, or none"},
 }
-
-// DefaultStripeAPIBase is Stripe's own API.
-const DefaultStripeAPIBase = "https://api.stripe.com"
 
 // MaxStripeHoldTTL is the longest HOLD_TTL with Stripe: a Checkout Session
 // lasts 31 minutes from Pay (payment.CheckoutLifetime), and must outlive
@@ -222,6 +223,13 @@ func Load(args []string, getenv func(string) string) (Config, error) {
 		bad(src, v, "not a duration; write it like 15m, 90s or 1h30m")
 	} else if c.HoldTTL < time.Second || c.HoldTTL > 24*time.Hour {
 		bad(src, v, "must be between 1s and 24h")
+	}
+
+	v, src, _ = lookup("SALES_CLOSE")
+	if c.SalesClose, err = time.ParseDuration(v); err != nil {
+		bad(src, v, "not a duration; write it like 0s, -30m or 15m")
+	} else if c.SalesClose < -MaxSalesCloseBefore || c.SalesClose > MaxSalesCloseAfter {
+		bad(src, v, "must be from -168h (a week before the start) to 24h")
 	}
 
 	v, src, _ = lookup("MAX_SEATS")
@@ -353,13 +361,13 @@ func loadStripe(lookup func(string) (string, string, bool), publicURL string, ht
 	switch {
 	case secret == "":
 		fail(errors.New("STRIPE_WEBHOOK_SECRET is not set: it is required with PAYMENT_PROVIDER=stripe (the signing secret of the webhook endpoint, or of stripe listen)"))
-	case !strings.HasPrefix(secret, "whsec_") || len(secret) == len("whsec_"):
+	case payment.CheckStripeWebhookSecret(secret) != nil:
 		fail(fmt.Errorf("%s: not a webhook signing secret; it must start with whsec_", secretSrc))
 	default:
 		st.WebhookSecret = secret
 	}
 	v, src, _ := lookup("STRIPE_API_BASE")
-	if u, err := url.Parse(v); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	if payment.CheckStripeAPIBase(v) != nil {
 		bad(src, v, "must be an absolute http(s) URL")
 	} else {
 		st.APIBase = strings.TrimRight(v, "/")
@@ -427,6 +435,9 @@ func ParseTrustedProxies(s string) ([]netip.Prefix, error) {
 
 // Bounds of settings.
 const (
+	// MaxSalesCloseBefore and MaxSalesCloseAfter bound SALES_CLOSE.
+	MaxSalesCloseBefore = 7 * 24 * time.Hour
+	MaxSalesCloseAfter  = 24 * time.Hour
 	// MaxMaxSeats bounds MAX_SEATS: no party books a whole hall at once.
 	MaxMaxSeats = 50
 	// MaxHoldRate bounds HOLD_RATE, well below where the per-address limit

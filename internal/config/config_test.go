@@ -65,6 +65,11 @@ func TestLoad(t *testing.T) {
 			},
 		},
 		{
+			name: "sales close before the start",
+			env:  map[string]string{"SALES_CLOSE": "-30m"},
+			want: with(func(c *Config) { c.SalesClose = -30 * time.Minute }),
+		},
+		{
 			name: "trust no proxy",
 			args: []string{"--trusted-proxies", "none"},
 			want: with(func(c *Config) { c.TrustedProxies = []netip.Prefix{} }),
@@ -222,6 +227,8 @@ func TestLoadInvalid(t *testing.T) {
 				"STRIPE_API_BASE": "localhost:12111", "STRIPE_PAYMENT_METHODS": "card,Klarna!"},
 			want: []string{`STRIPE_API_BASE="localhost:12111": must be an absolute http(s) URL`, `"Klarna!" is not a payment method type`},
 		},
+		{name: "sales close", env: map[string]string{"SALES_CLOSE": "soon"}, want: []string{`SALES_CLOSE="soon": not a duration`}},
+		{name: "sales close far", env: map[string]string{"SALES_CLOSE": "-200h"}, want: []string{"must be from -168h"}},
 		{name: "refund automatically", env: map[string]string{"REFUND_AUTOMATICALLY": "sometimes"}, want: []string{`REFUND_AUTOMATICALLY="sometimes": not a boolean`}},
 		{
 			name: "short webhook secret",

@@ -56,54 +56,77 @@ func (s *Store) SetCheckoutRef(ctx context.Context, paymentID, ref string) error
 // open_checkouts, oldest first, each with its hold ($lookup on the holds'
 // _id), skips those whose hold is still active and not lapsed, which
 // booking.CheckoutEnded would keep anyway, and lets CheckoutEnded decide on
-// the rest with their seats. It reads outside a transaction: it decides
-// nothing that is written, and a checkout closed twice is no harm
-// (Payments.Expire of a closed one is no error). A limit of 0 or less lists
-// nothing.
+// the rest with their seats. A lapsed hold whose seats are all its own is
+// no ended checkout (its payment may still be rescued), so it pages on past
+// such candidates by (created_at, _id), up to endedCheckoutsScan of them,
+// rather than letting a hundred of them hide every ended one behind. It
+// reads outside a transaction: it decides nothing that is written, and a
+// checkout closed twice is no harm (Payments.Expire of a closed one is no
+// error). A limit of 0 or less lists nothing.
 func (s *Store) EndedCheckouts(ctx context.Context, m booking.Moment, limit int) ([]booking.Payment, error) {
 	out := []booking.Payment{}
 	if limit <= 0 {
 		return out, nil
 	}
-	pipeline := mongo.Pipeline{
-		{{Key: "$match", Value: openCheckout()}},
-		{{Key: "$sort", Value: bson.D{{Key: "created_at", Value: 1}, {Key: "_id", Value: 1}}}},
-		{{Key: "$lookup", Value: bson.D{
-			{Key: "from", Value: colHolds},
-			{Key: "localField", Value: "hold_id"},
-			{Key: "foreignField", Value: "_id"},
-			{Key: "as", Value: "hold"},
-		}}},
-		{{Key: "$unwind", Value: "$hold"}},
-		{{Key: "$match", Value: bson.D{{Key: "$or", Value: bson.A{
-			bson.D{{Key: "hold.state", Value: bson.D{{Key: "$ne", Value: string(booking.HoldActive)}}}},
-			bson.D{{Key: "hold.created_at", Value: bson.D{{Key: "$lte", Value: nanos(m.LapsedBefore())}}}},
-		}}}}},
-		{{Key: "$limit", Value: int64(limit)}},
-	}
-	cur, err := s.col(colPayments).Aggregate(ctx, pipeline)
-	if err != nil {
-		return nil, fmt.Errorf("mongo: ended checkouts: %w", err)
-	}
-	var docs []struct {
-		paymentDoc `bson:",inline"`
-		Hold       holdDoc `bson:"hold"`
-	}
-	if err := cur.All(ctx, &docs); err != nil {
-		return nil, fmt.Errorf("mongo: ended checkouts: %w", err)
-	}
-	for _, d := range docs {
-		p, h := d.payment(), d.Hold.hold()
-		seats, err := seatsOf(ctx, s.col(colSeats), h.ShowID, h.SeatIDs)
+	var after *paymentDoc
+	for scanned := 0; len(out) < limit && scanned < endedCheckoutsScan; {
+		match := openCheckout()
+		if after != nil {
+			// The page after the last one: by (created_at, _id).
+			match = append(match, bson.E{Key: "$or", Value: bson.A{
+				bson.D{{Key: "created_at", Value: bson.D{{Key: "$gt", Value: after.CreatedAt}}}},
+				bson.D{{Key: "created_at", Value: after.CreatedAt}, {Key: "_id", Value: bson.D{{Key: "$gt", Value: after.ID}}}},
+			}})
+		}
+		pipeline := mongo.Pipeline{
+			{{Key: "$match", Value: match}},
+			{{Key: "$sort", Value: bson.D{{Key: "created_at", Value: 1}, {Key: "_id", Value: 1}}}},
+			{{Key: "$lookup", Value: bson.D{
+				{Key: "from", Value: colHolds},
+				{Key: "localField", Value: "hold_id"},
+				{Key: "foreignField", Value: "_id"},
+				{Key: "as", Value: "hold"},
+			}}},
+			{{Key: "$unwind", Value: "$hold"}},
+			{{Key: "$match", Value: bson.D{{Key: "$or", Value: bson.A{
+				bson.D{{Key: "hold.state", Value: bson.D{{Key: "$ne", Value: string(booking.HoldActive)}}}},
+				bson.D{{Key: "hold.created_at", Value: bson.D{{Key: "$lte", Value: nanos(m.LapsedBefore())}}}},
+			}}}}},
+			{{Key: "$limit", Value: int64(limit)}},
+		}
+		cur, err := s.col(colPayments).Aggregate(ctx, pipeline)
 		if err != nil {
-			return nil, fmt.Errorf("mongo: ended checkouts: seats of hold %s: %w", h.ID, err)
+			return nil, fmt.Errorf("mongo: ended checkouts: %w", err)
 		}
-		if booking.CheckoutEnded(p, h, seats, m) {
-			out = append(out, p)
+		var docs []struct {
+			paymentDoc `bson:",inline"`
+			Hold       holdDoc `bson:"hold"`
 		}
+		if err := cur.All(ctx, &docs); err != nil {
+			return nil, fmt.Errorf("mongo: ended checkouts: %w", err)
+		}
+		for _, d := range docs {
+			p, h := d.payment(), d.Hold.hold()
+			seats, err := seatsOf(ctx, s.col(colSeats), h.ShowID, h.SeatIDs)
+			if err != nil {
+				return nil, fmt.Errorf("mongo: ended checkouts: seats of hold %s: %w", h.ID, err)
+			}
+			if booking.CheckoutEnded(p, h, seats, m) && len(out) < limit {
+				out = append(out, p)
+			}
+		}
+		scanned += len(docs)
+		if len(docs) < limit {
+			break
+		}
+		last := docs[len(docs)-1].paymentDoc
+		after = &last
 	}
 	return out, nil
 }
+
+// endedCheckoutsScan bounds the candidates one EndedCheckouts reads.
+const endedCheckoutsScan = 2000
 
 // CloseCheckout records that a payment's checkout was closed at the
 // provider, in one conditional update: only the first close is recorded.

@@ -10,7 +10,6 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"boxoffice/internal/booking"
 )
@@ -89,11 +88,14 @@ var errHoldRace = errors.New("a concurrent hold of the same session committed fi
 // HoldSeats locks h.SeatIDs for hold h at m.Now, all or nothing, and replaces
 // the owner's previous active hold for the show in the same transaction.
 //
-// Inside the transaction it reads the requested seats and lets
-// booking.CheckHoldable decide, which gives the person an exact answer (which
-// seats are taken, which do not exist). The decision is then enforced by the
-// database: each seat is locked by a write that is conditional on the seat
-// rule, and unless every requested seat matched, the transaction is aborted.
+// Inside the transaction it reads the show, so that booking.Show.CheckOnSale
+// refuses a hold once sales closed or the show was cancelled (also by
+// another process), then reads the requested seats and lets
+// booking.CheckHoldable decide, which gives the person an exact answer
+// (which seats are taken, which do not exist). The decision is then
+// enforced by the database: each seat is locked by a write that is
+// conditional on the seat rule, and unless every requested seat matched, the
+// transaction is aborted.
 // A concurrent transaction that took one of the seats after this one's
 // snapshot makes that write fail with WriteConflict, and the driver runs the
 // whole step again against the new state, where CheckHoldable names the seat.
@@ -127,11 +129,9 @@ func (s *Store) HoldSeats(ctx context.Context, h booking.Hold, m booking.Moment)
 
 // holdSeats is one attempt of HoldSeats, run inside a transaction.
 func (s *Store) holdSeats(ctx context.Context, h booking.Hold, m booking.Moment) (booking.Hold, error) {
-	var show showDoc
-	err := s.col(colShows).FindOne(ctx, byID(h.ShowID),
-		options.FindOne().SetProjection(bson.D{{Key: "currency", Value: 1}})).Decode(&show)
+	show, err := s.showOnSale(ctx, h.ShowID, m)
 	if err != nil {
-		return booking.Hold{}, noDoc(err, booking.ErrShowNotFound, "read show")
+		return booking.Hold{}, err
 	}
 	prevID := ""
 	prev, err := findHold(ctx, s.col(colHolds), activeHoldFilter(h.ShowID, h.Owner))

@@ -56,17 +56,8 @@ func (s *Store) ListOccupancy(ctx context.Context, f booking.ShowFilter, m booki
 						bson.D{{Key: "$eq", Value: bson.A{"$state", string(booking.BookingConfirmed)}}}, "$amount", 0,
 					}}}}}},
 					{Key: "refunds_due", Value: bson.D{{Key: "$sum", Value: bson.D{{Key: "$cond", Value: bson.A{
-						bson.D{{Key: "$and", Value: bson.A{
-							bson.D{{Key: "$eq", Value: bson.A{"$state", string(booking.BookingRefundDue)}}},
-							// refund_due alone now means not refunded: refunded is a
-							// state of its own, and RefundFailed clears refunded_at.
-							// The test of refunded_at (missing or 0: not refunded)
-							// still keeps out a booking that an older boxoffice
-							// marked refunded, refund_due with refunded_at, which
-							// Migrate converts once but an old process may write
-							// during an upgrade; SQLite's query does the same.
-							bson.D{{Key: "$not", Value: bson.A{bson.D{{Key: "$gt", Value: bson.A{"$refunded_at", 0}}}}}},
-						}}}, 1, 0,
+						// booking.Booking.RefundPending: refund_due alone.
+						bson.D{{Key: "$eq", Value: bson.A{"$state", string(booking.BookingRefundDue)}}}, 1, 0,
 					}}}}}},
 				}}},
 			}},

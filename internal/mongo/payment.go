@@ -125,10 +125,11 @@ type paymentStart struct {
 }
 
 // StartPayment creates a pending payment and booking for owner's hold, or
-// returns the hold's pending payment when Pay was pressed before. The hold
-// document records the payment id in the same transaction, so two
-// concurrent Pay presses conflict on it and the retried one finds the first
-// one's payment instead of creating a second.
+// returns the hold's pending payment when Pay was pressed before, as long as
+// the show, read in the same transaction, is on sale
+// (booking.Show.CheckOnSale). The hold document records the payment id in
+// the same transaction, so two concurrent Pay presses conflict on it and the
+// retried one finds the first one's payment instead of creating a second.
 func (s *Store) StartPayment(ctx context.Context, holdID, owner string, ids booking.PaymentIDs, m booking.Moment) (booking.Payment, booking.Booking, error) {
 	out, err := inTx(ctx, s, func(ctx context.Context) (paymentStart, error) {
 		hd, err := findHold(ctx, s.col(colHolds), byID(holdID))
@@ -140,6 +141,9 @@ func (s *Store) StartPayment(ctx context.Context, holdID, owner string, ids book
 			return paymentStart{}, err
 		}
 		if err := h.CheckPayable(m); err != nil {
+			return paymentStart{}, err
+		}
+		if _, err := s.showOnSale(ctx, h.ShowID, m); err != nil {
 			return paymentStart{}, err
 		}
 		if hd.PaymentID != "" {
@@ -197,7 +201,7 @@ func (s *Store) readPayment(ctx context.Context, paymentID string) (booking.Paym
 var errDuplicateEvent = errors.New("payment event already recorded")
 
 // SettlePayment applies a verified provider event once. In one transaction
-// it reads the payment, its hold and the hold's seats, lets
+// it reads the payment, its hold, the hold's show and seats, lets
 // booking.DecideSettlement decide, records the event id with the effect, and
 // writes the effect. The event's _id makes a repeated event fail on insert
 // (a duplicate key, told apart with mongo.IsDuplicateKeyError), which aborts
@@ -243,11 +247,17 @@ func (s *Store) settle(ctx context.Context, ev booking.PaymentEvent, ticketCode 
 		return booking.Settlement{}, fmt.Errorf("read hold %s of payment %s: %w", p.HoldID, p.ID, err)
 	}
 	h := hd.hold()
+	var sd showDoc
+	if err := s.col(colShows).FindOne(ctx, byID(h.ShowID)).Decode(&sd); err != nil {
+		// A hold of a show that does not exist is a broken invariant:
+		// no sentinel.
+		return booking.Settlement{}, fmt.Errorf("read show %s of payment %s: %w", h.ShowID, p.ID, err)
+	}
 	seats, err := seatsOf(ctx, s.col(colSeats), h.ShowID, h.SeatIDs)
 	if err != nil {
 		return booking.Settlement{}, fmt.Errorf("read seats: %w", err)
 	}
-	st := booking.DecideSettlement(p, ev, h, seats, m)
+	st := booking.DecideSettlement(p, ev, sd.show(), h, seats, m)
 
 	_, err = s.col(colPaymentEvents).InsertOne(ctx, eventDoc{
 		ID: ev.ID, PaymentID: p.ID, Type: string(ev.Type),

@@ -25,6 +25,9 @@ type showDoc struct {
 	SeatsTotal int        `bson:"seats_total"`
 	MinPrice   int64      `bson:"min_price"`
 	MaxPrice   int64      `bson:"max_price"`
+	// CancelledAt is Unix ns, 0 while the show runs; documents written
+	// before shows could be cancelled lack it and decode as 0.
+	CancelledAt int64 `bson:"cancelled_at"`
 }
 
 type movieDoc struct {
@@ -48,10 +51,11 @@ func (d showDoc) show() booking.Show {
 			ID: d.Movie.ID, Title: d.Movie.Title, Rating: d.Movie.Rating,
 			RuntimeMin: d.Movie.RuntimeMin, Language: d.Movie.Language,
 		},
-		Theatre:  booking.Theatre{ID: d.Theatre.ID, Name: d.Theatre.Name, City: d.Theatre.City},
-		Screen:   d.Screen,
-		StartsAt: fromNanos(d.StartsAt),
-		Currency: d.Currency,
+		Theatre:     booking.Theatre{ID: d.Theatre.ID, Name: d.Theatre.Name, City: d.Theatre.City},
+		Screen:      d.Screen,
+		StartsAt:    fromNanos(d.StartsAt),
+		Currency:    d.Currency,
+		CancelledAt: fromNanos(d.CancelledAt),
 	}
 }
 
@@ -86,11 +90,12 @@ func (s *Store) CreateShow(ctx context.Context, show booking.Show, seats []booki
 			ID: show.Movie.ID, Title: show.Movie.Title, Rating: show.Movie.Rating,
 			RuntimeMin: show.Movie.RuntimeMin, Language: show.Movie.Language,
 		},
-		Theatre:    theatreDoc{ID: show.Theatre.ID, Name: show.Theatre.Name, City: show.Theatre.City},
-		Screen:     show.Screen,
-		StartsAt:   nanos(show.StartsAt),
-		Currency:   show.Currency,
-		SeatsTotal: len(seats),
+		Theatre:     theatreDoc{ID: show.Theatre.ID, Name: show.Theatre.Name, City: show.Theatre.City},
+		Screen:      show.Screen,
+		StartsAt:    nanos(show.StartsAt),
+		Currency:    show.Currency,
+		SeatsTotal:  len(seats),
+		CancelledAt: nanos(show.CancelledAt),
 	}
 	for i, st := range seats {
 		p := int64(st.Price)
@@ -191,15 +196,44 @@ func (s *Store) showExists(ctx context.Context, showID string) error {
 	return nil
 }
 
-// UpcomingShows lists up to limit shows starting at or after from, soonest
-// first, with the seats left counted in the database by the seat rule at m:
+// onSaleProjection is what a hold or a payment reads of its show: what
+// booking.Show.CheckOnSale decides on, and the currency a hold is priced in.
+var onSaleProjection = bson.D{
+	{Key: "starts_at", Value: 1}, {Key: "cancelled_at", Value: 1}, {Key: "currency", Value: 1},
+}
+
+// showOnSale reads a show inside the caller's transaction, so that a
+// cancellation committed by another process is seen, and lets
+// booking.Show.CheckOnSale decide; an unknown show is ErrShowNotFound. The
+// document carries only onSaleProjection's fields.
+func (s *Store) showOnSale(ctx context.Context, showID string, m booking.Moment) (showDoc, error) {
+	var d showDoc
+	err := s.col(colShows).FindOne(ctx, byID(showID), options.FindOne().SetProjection(onSaleProjection)).Decode(&d)
+	if err != nil {
+		return showDoc{}, noDoc(err, booking.ErrShowNotFound, "read show")
+	}
+	if err := d.show().CheckOnSale(m); err != nil {
+		return showDoc{}, err
+	}
+	return d, nil
+}
+
+// notCancelled selects the shows that run: cancelled_at 0, or absent in
+// documents older than cancellation (null matches a missing field).
+var notCancelled = bson.E{Key: "cancelled_at", Value: bson.D{{Key: "$in", Value: bson.A{int64(0), nil}}}}
+
+// UpcomingShows lists up to limit shows starting at or after from that are
+// not cancelled, soonest first, with the seats left counted in the database by the seat rule at m:
 // one aggregation over the seats of all listed shows.
 func (s *Store) UpcomingShows(ctx context.Context, from time.Time, limit int, m booking.Moment) ([]booking.ShowSummary, error) {
 	opts := options.Find().SetSort(bson.D{{Key: "starts_at", Value: 1}, {Key: "_id", Value: 1}})
 	if limit > 0 {
 		opts.SetLimit(int64(limit))
 	}
-	cur, err := s.col(colShows).Find(ctx, bson.D{{Key: "starts_at", Value: bson.D{{Key: "$gte", Value: nanos(from)}}}}, opts)
+	// The starts_at index serves the range and the sort; cancelled shows,
+	// a few, are skipped as the scan fetches them.
+	filter := bson.D{{Key: "starts_at", Value: bson.D{{Key: "$gte", Value: nanos(from)}}}, notCancelled}
+	cur, err := s.col(colShows).Find(ctx, filter, opts)
 	if err != nil {
 		return nil, fmt.Errorf("mongo: upcoming shows: %w", err)
 	}
@@ -256,4 +290,102 @@ func (s *Store) seatsLeft(ctx context.Context, showIDs []string, m booking.Momen
 		left[g.ShowID] = g.N
 	}
 	return left, nil
+}
+
+// cancellation is what one attempt of CancelShow returns.
+type cancellation struct {
+	show booking.Show
+	due  []booking.Booking
+}
+
+// CancelShow cancels a show in one transaction: its cancelled_at, the seats
+// its holds still lock freed and those holds, found through the seats'
+// hold ids (the show_hold index), released as ReleaseHold leaves them, and
+// each confirmed booking as booking.Booking.CancelledShow leaves it. A
+// cancelled show is returned as it is, with no booking.
+func (s *Store) CancelShow(ctx context.Context, showID string, m booking.Moment) (booking.Show, []booking.Booking, error) {
+	out, err := inTx(ctx, s, func(ctx context.Context) (cancellation, error) {
+		return s.cancelShow(ctx, showID, m)
+	})
+	if err != nil {
+		return booking.Show{}, nil, wrap("cancel show", err)
+	}
+	return out.show, out.due, nil
+}
+
+// cancelShow is one attempt of CancelShow, run inside a transaction.
+func (s *Store) cancelShow(ctx context.Context, showID string, m booking.Moment) (cancellation, error) {
+	var d showDoc
+	if err := s.col(colShows).FindOne(ctx, byID(showID)).Decode(&d); err != nil {
+		return cancellation{}, noDoc(err, booking.ErrShowNotFound, "read show")
+	}
+	if d.show().Cancelled() {
+		return cancellation{show: d.show()}, nil
+	}
+	d.CancelledAt = nanos(m.Now)
+	if _, err := s.col(colShows).UpdateOne(ctx, byID(showID),
+		bson.D{{Key: "$set", Value: bson.D{{Key: "cancelled_at", Value: d.CancelledAt}}}}); err != nil {
+		return cancellation{}, fmt.Errorf("update show: %w", err)
+	}
+
+	// Every locked seat has its hold's id; the range on hold_id keeps the
+	// scan within the show_hold index's entries of locked seats' holds.
+	locked := bson.D{
+		{Key: "show_id", Value: showID},
+		{Key: "hold_id", Value: bson.D{{Key: "$gt", Value: ""}}},
+		{Key: "status", Value: string(booking.SeatLocked)},
+	}
+	cur, err := s.col(colSeats).Aggregate(ctx, mongo.Pipeline{
+		{{Key: "$match", Value: locked}},
+		{{Key: "$group", Value: bson.D{{Key: "_id", Value: "$hold_id"}}}},
+	})
+	if err != nil {
+		return cancellation{}, fmt.Errorf("read holds of locked seats: %w", err)
+	}
+	var groups []struct {
+		HoldID string `bson:"_id"`
+	}
+	if err := cur.All(ctx, &groups); err != nil {
+		return cancellation{}, fmt.Errorf("read holds of locked seats: %w", err)
+	}
+	if len(groups) > 0 {
+		holdIDs := make([]string, len(groups))
+		for i, g := range groups {
+			holdIDs[i] = g.HoldID
+		}
+		if _, err := s.col(colSeats).UpdateMany(ctx, locked, releaseUpdate); err != nil {
+			return cancellation{}, fmt.Errorf("release seats: %w", err)
+		}
+		if _, err := s.col(colHolds).UpdateMany(ctx,
+			bson.D{
+				{Key: "_id", Value: bson.D{{Key: "$in", Value: holdIDs}}},
+				{Key: "state", Value: string(booking.HoldActive)},
+			},
+			setState(booking.HoldReleased)); err != nil {
+			return cancellation{}, fmt.Errorf("release holds: %w", err)
+		}
+	}
+
+	cur, err = s.col(colBookings).Find(ctx,
+		bson.D{{Key: "show_id", Value: showID}, {Key: "state", Value: string(booking.BookingConfirmed)}},
+		options.Find().SetSort(bson.D{{Key: "created_at", Value: 1}, {Key: "_id", Value: 1}}))
+	if err != nil {
+		return cancellation{}, fmt.Errorf("read confirmed bookings: %w", err)
+	}
+	var docs []bookingDoc
+	if err := cur.All(ctx, &docs); err != nil {
+		return cancellation{}, fmt.Errorf("read confirmed bookings: %w", err)
+	}
+	var due []booking.Booking
+	for _, bd := range docs {
+		b, changed := bd.booking().CancelledShow(m.Now)
+		if !changed {
+			continue
+		}
+		if _, err := s.col(colBookings).ReplaceOne(ctx, byID(b.ID), toBookingDoc(b)); err != nil {
+			return cancellation{}, fmt.Errorf("update booking: %w", err)
+		}
+		due = append(due, b)
+	}
+	return cancellation{show: d.show(), due: due}, nil
 }

@@ -151,13 +151,15 @@ func (s *Sandbox) CallbackPath() string { return CallbackPath }
 // app's origin: an absolute URL on PUBLIC_URL would send a visitor who came
 // by another host name (127.0.0.1, a LAN address, a mapped port) to an origin
 // without their session cookie. Nothing needs registering: the page reads
-// the payment from the store. Its ref is "sandbox_" and the payment id.
+// the payment from the store. It has no ref: the sandbox keeps nothing of
+// its own to close or look up, and its abandoned payments (nobody presses
+// Pay or Decline) stay pending, which costs nothing.
 func (s *Sandbox) Checkout(_ context.Context, r CheckoutRequest) (Checkout, error) {
 	p := r.Payment
 	if !validID(p.ID) {
 		return Checkout{}, fmt.Errorf("payment: sandbox: checkout: invalid payment id %q", p.ID)
 	}
-	return Checkout{URL: s.basePath + CheckoutPath + p.ID, Ref: "sandbox_" + p.ID}, nil
+	return Checkout{URL: s.basePath + CheckoutPath + p.ID}, nil
 }
 
 // VerifyCallback verifies the signature over the raw body first, and only
@@ -182,11 +184,11 @@ func (s *Sandbox) Refund(_ context.Context, r booking.RefundRequest) (booking.Re
 	return booking.RefundResult{ID: id}, nil
 }
 
-// Expire is simulated in the log; the sandbox's page itself refuses a
-// payment whose checkout boxoffice has closed (Payment.CheckoutClosedAt),
-// as a hosted checkout that was expired does.
+// Expire has nothing to close: the sandbox's checkouts have no ref, so
+// boxoffice never asks (Service.CloseEndedCheckouts lists only payments
+// with one). It says so if asked all the same.
 func (s *Sandbox) Expire(_ context.Context, p booking.Payment) error {
-	s.log.Info("sandbox: checkout closed (simulated expiry)", "payment_id", p.ID)
+	s.log.Info("sandbox: nothing to expire (simulated)", "payment_id", p.ID)
 	return nil
 }
 
@@ -236,7 +238,6 @@ func (s *Sandbox) ServeCheckoutPage(w http.ResponseWriter, r *http.Request) {
 		AmountRaw:  strconv.FormatInt(int64(p.Amount), 10),
 		Currency:   p.Currency,
 		State:      string(p.State),
-		Closed:     p.State == booking.PaymentPending && !p.CheckoutClosedAt.IsZero(),
 		Action:     CheckoutPath + p.ID,
 		CSRFToken:  s.csrf(r),
 		BookingURL: bookingPath(p),
@@ -266,10 +267,6 @@ func (s *Sandbox) ServeCheckoutSubmit(w http.ResponseWriter, r *http.Request) {
 	}
 	p, ok := s.payment(w, r)
 	if !ok {
-		return
-	}
-	if p.State == booking.PaymentPending && !p.CheckoutClosedAt.IsZero() {
-		s.fail(w, r, http.StatusGone, "Checkout closed", closedMessage)
 		return
 	}
 	if p.State == booking.PaymentPending {
@@ -330,10 +327,6 @@ func (s *Sandbox) render(w http.ResponseWriter, r *http.Request, status int, c t
 	w.WriteHeader(status)
 	_, _ = w.Write(buf.Bytes())
 }
-
-// closedMessage is the sandbox's word for a checkout closed because its hold
-// ended.
-const closedMessage = "This checkout was closed because the seats are no longer held for it. Nothing was charged; choose your seats again."
 
 func bookingPath(p booking.Payment) string { return "/bookings/" + url.PathEscape(p.BookingID) }
 

@@ -41,7 +41,7 @@ const CheckoutLifetime = 31 * time.Minute
 const StripeCheckoutOrigin = "https://checkout.stripe.com"
 
 // DefaultStripeAPIBase is Stripe's API.
-const DefaultStripeAPIBase = stripe.APIURL
+const DefaultStripeAPIBase = "https://api.stripe.com"
 
 // StripeAPIVersion is the API version stripe-go v85 speaks and whose
 // events it decodes; the webhook endpoint must be created with it.
@@ -80,15 +80,15 @@ func NewStripe(opts StripeOptions) (*Stripe, error) {
 	if err := CheckStripeKey(opts.SecretKey); err != nil {
 		return nil, err
 	}
-	if !strings.HasPrefix(opts.WebhookSecret, "whsec_") {
-		return nil, errors.New("payment: stripe: the webhook secret must start with whsec_")
+	if err := CheckStripeWebhookSecret(opts.WebhookSecret); err != nil {
+		return nil, err
 	}
 	base := opts.APIBase
 	if base == "" {
 		base = DefaultStripeAPIBase
 	}
-	if u, err := url.Parse(base); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("payment: stripe: API base %q is not an absolute http(s) URL", base)
+	if err := CheckStripeAPIBase(base); err != nil {
+		return nil, err
 	}
 	hc := opts.HTTPClient
 	if hc == nil {
@@ -124,6 +124,22 @@ func CheckStripeKey(key string) error {
 		}
 	}
 	return errors.New("payment: stripe: the secret key must start with sk_test_, sk_live_, rk_test_ or rk_live_")
+}
+
+// CheckStripeWebhookSecret accepts a webhook signing secret.
+func CheckStripeWebhookSecret(secret string) error {
+	if !strings.HasPrefix(secret, "whsec_") || len(secret) == len("whsec_") {
+		return errors.New("payment: stripe: the webhook signing secret must start with whsec_")
+	}
+	return nil
+}
+
+// CheckStripeAPIBase accepts an absolute http(s) URL.
+func CheckStripeAPIBase(base string) error {
+	if u, err := url.Parse(base); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("payment: stripe: API base %q is not an absolute http(s) URL", base)
+	}
+	return nil
 }
 
 // IsLiveStripeKey reports whether key moves real money.
@@ -361,8 +377,8 @@ func plainMeta(m map[string]string, key string) string {
 // wanted: Stripe refuses to expire it, and Expire asks the session's status
 // to tell that refusal from a real failure.
 func (s *Stripe) Expire(ctx context.Context, p booking.Payment) error {
-	if p.CheckoutRef == "" {
-		return nil
+	if !isSessionID(p.CheckoutRef) {
+		return nil // no Checkout Session of Stripe's (another provider's, or none)
 	}
 	_, err := s.client.V1CheckoutSessions.Expire(ctx, p.CheckoutRef, &stripe.CheckoutSessionExpireParams{})
 	if err == nil {
@@ -383,13 +399,24 @@ func (s *Stripe) Expire(ctx context.Context, p booking.Payment) error {
 // an asynchronous payment still under way, is none yet. The event's id is
 // made from the session's, so that looking again settles nothing twice.
 func (s *Stripe) Lookup(ctx context.Context, p booking.Payment) (booking.PaymentEvent, bool, error) {
-	if p.CheckoutRef == "" {
+	if !isSessionID(p.CheckoutRef) {
 		return booking.PaymentEvent{}, false, nil
 	}
 	cs, err := s.client.V1CheckoutSessions.Retrieve(ctx, p.CheckoutRef, nil)
 	if err != nil {
 		return booking.PaymentEvent{}, false, fmt.Errorf("payment: stripe: retrieve checkout session %s of payment %s: %w", p.CheckoutRef, p.ID, err)
 	}
+	return sessionOutcome(cs, p)
+}
+
+// isSessionID reports whether ref is a Checkout Session's id.
+func isSessionID(ref string) bool { return strings.HasPrefix(ref, "cs_") && validID(ref) }
+
+// sessionOutcome is what a retrieved Checkout Session says of payment p:
+// complete and paid is a success, expired a failure, anything else no
+// outcome yet. The event's id is made from the session's, so that looking
+// again settles nothing twice.
+func sessionOutcome(cs *stripe.CheckoutSession, p booking.Payment) (booking.PaymentEvent, bool, error) {
 	var typ booking.EventType
 	switch {
 	case cs.Status == stripe.CheckoutSessionStatusComplete && cs.PaymentStatus == stripe.CheckoutSessionPaymentStatusPaid:
@@ -409,7 +436,23 @@ func (s *Stripe) Lookup(ctx context.Context, p booking.Payment) (booking.Payment
 // errNoCharge refuses a refund of a payment whose PaymentIntent boxoffice
 // never learnt (one taken before Stripe was its provider): the admin is
 // told where to make it.
-var errNoCharge = booking.Errorf(booking.EINVALID, "Stripe has no payment of this booking on record with boxoffice; refund it in the Stripe dashboard.")
+var errNoCharge = booking.Errorf(booking.EINVALID, "Stripe has no payment of this booking on record with boxoffice; refund it in the Stripe dashboard, then press \"Refunded outside boxoffice\".")
+
+// errAlreadyRefunded is Stripe's answer for a PaymentIntent refunded
+// already, in its dashboard say.
+var errAlreadyRefunded = booking.Errorf(booking.EINVALID, "Stripe says this payment was refunded already, outside boxoffice. Check it in the Stripe dashboard, then press \"Refunded outside boxoffice\".")
+
+// refundError is what a refused refund request tells the admin: Stripe's
+// refusals that are facts about the payment are domain errors with a
+// message for people; anything else (Stripe unreachable, our key refused)
+// is the server's trouble.
+func refundError(p booking.Payment, err error) error {
+	var se *stripe.Error
+	if errors.As(err, &se) && se.Code == stripe.ErrorCodeChargeAlreadyRefunded {
+		return fmt.Errorf("payment: stripe: refund payment %s: %w: %w", p.ID, errAlreadyRefunded, err)
+	}
+	return fmt.Errorf("payment: stripe: refund payment %s: %w", p.ID, err)
+}
 
 // Refund refunds the payment's PaymentIntent in full (POST /v1/refunds),
 // with the request's idempotency key and our ids as metadata, so that a
@@ -427,7 +470,7 @@ func (s *Stripe) Refund(ctx context.Context, r booking.RefundRequest) (booking.R
 	params.SetIdempotencyKey(r.Key)
 	ref, err := s.client.V1Refunds.Create(ctx, params)
 	if err != nil {
-		return booking.RefundResult{}, fmt.Errorf("payment: stripe: refund payment %s: %w", p.ID, err)
+		return booking.RefundResult{}, refundError(p, err)
 	}
 	res := booking.RefundResult{ID: ref.ID}
 	if ref.Status == stripe.RefundStatusFailed || ref.Status == stripe.RefundStatusCanceled {

@@ -274,6 +274,9 @@ func TestStripeVerifyCallback(t *testing.T) {
 			t.Errorf("signed %v from our clock: %v", d, err)
 		}
 	}
+	if stripe.APIURL != payment.DefaultStripeAPIBase {
+		t.Errorf("DefaultStripeAPIBase %q is not stripe-go's %q", payment.DefaultStripeAPIBase, stripe.APIURL)
+	}
 	if stripe.APIVersion != payment.StripeAPIVersion {
 		t.Errorf("StripeAPIVersion %q is not stripe-go's %q", payment.StripeAPIVersion, stripe.APIVersion)
 	}

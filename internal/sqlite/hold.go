@@ -60,6 +60,9 @@ func (s *Store) HoldSeats(ctx context.Context, h booking.Hold, m booking.Moment)
 	seatIDs := joinIDs(h.SeatIDs)
 
 	return s.inTx(ctx, "hold seats", func(tx *sql.Tx) error {
+		if err := checkOnSale(ctx, tx, h.ShowID, m); err != nil {
+			return err
+		}
 		locked, err := s.lockSeats(ctx, tx, n, lockArgs)
 		if err != nil {
 			return err
@@ -110,6 +113,16 @@ func (s *Store) HoldSeats(ctx context.Context, h booking.Hold, m booking.Moment)
 		}
 		return err
 	})
+}
+
+// checkOnSale reads the show inside the step's transaction and applies
+// booking.Show.CheckOnSale: an unknown show is ErrShowNotFound.
+func checkOnSale(ctx context.Context, tx *sql.Tx, showID string, m booking.Moment) error {
+	show, err := getShow(ctx, tx, showID)
+	if err != nil {
+		return err
+	}
+	return show.CheckOnSale(m)
 }
 
 // lockSeats runs lockSQL for n seats and returns how many it locked.

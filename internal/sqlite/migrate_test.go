@@ -64,7 +64,7 @@ func TestHoldsMadeBeforeMigration5AreFound(t *testing.T) {
 	db := openAtVersion(t, path, 4)
 	locked := t0.UnixNano()
 	for _, q := range []string{
-		`INSERT INTO shows (id, currency, starts_at) VALUES ('s1', 'INR', 0)`,
+		`INSERT INTO shows (id, currency, starts_at) VALUES ('s1', 'INR', 4102444800000000000)`,
 		`INSERT INTO seats (show_id, seat_id, row_label, number, grid_row, grid_col, price)
 			VALUES ('s1', 'A1', 'A', 1, 0, 0, 100), ('s1', 'A2', 'A', 2, 0, 1, 100), ('s1', 'A3', 'A', 3, 0, 2, 100)`,
 		`INSERT INTO holds (id, show_id, owner, seat_ids, amount, currency, created_at, state)
@@ -131,7 +131,7 @@ func TestChecksWithoutListsStillRefuse(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "v5.db")
 	db := openAtVersion(t, path, 5)
-	if _, err := db.Exec(`INSERT INTO shows (id, currency, starts_at) VALUES ('s1', 'INR', 0);
+	if _, err := db.Exec(`INSERT INTO shows (id, currency, starts_at) VALUES ('s1', 'INR', 4102444800000000000);
 		INSERT INTO seats (show_id, seat_id, row_label, number, grid_row, grid_col, price)
 			VALUES ('s1', 'A1', 'A', 1, 0, 0, 100)`); err != nil {
 		t.Fatal(err)
@@ -251,15 +251,15 @@ func TestChecksEditFailsLoudly(t *testing.T) {
 // release's, with a booking of every state (one refund_due marked
 // refunded the way 0003 did), and checks that 0007 carries each forward:
 // the marked one is refunded, the rest keep their state, payments gain
-// empty provider refs, and the rebuilt bookings table still refuses a
-// second booking with one ticket code.
+// empty provider refs, the rebuilt table keeps its indexes, and it still
+// refuses a second booking with one ticket code.
 func TestBookingsMadeBeforeMigration7(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "v6.db")
 	db := openAtVersion(t, path, 6)
 	ts := strconv.FormatInt(t0.UnixNano(), 10)
 	stmts := []string{
-		`INSERT INTO shows (id, currency, starts_at) VALUES ('s1', 'INR', 0)`,
+		`INSERT INTO shows (id, currency, starts_at) VALUES ('s1', 'INR', 4102444800000000000)`,
 		`INSERT INTO holds (id, show_id, owner, seat_ids, amount, currency, created_at, state)
 			VALUES ('h1', 's1', 'o1', 'A1', 100, 'INR', ` + ts + `, 'completed')`,
 	}
@@ -306,7 +306,13 @@ func TestBookingsMadeBeforeMigration7(t *testing.T) {
 	if err := s.write.QueryRowContext(ctx, `PRAGMA integrity_check`).Scan(&check); err != nil || check != "ok" {
 		t.Errorf("integrity_check = %q, %v", check, err)
 	}
-	if err := s.write.QueryRowContext(ctx, `PRAGMA foreign_key_check`).Err(); err != nil {
-		t.Errorf("foreign_key_check: %v", err)
+	var violations int
+	if err := s.write.QueryRowContext(ctx, `SELECT count(*) FROM pragma_foreign_key_check`).Scan(&violations); err != nil || violations != 0 {
+		t.Errorf("foreign_key_check: %d violations, %v", violations, err)
+	}
+	_, err := s.write.ExecContext(ctx, `INSERT INTO bookings (id, hold_id, payment_id, owner, show_id, seat_ids, amount, currency,
+		state, ticket_code, created_at, updated_at) VALUES ('b9', 'h1', 'p1', 'o1', 's1', 'A1', 100, 'INR', 'confirmed', 'TICK-0001', 0, 0)`)
+	if !isConstraint(err) {
+		t.Errorf("a second booking with ticket TICK-0001: %v, want a constraint violation", err)
 	}
 }

@@ -53,7 +53,7 @@ func (s *Store) ListOccupancy(ctx context.Context, f booking.ShowFilter, m booki
 			coalesce(agg.total - agg.booked - agg.free, 0),
 			coalesce(agg.free, 0),
 			(SELECT coalesce(sum(b.amount), 0) FROM bookings AS b WHERE b.show_id = up.id AND b.state = 'confirmed'),
-			(SELECT count(*) FROM bookings AS b WHERE b.show_id = up.id AND b.state = 'refund_due' AND b.refunded_at IS NULL)
+			(SELECT count(*) FROM bookings AS b WHERE b.show_id = up.id AND b.state = 'refund_due')
 		FROM up LEFT JOIN agg ON agg.show_id = up.id
 		ORDER BY up.starts_at, up.id`, args...)
 	if err != nil {

@@ -56,6 +56,9 @@ func (s *Store) StartPayment(ctx context.Context, holdID, owner string, ids book
 		if err := h.CheckPayable(m); err != nil {
 			return err
 		}
+		if err := checkOnSale(ctx, tx, h.ShowID, m); err != nil {
+			return err
+		}
 		p, err = scanPayment(tx.QueryRowContext(ctx, `SELECT `+paymentColumns+` FROM payments
 			WHERE hold_id = ? AND state = ? ORDER BY created_at LIMIT 1`, h.ID, booking.PaymentPending))
 		switch {
@@ -121,12 +124,16 @@ func (s *Store) settle(ctx context.Context, tx *sql.Tx, ev booking.PaymentEvent,
 	if err != nil {
 		return booking.Settlement{}, fmt.Errorf("booking %s of payment %s: %w", p.BookingID, p.ID, errors.Join(err, errIntegrity))
 	}
+	show, err := getShow(ctx, tx, h.ShowID)
+	if err != nil {
+		return booking.Settlement{}, fmt.Errorf("show %s of payment %s: %w", h.ShowID, p.ID, errors.Join(err, errIntegrity))
+	}
 	seats, err := seatsByID(ctx, tx, h.ShowID, h.SeatIDs)
 	if err != nil {
 		return booking.Settlement{}, err
 	}
 
-	st := booking.DecideSettlement(p, ev, h, seats, m)
+	st := booking.DecideSettlement(p, ev, show, h, seats, m)
 	switch st.Effect {
 	case booking.EffectBooked:
 		if err := bookSeats(ctx, tx, h, b.ID); err != nil {

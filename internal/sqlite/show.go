@@ -12,19 +12,24 @@ import (
 // showColumns are read by scanShow, in this order; callers may qualify them
 // with an alias prefix.
 const showColumns = `id, movie_id, movie_title, movie_rating, movie_runtime_min, movie_language,
-	theatre_id, theatre_name, theatre_city, screen, starts_at, currency`
+	theatre_id, theatre_name, theatre_city, screen, starts_at, currency, cancelled_at`
 
 func scanShow(r scanner, extra ...any) (booking.Show, error) {
 	var (
-		sh       booking.Show
-		startsAt sql.NullInt64
+		sh                    booking.Show
+		startsAt, cancelledAt sql.NullInt64
 	)
 	dest := append([]any{&sh.ID, &sh.Movie.ID, &sh.Movie.Title, &sh.Movie.Rating, &sh.Movie.RuntimeMin,
 		&sh.Movie.Language, &sh.Theatre.ID, &sh.Theatre.Name, &sh.Theatre.City, &sh.Screen, &startsAt,
-		&sh.Currency}, extra...)
+		&sh.Currency, &cancelledAt}, extra...)
 	err := r.Scan(dest...)
-	sh.StartsAt = fromNanos(startsAt)
+	sh.StartsAt, sh.CancelledAt = fromNanos(startsAt), fromNanos(cancelledAt)
 	return sh, err
+}
+
+func getShow(ctx context.Context, q rowQuerier, showID string) (booking.Show, error) {
+	sh, err := scanShow(q.QueryRowContext(ctx, `SELECT `+showColumns+` FROM shows WHERE id = ?`, showID))
+	return sh, notFound(err, booking.ErrShowNotFound)
 }
 
 // CreateShow stores a show and its seats, all available, in one transaction
@@ -36,7 +41,8 @@ func (s *Store) CreateShow(ctx context.Context, show booking.Show, seats []booki
 	err := s.inTx(ctx, "create show", func(tx *sql.Tx) error {
 		_, err := tx.StmtContext(ctx, s.stmts.insertShow).ExecContext(ctx,
 			show.ID, show.Movie.ID, show.Movie.Title, show.Movie.Rating, show.Movie.RuntimeMin, show.Movie.Language,
-			show.Theatre.ID, show.Theatre.Name, show.Theatre.City, show.Screen, nanos(show.StartsAt), show.Currency)
+			show.Theatre.ID, show.Theatre.Name, show.Theatre.City, show.Screen, nanos(show.StartsAt), show.Currency,
+			nanos(show.CancelledAt))
 		if isConstraint(err) {
 			return booking.Errorf(booking.EINVALID, "Show %s already exists.", show.ID)
 		}
@@ -74,9 +80,9 @@ func (s *Store) CountShows(ctx context.Context) (int, error) {
 
 // Show returns one show.
 func (s *Store) Show(ctx context.Context, showID string) (booking.Show, error) {
-	sh, err := scanShow(s.read.QueryRowContext(ctx, `SELECT `+showColumns+` FROM shows WHERE id = ?`, showID))
+	sh, err := getShow(ctx, s.read, showID)
 	if err != nil {
-		return booking.Show{}, wrapErr("show", notFound(err, booking.ErrShowNotFound))
+		return booking.Show{}, wrapErr("show", err)
 	}
 	return sh, nil
 }
@@ -102,7 +108,8 @@ func (s *Store) UpcomingShows(ctx context.Context, from time.Time, limit int, m 
 			coalesce(sum(`+seatFree+`), 0),
 			coalesce(min(seats.price), 0),
 			coalesce(max(seats.price), 0)
-		FROM (SELECT `+showColumns+` FROM shows WHERE starts_at >= ? ORDER BY starts_at, id LIMIT ?) AS up
+		FROM (SELECT `+showColumns+` FROM shows WHERE starts_at >= ? AND cancelled_at IS NULL
+			ORDER BY starts_at, id LIMIT ?) AS up
 		LEFT JOIN seats ON seats.show_id = up.id
 		GROUP BY up.id
 		ORDER BY up.starts_at, up.id`,
@@ -142,4 +149,65 @@ func prefixed(p, columns string) string {
 		out = append(out, c)
 	}
 	return string(out)
+}
+
+// CancelShow cancels a show in one transaction: the show's cancelled_at,
+// its locked seats freed and their holds (found through seats_hold, not by
+// walking holds) released, and each confirmed booking as
+// booking.Booking.CancelledShow leaves it.
+func (s *Store) CancelShow(ctx context.Context, showID string, m booking.Moment) (booking.Show, []booking.Booking, error) {
+	var (
+		show booking.Show
+		due  []booking.Booking
+	)
+	err := s.inTx(ctx, "cancel show", func(tx *sql.Tx) error {
+		due = nil
+		var err error
+		if show, err = getShow(ctx, tx, showID); err != nil || show.Cancelled() {
+			return err
+		}
+		show.CancelledAt = m.Now
+		if _, err := tx.ExecContext(ctx, `UPDATE shows SET cancelled_at = ? WHERE id = ?`, m.Now.UnixNano(), showID); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE holds SET state = 'released' WHERE state = 'active' AND id IN
+			(SELECT DISTINCT hold_id FROM seats INDEXED BY seats_hold WHERE show_id = ? AND status = 'locked')`, showID); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE seats SET status = 'available', hold_id = NULL, hold_owner = NULL, locked_at = NULL
+			WHERE show_id = ? AND status = 'locked'`, showID); err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT `+bookingColumns+` FROM bookings WHERE show_id = ? AND state = 'confirmed'
+			ORDER BY created_at, id`, showID)
+		if err != nil {
+			return err
+		}
+		var confirmed []booking.Booking
+		for rows.Next() {
+			b, err := scanBooking(rows)
+			if err != nil {
+				rows.Close()
+				return err
+			}
+			confirmed = append(confirmed, b)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for _, b := range confirmed {
+			if nb, changed := b.CancelledShow(m.Now); changed {
+				if err := updateBooking(ctx, tx, nb); err != nil {
+					return err
+				}
+				due = append(due, nb)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return booking.Show{}, nil, wrapErr("cancel show", err)
+	}
+	return show, due, nil
 }

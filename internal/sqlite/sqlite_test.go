@@ -59,7 +59,7 @@ func testShow(id string, rows, cols int) (booking.Show, []booking.Seat) {
 	show := booking.Show{
 		ID: id, Movie: booking.Movie{ID: "m1", Title: "Film", RuntimeMin: 120},
 		Theatre: booking.Theatre{ID: "t1", Name: "Odeon", City: "Pune"}, Screen: "1",
-		StartsAt: t0.Add(24 * time.Hour), Currency: "INR",
+		StartsAt: t0.Add(365 * 24 * time.Hour), Currency: "INR",
 	}
 	var seats []booking.Seat
 	for r := range rows {

@@ -115,10 +115,13 @@ func (s *Server) adminBookingModel(b booking.Booking) model.AdminBooking {
 		m.RefundPaid = s.adminTime(b.RefundedAt) + " by " + b.RefundedBy
 		if b.RefundID != "" {
 			m.RefundPaid += " (" + b.RefundID + ")"
+		} else {
+			m.RefundPaid += " (outside boxoffice)"
 		}
 	case b.RefundPending():
 		m.RefundAction = "/admin/bookings/" + b.ID + "/refund"
 		m.RefundLabel = s.refundLabel()
+		m.RefundedElsewhereAction = "/admin/bookings/" + b.ID + "/refunded"
 	}
 	return m
 }

@@ -53,11 +53,20 @@ func (s *Server) handleAdminShow(c echo.Context) error {
 		Callbacks: s.adminCallbacks(callbacks),
 		CSVURL:    adminShowURL(showID) + "/bookings.csv",
 	}
-	if c.QueryParam("refunded") != "" {
+	switch {
+	case c.QueryParam("refunded") != "":
 		v.Notice = &model.Notice{Kind: "info", Text: "Refund made."}
+	case c.QueryParam("cancelled") != "":
+		v.Notice = &model.Notice{Kind: "info", Text: "The show is cancelled: sales have stopped, and its bookings are in the refund queue."}
+	}
+	if !show.Cancelled() {
+		v.CancelURL = adminShowURL(showID) + "/cancel"
 	}
 	for _, b := range bookings {
 		b = s.refreshPending(c, b)
+		if b.State == booking.BookingConfirmed {
+			v.Confirmed++
+		}
 		bm := s.adminBookingModel(b)
 		v.Bookings = append(v.Bookings, bm)
 		if bm.RefundAction != "" {
@@ -76,11 +85,55 @@ func (s *Server) handleAdminRefund(c echo.Context) error {
 	ctx := c.Request().Context()
 	adm := currentAdmin(c)
 	b, err := s.svc.Refund(ctx, c.Param("bookingID"), adm.Email)
+	if booking.ErrorCode(err) == booking.EINTERNAL {
+		// The provider did not answer, or not as it should: nothing was
+		// recorded, and pressing again asks again with the same key.
+		s.log.ErrorContext(ctx, "refund through the provider failed", "booking_id", c.Param("bookingID"),
+			"err", err, "request_id", requestIDOf(c))
+		return errProviderUnavailable
+	}
 	if err != nil {
 		return err
 	}
 	s.log.InfoContext(ctx, "refund made", "booking_id", b.ID, "refund_id", b.RefundID, "admin", adm.Email, "request_id", requestIDOf(c))
 	return redirect(c, adminShowURL(b.ShowID)+"?refunded="+b.ID)
+}
+
+// handleAdminRefundedElsewhere is POST /admin/bookings/:bookingID/refunded:
+// the admin records that a refund_due booking's money went back outside
+// boxoffice (in the provider's dashboard), so it leaves the queue.
+func (s *Server) handleAdminRefundedElsewhere(c echo.Context) error {
+	ctx := c.Request().Context()
+	adm := currentAdmin(c)
+	b, err := s.svc.RefundedElsewhere(ctx, c.Param("bookingID"), adm.Email)
+	if err != nil {
+		return err
+	}
+	s.log.InfoContext(ctx, "refund recorded as made outside boxoffice", "booking_id", b.ID, "admin", adm.Email, "request_id", requestIDOf(c))
+	return redirect(c, adminShowURL(b.ShowID)+"?refunded="+b.ID)
+}
+
+// handleAdminShowCancel is POST /admin/shows/:showID/cancel with
+// confirm=yes: the show is cancelled (SPEC §10). Refunds that
+// REFUND_AUTOMATICALLY could not make stay in the queue, and the page says
+// so.
+func (s *Server) handleAdminShowCancel(c echo.Context) error {
+	ctx := c.Request().Context()
+	if c.FormValue("confirm") != "yes" {
+		return booking.Errorf(booking.EINVALID, "Tick \"Yes, cancel this show\" to confirm: cancelling cannot be undone.")
+	}
+	adm := currentAdmin(c)
+	show, due, err := s.svc.CancelShow(ctx, c.Param("showID"))
+	if show.ID == "" && err != nil {
+		return err
+	}
+	if err != nil {
+		s.log.ErrorContext(ctx, "refunds of a cancelled show failed; they wait in the refund queue", "show_id", show.ID,
+			"err", err, "request_id", requestIDOf(c))
+	}
+	s.log.InfoContext(ctx, "show cancelled", "show_id", show.ID, "bookings_due_refund", len(due), "admin", adm.Email,
+		"request_id", requestIDOf(c))
+	return redirect(c, adminShowURL(show.ID)+"?cancelled=1")
 }
 
 // handleAdminBookingsCSV is GET /admin/shows/:showID/bookings.csv.

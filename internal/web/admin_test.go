@@ -241,7 +241,7 @@ func TestAdminCounts(t *testing.T) {
 	if n := d.Find("tr[data-show-id]").Length(); n != 0 {
 		t.Errorf("%d shows on 2020-01-01", n)
 	}
-	day := testStart.Add(26 * time.Hour).Format(time.DateOnly)
+	day := testShowStart.Format(time.DateOnly)
 	if n := admin.get("/admin?date=" + day + "&theatre=t1").doc(t).Find("tr[data-show-id]").Length(); n != 1 {
 		t.Errorf("%d shows on %s at t1, want 1", n, day)
 	}

@@ -27,6 +27,11 @@ var testStart = time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)
 
 const testShowID = "show1"
 
+// testShowStart is when testShow starts: ten years after testStart, so
+// that the browser tests, which set the clock to the wall clock, still find
+// it on sale; its day and time are those of the day after testStart.
+var testShowStart = testStart.Add(26*time.Hour).AddDate(10, 0, 0)
+
 // app is a boxoffice web server on a real SQLite store in a temp directory,
 // with a clock the test moves and the sandbox payment provider, which calls
 // the server back over real HTTP.
@@ -117,7 +122,7 @@ func testShow() (booking.Show, []booking.Seat) {
 		Movie:    booking.Movie{ID: "m1", Title: "Monsoon Express", Rating: "UA", RuntimeMin: 148, Language: "Hindi"},
 		Theatre:  booking.Theatre{ID: "t1", Name: "Lalbagh Cinemas", City: "Bengaluru"},
 		Screen:   "Audi 1",
-		StartsAt: testStart.Add(26 * time.Hour),
+		StartsAt: testShowStart,
 		Currency: "INR",
 	}
 	var seats []booking.Seat

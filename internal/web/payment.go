@@ -49,8 +49,10 @@ func (s *Server) handleHoldPay(c echo.Context) error {
 		return errProviderUnavailable
 	}
 	if err := s.svc.CheckoutOpened(ctx, p, co.Ref); err != nil {
-		// The checkout is open all the same; the next Pay records it.
-		s.log.WarnContext(ctx, "recording the checkout's id failed", "payment_id", p.ID, "err", err, "request_id", requestIDOf(c))
+		// Without its id the checkout could never be closed when the hold
+		// ends, nor looked up: Pay again gets the same checkout back (its
+		// idempotency key) and records it then.
+		return errorf("web: recording checkout %s of payment %s: %w", co.Ref, p.ID, err)
 	}
 	return redirect(c, co.URL)
 }

@@ -30,7 +30,16 @@ func (s *Server) showModel(sh booking.Show) model.Show {
 		Runtime: runtime(sh.Movie.RuntimeMin),
 		Theatre: sh.Theatre.Name, City: sh.Theatre.City, Screen: sh.Screen,
 		Date: t.Format("Mon 2 Jan"), Time: t.Format("15:04"), StartsAt: sh.StartsAt.Format(time.RFC3339),
+		State: showState(sh),
 	}
+}
+
+// showState is data-show-state.
+func showState(sh booking.Show) string {
+	if sh.Cancelled() {
+		return "cancelled"
+	}
+	return "scheduled"
 }
 
 func runtime(min int) string {
@@ -75,6 +84,11 @@ func (s *Server) seatMapModel(sm booking.SeatMap, sel selection) model.SeatMap {
 		MaxSeats:    s.svc.MaxSeats(),
 		Currency:    sm.Show.Currency,
 		Notice:      sel.notice,
+	}
+	if err := sm.Show.CheckOnSale(sm.At); err != nil {
+		m.ClosedReason = booking.ErrorMessage(err)
+	} else {
+		m.OnSale = true
 	}
 	if sm.MyHold != nil {
 		m.MyHold = &model.HoldLink{URL: holdURL(sm.MyHold.ID), Seats: strings.Join(sm.MyHold.SeatIDs, ", ")}
@@ -308,6 +322,9 @@ func (s *Server) bookingModel(b booking.Booking, show booking.Show) (model.Booki
 		Seats:     strings.Join(b.SeatIDs, ", "), SeatCount: len(b.SeatIDs),
 		Total: b.Amount.Format(b.Currency), Amount: int64(b.Amount),
 		Reason: b.Reason, SeatMapURL: showURL(b.ShowID),
+	}
+	if b.Reason == booking.ReasonShowCancelled {
+		m.Reason = "The show was cancelled."
 	}
 	if b.State == booking.BookingPending {
 		every, ok := bookingPollEvery(s.svc.Now().Now.Sub(b.CreatedAt))

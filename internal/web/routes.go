@@ -58,7 +58,9 @@ func (s *Server) routes() {
 		{http.MethodGet, "/admin", s.adminOnly(s.handleAdmin)},
 		{http.MethodGet, "/admin/shows/:showID", s.adminOnly(s.handleAdminShow)},
 		{http.MethodGet, "/admin/shows/:showID/bookings.csv", s.adminOnly(s.handleAdminBookingsCSV)},
+		{http.MethodPost, "/admin/shows/:showID/cancel", s.adminOnly(s.handleAdminShowCancel)},
 		{http.MethodPost, "/admin/bookings/:bookingID/refund", s.adminOnly(s.handleAdminRefund)},
+		{http.MethodPost, "/admin/bookings/:bookingID/refunded", s.adminOnly(s.handleAdminRefundedElsewhere)},
 		{http.MethodGet, "/admin/payments/:paymentID", s.adminOnly(s.handleAdminPayment)},
 
 		// The payment provider: its signed events (each route 404 unless

@@ -240,6 +240,23 @@ func TestStripeJourney(t *testing.T) {
 		}
 	})
 
+	t.Run("refunded outside boxoffice", func(t *testing.T) {
+		a := newStripeApp(t, mock)
+		_, p := a.pay("C2")
+		a.clock.Advance(16 * time.Minute)
+		a.client().mustHold("C2")
+		wantStatus(t, a.webhook(a.sessionEvent("checkout.session.completed", "complete", "paid"), a.clock.Now()), http.StatusOK)
+		admin := a.client()
+		admin.mustLogin()
+		wantStatus(t, admin.post("/admin/bookings/"+p.BookingID+"/refunded", url.Values{"_csrf": {admin.adminCSRF()}}), http.StatusSeeOther)
+		if b := a.bookingOf(p); b.State != booking.BookingRefunded || b.RefundID != "" || b.RefundedBy != adminEmail {
+			t.Errorf("after Refunded outside boxoffice: %s, refund %q by %q", b.State, b.RefundID, b.RefundedBy)
+		}
+		if n := len(a.rec.Calls("POST /v1/refunds")); n != 0 {
+			t.Errorf("%d refunds asked of Stripe for a booking refunded outside boxoffice", n)
+		}
+	})
+
 	t.Run("expired", func(t *testing.T) {
 		a := newStripeApp(t, mock)
 		_, p := a.pay("D2")

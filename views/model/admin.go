@@ -66,6 +66,10 @@ type AdminShow struct {
 	Callbacks   []AdminCallback
 	CSVURL      string
 	Notice      *Notice
+	// CancelURL is where "Cancel this show" posts; empty once cancelled.
+	CancelURL string
+	// Confirmed counts the bookings a cancellation would refund.
+	Confirmed int
 }
 
 // AdminSeatRow is one line of the admin's seat map.
@@ -99,6 +103,8 @@ type AdminBooking struct {
 	RefundPaid   string // "12 Mar 10:04 by ops@example.com", when refunded
 	RefundAction string // POST target of the refund button, when still due
 	RefundLabel  string // its words: "Refund through Stripe"
+	// RefundedElsewhereAction records a refund made outside boxoffice.
+	RefundedElsewhereAction string
 }
 
 // AdminCallback is one received payment callback.

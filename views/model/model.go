@@ -46,7 +46,11 @@ type Show struct {
 	Date     string // "Fri 14 Mar"
 	Time     string // "19:30"
 	StartsAt string // RFC 3339
+	State    string // data-show-state: "scheduled" or "cancelled"
 }
+
+// Cancelled reports whether the show was cancelled.
+func (s Show) Cancelled() bool { return s.State == "cancelled" }
 
 // SeatMap is the seat map page and its fragment.
 type SeatMap struct {
@@ -61,6 +65,10 @@ type SeatMap struct {
 	Bands       []Band
 	Categories  []Category
 	MyHold      *HoldLink // the viewer's active hold for the show
+	// OnSale is whether seats can be held now (data-on-sale); when not,
+	// ClosedReason says why.
+	OnSale       bool
+	ClosedReason string
 	// ServerNow is the server's clock as the map was drawn (RFC 3339 with
 	// milliseconds): app.js frees held seats by it, not the device's clock.
 	ServerNow string

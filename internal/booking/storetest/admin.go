@@ -99,7 +99,7 @@ func testListOccupancyAgreesWithGoRule(t *testing.T, s booking.Store) {
 	rng := rand.New(rand.NewPCG(seed(t), 0xad))
 	var shows []booking.Show
 	for i := range 3 {
-		show, seats := newShow(t, s, 3, 8, base.Add(time.Duration(i+1)*time.Hour))
+		show, seats := newShow(t, s, 3, 8, base.Add(time.Duration(i+2)*24*time.Hour))
 		shows = append(shows, show)
 		for _, seat := range seats[:20] {
 			d := time.Duration(rng.Int64N(int64(2 * ttl)))
@@ -119,7 +119,7 @@ func testListOccupancyAgreesWithGoRule(t *testing.T, s booking.Store) {
 		refundDue(t, s, show.ID, seats[22].ID, seats[23].ID, 3*ttl)
 	}
 	// A show without seats counts zeros.
-	empty := booking.Show{ID: booking.NewID(), Theatre: booking.Theatre{ID: "t1"}, StartsAt: base.Add(10 * time.Hour), Currency: currency}
+	empty := booking.Show{ID: booking.NewID(), Theatre: booking.Theatre{ID: "t1"}, StartsAt: base.Add(10 * 24 * time.Hour), Currency: currency}
 	createShow(t, s, empty, nil)
 
 	moments := []booking.Moment{at(0), at(ttl / 2), at(ttl), at(2 * ttl), at(5 * ttl), {Now: base.Add(ttl), TTL: time.Hour}}
@@ -206,7 +206,7 @@ func testListOccupancyFilters(t *testing.T, s booking.Store) {
 
 func testMarkRefunded(t *testing.T, s booking.Store) {
 	ctx := context.Background()
-	show, _ := newShow(t, s, 1, 4, base)
+	show, _ := newShow(t, s, 1, 4, later)
 	_, confirmed := book(t, s, show.ID, "o1", at(0), "A1")
 	due := refundDue(t, s, show.ID, "A2", "A3", time.Minute)
 
@@ -252,8 +252,8 @@ func testMarkRefunded(t *testing.T, s booking.Store) {
 
 func testCallbackLog(t *testing.T, s booking.Store) {
 	ctx := context.Background()
-	show, _ := newShow(t, s, 1, 4, base)
-	otherShow, _ := newShow(t, s, 1, 2, base)
+	show, _ := newShow(t, s, 1, 4, later)
+	otherShow, _ := newShow(t, s, 1, 2, later)
 	h := hold(t, s, show.ID, "o1", at(0), "A1")
 	p, _ := pay(t, s, h, at(0))
 	oh := hold(t, s, otherShow.ID, "o2", at(0), "A1")

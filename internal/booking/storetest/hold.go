@@ -35,7 +35,7 @@ var releaseTests = []test{
 
 func testStoredHold(t *testing.T, s booking.Store) {
 	ctx := context.Background()
-	show, _ := newShow(t, s, 2, 3, base)
+	show, _ := newShow(t, s, 2, 3, later)
 	m := at(time.Minute)
 	in := newHold(show.ID, "o1", m, "A1", "B2", "A3")
 	if err := s.HoldSeats(ctx, in, m); err != nil {
@@ -64,7 +64,7 @@ func testStoredHold(t *testing.T, s booking.Store) {
 
 func testAllOrNothing(t *testing.T, s booking.Store) {
 	ctx := context.Background()
-	show, _ := newShow(t, s, 2, 5, base)
+	show, _ := newShow(t, s, 2, 5, later)
 	hold(t, s, show.ID, "o2", at(0), "B2")
 	book(t, s, show.ID, "o3", at(0), "B3")
 	hold(t, s, show.ID, "o4", at(-ttl), "B4") // lapsed: available
@@ -98,7 +98,7 @@ func testAllOrNothing(t *testing.T, s booking.Store) {
 
 func testUnknownSeat(t *testing.T, s booking.Store) {
 	ctx := context.Background()
-	show, _ := newShow(t, s, 1, 3, base)
+	show, _ := newShow(t, s, 1, 3, later)
 	hold(t, s, show.ID, "o2", at(0), "A2")
 	before := getSeats(t, s, show.ID)
 	for _, seats := range [][]string{{"A1", "A9"}, {"Z1"}, {"A1", "A2", "B1"}} {
@@ -113,7 +113,7 @@ func testUnknownSeat(t *testing.T, s booking.Store) {
 
 func testUnknownShow(t *testing.T, s booking.Store) {
 	ctx := context.Background()
-	show, _ := newShow(t, s, 1, 3, base)
+	show, _ := newShow(t, s, 1, 3, later)
 	before := getSeats(t, s, show.ID)
 	in := newHold(booking.NewID(), "o1", at(0), "A1")
 	err := s.HoldSeats(ctx, in, at(0))
@@ -127,7 +127,7 @@ func testUnknownShow(t *testing.T, s booking.Store) {
 // previous one in the same step; seats of both are carried over.
 func testReplacesPreviousHold(t *testing.T, s booking.Store) {
 	ctx := context.Background()
-	show, _ := newShow(t, s, 1, 5, base)
+	show, _ := newShow(t, s, 1, 5, later)
 	h1 := hold(t, s, show.ID, "o1", at(0), "A1", "A2")
 	other := hold(t, s, show.ID, "o2", at(0), "A5")
 
@@ -163,7 +163,7 @@ func testReplacesPreviousHold(t *testing.T, s booking.Store) {
 
 func testFailedHoldKeepsPreviousHold(t *testing.T, s booking.Store) {
 	ctx := context.Background()
-	show, _ := newShow(t, s, 1, 4, base)
+	show, _ := newShow(t, s, 1, 4, later)
 	h1 := hold(t, s, show.ID, "o1", at(0), "A1", "A2")
 	hold(t, s, show.ID, "o2", at(0), "A4")
 	before := getSeats(t, s, show.ID)
@@ -184,7 +184,7 @@ func testFailedHoldKeepsPreviousHold(t *testing.T, s booking.Store) {
 
 func testHoldsOfTwoShowsCoexist(t *testing.T, s booking.Store) {
 	ctx := context.Background()
-	x, _ := newShow(t, s, 1, 3, base)
+	x, _ := newShow(t, s, 1, 3, later)
 	y, _ := newShow(t, s, 1, 3, base.Add(3*time.Hour))
 	hx := hold(t, s, x.ID, "o1", at(0), "A1")
 	hy := hold(t, s, y.ID, "o1", at(time.Minute), "A1", "A2")
@@ -206,7 +206,7 @@ func testHoldsOfTwoShowsCoexist(t *testing.T, s booking.Store) {
 // testReplacingLapsedHoldSparesOthersSeats: replacement frees only the seats
 // the previous hold still locks, not those someone took after it lapsed.
 func testReplacingLapsedHoldSparesOthersSeats(t *testing.T, s booking.Store) {
-	show, _ := newShow(t, s, 1, 4, base)
+	show, _ := newShow(t, s, 1, 4, later)
 	h1 := hold(t, s, show.ID, "o1", at(0), "A1", "A2")
 	h3 := hold(t, s, show.ID, "o2", at(ttl+time.Minute), "A1")
 	h2 := hold(t, s, show.ID, "o1", at(ttl+2*time.Minute), "A3")
@@ -221,7 +221,7 @@ func testReplacingLapsedHoldSparesOthersSeats(t *testing.T, s booking.Store) {
 // still replaces that hold.
 func testRetakingOwnLapsedSeatsReplaces(t *testing.T, s booking.Store) {
 	ctx := context.Background()
-	show, _ := newShow(t, s, 1, 4, base)
+	show, _ := newShow(t, s, 1, 4, later)
 	h1 := hold(t, s, show.ID, "o1", at(0), "A1", "A2")
 	h2 := hold(t, s, show.ID, "o1", at(ttl+time.Minute), "A1", "A2")
 	if got := getHold(t, s, h1.ID).State; got != booking.HoldReplaced {
@@ -245,7 +245,7 @@ func testRetakingOwnLapsedSeatsReplaces(t *testing.T, s booking.Store) {
 // the session's new hold is its active one.
 func testLapsedHoldLostToOthersStaysGone(t *testing.T, s booking.Store) {
 	ctx := context.Background()
-	show, _ := newShow(t, s, 1, 4, base)
+	show, _ := newShow(t, s, 1, 4, later)
 	h1 := hold(t, s, show.ID, "o1", at(0), "A1", "A2")
 	other := hold(t, s, show.ID, "o2", at(ttl+time.Minute), "A1", "A2")
 	h2 := hold(t, s, show.ID, "o1", at(ttl+2*time.Minute), "A3")
@@ -261,7 +261,7 @@ func testLapsedHoldLostToOthersStaysGone(t *testing.T, s booking.Store) {
 }
 
 func testCompletedHoldIsNotReplaced(t *testing.T, s booking.Store) {
-	show, _ := newShow(t, s, 1, 3, base)
+	show, _ := newShow(t, s, 1, 3, later)
 	h1, b := book(t, s, show.ID, "o1", at(0), "A1")
 	h2 := hold(t, s, show.ID, "o1", at(time.Minute), "A2")
 	if got := getHold(t, s, h1.ID).State; got != booking.HoldCompleted {
@@ -275,7 +275,7 @@ func testCompletedHoldIsNotReplaced(t *testing.T, s booking.Store) {
 
 func testReleaseFreesSeats(t *testing.T, s booking.Store) {
 	ctx := context.Background()
-	show, _ := newShow(t, s, 1, 3, base)
+	show, _ := newShow(t, s, 1, 3, later)
 	h := hold(t, s, show.ID, "o1", at(0), "A1", "A2")
 	got, err := s.ReleaseHold(ctx, h.ID, "o1")
 	if err != nil {
@@ -301,7 +301,7 @@ func testReleaseFreesSeats(t *testing.T, s booking.Store) {
 
 func testReleaseIdempotent(t *testing.T, s booking.Store) {
 	ctx := context.Background()
-	show, _ := newShow(t, s, 1, 3, base)
+	show, _ := newShow(t, s, 1, 3, later)
 	h := hold(t, s, show.ID, "o1", at(0), "A1", "A2")
 	if _, err := s.ReleaseHold(ctx, h.ID, "o1"); err != nil {
 		t.Fatalf("ReleaseHold: %v", err)
@@ -323,7 +323,7 @@ func testReleaseIdempotent(t *testing.T, s booking.Store) {
 
 func testReleaseNotOwner(t *testing.T, s booking.Store) {
 	ctx := context.Background()
-	show, _ := newShow(t, s, 1, 3, base)
+	show, _ := newShow(t, s, 1, 3, later)
 	h := hold(t, s, show.ID, "o1", at(0), "A1", "A2")
 	before := getSeats(t, s, show.ID)
 	for _, owner := range []string{"o2", ""} {
@@ -342,7 +342,7 @@ func testReleaseNotOwner(t *testing.T, s booking.Store) {
 
 func testReleaseLapsedHoldSparesOthersSeats(t *testing.T, s booking.Store) {
 	ctx := context.Background()
-	show, _ := newShow(t, s, 1, 3, base)
+	show, _ := newShow(t, s, 1, 3, later)
 	h1 := hold(t, s, show.ID, "o1", at(0), "A1", "A2")
 	h2 := hold(t, s, show.ID, "o2", at(ttl), "A2", "A3")
 	if _, err := s.ReleaseHold(ctx, h1.ID, "o1"); err != nil {
@@ -356,7 +356,7 @@ func testReleaseLapsedHoldSparesOthersSeats(t *testing.T, s booking.Store) {
 
 func testReleaseReplacedHold(t *testing.T, s booking.Store) {
 	ctx := context.Background()
-	show, _ := newShow(t, s, 1, 3, base)
+	show, _ := newShow(t, s, 1, 3, later)
 	h1 := hold(t, s, show.ID, "o1", at(0), "A1", "A2")
 	h2 := hold(t, s, show.ID, "o1", at(time.Minute), "A2", "A3")
 	got, err := s.ReleaseHold(ctx, h1.ID, "o1")
@@ -376,7 +376,7 @@ func testReleaseReplacedHold(t *testing.T, s booking.Store) {
 // answer with an EGONE error or with the hold; either way nothing changes.
 func testReleaseCompletedHold(t *testing.T, s booking.Store) {
 	ctx := context.Background()
-	show, _ := newShow(t, s, 1, 3, base)
+	show, _ := newShow(t, s, 1, 3, later)
 	h, b := book(t, s, show.ID, "o1", at(0), "A1", "A2")
 	before := getSeats(t, s, show.ID)
 	if _, err := s.ReleaseHold(ctx, h.ID, "o1"); err != nil && booking.ErrorCode(err) != booking.EGONE {

@@ -31,7 +31,7 @@ var settleTests = []test{
 
 func testStartPayment(t *testing.T, s booking.Store) {
 	ctx := context.Background()
-	show, _ := newShow(t, s, 2, 3, base)
+	show, _ := newShow(t, s, 2, 3, later)
 	h := hold(t, s, show.ID, "o1", at(0), "A1", "B3")
 	before := getSeats(t, s, show.ID)
 	ids := newPaymentIDs()
@@ -70,7 +70,7 @@ func testStartPayment(t *testing.T, s booking.Store) {
 
 func testStartPaymentAgain(t *testing.T, s booking.Store) {
 	ctx := context.Background()
-	show, _ := newShow(t, s, 1, 3, base)
+	show, _ := newShow(t, s, 1, 3, later)
 	h := hold(t, s, show.ID, "o1", at(0), "A1")
 	p1, b1 := pay(t, s, h, at(time.Minute))
 	ids := newPaymentIDs()
@@ -92,7 +92,7 @@ func testStartPaymentAgain(t *testing.T, s booking.Store) {
 
 func testStartPaymentGone(t *testing.T, s booking.Store) {
 	ctx := context.Background()
-	show, _ := newShow(t, s, 1, 6, base)
+	show, _ := newShow(t, s, 1, 6, later)
 
 	expired := hold(t, s, show.ID, "o1", at(0), "A1")
 	released := hold(t, s, show.ID, "o2", at(0), "A2")
@@ -131,7 +131,7 @@ func testStartPaymentGone(t *testing.T, s booking.Store) {
 
 func testStartPaymentNotOwner(t *testing.T, s booking.Store) {
 	ctx := context.Background()
-	show, _ := newShow(t, s, 1, 3, base)
+	show, _ := newShow(t, s, 1, 3, later)
 	h := hold(t, s, show.ID, "o1", at(0), "A1")
 	for _, owner := range []string{"o2", ""} {
 		ids := newPaymentIDs()
@@ -164,7 +164,7 @@ func checkSettled(t *testing.T, s booking.Store, st booking.Settlement, wantP bo
 
 func testSettleBooksInTime(t *testing.T, s booking.Store) {
 	ctx := context.Background()
-	show, _ := newShow(t, s, 1, 3, base)
+	show, _ := newShow(t, s, 1, 3, later)
 	h := hold(t, s, show.ID, "o1", at(0), "A1", "A2")
 	p, b := pay(t, s, h, at(time.Minute))
 	m := at(2 * time.Minute)
@@ -225,7 +225,7 @@ func testSettleLateRescue(t *testing.T, s booking.Store) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			show, _ := newShow(t, s, 1, 4, base)
+			show, _ := newShow(t, s, 1, 4, later)
 			h := hold(t, s, show.ID, "o1", at(0), "A1", "A2")
 			p, b := pay(t, s, h, at(time.Minute))
 			tt.prepare(t, show, h)
@@ -247,7 +247,7 @@ func testSettleLateRescue(t *testing.T, s booking.Store) {
 }
 
 func testSettleRefundDue(t *testing.T, s booking.Store) {
-	show, _ := newShow(t, s, 1, 4, base)
+	show, _ := newShow(t, s, 1, 4, later)
 	h := hold(t, s, show.ID, "o1", at(0), "A1", "A2", "A3")
 	p, b := pay(t, s, h, at(time.Minute))
 	other := hold(t, s, show.ID, "o2", at(ttl+time.Minute), "A2", "A4")
@@ -284,7 +284,7 @@ func testSettleRefundDue(t *testing.T, s booking.Store) {
 }
 
 func testSettleFailureReleases(t *testing.T, s booking.Store) {
-	show, _ := newShow(t, s, 1, 4, base)
+	show, _ := newShow(t, s, 1, 4, later)
 	h := hold(t, s, show.ID, "o1", at(0), "A1", "A2", "A3")
 	p, b := pay(t, s, h, at(time.Minute))
 	other := hold(t, s, show.ID, "o2", at(ttl), "A3") // took a lapsed seat
@@ -309,7 +309,7 @@ func testSettleDuplicate(t *testing.T, s booking.Store) {
 	ctx := context.Background()
 	for _, typ := range []booking.EventType{booking.EventPaymentSucceeded, booking.EventPaymentFailed} {
 		t.Run(string(typ), func(t *testing.T) {
-			show, _ := newShow(t, s, 1, 3, base)
+			show, _ := newShow(t, s, 1, 3, later)
 			h := hold(t, s, show.ID, "o1", at(0), "A1", "A2")
 			p, _ := pay(t, s, h, at(time.Minute))
 			ev := event(p, typ)
@@ -352,7 +352,7 @@ func testSettleFirstOutcomeWins(t *testing.T, s booking.Store) {
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.first)+"_then_"+string(tt.then), func(t *testing.T) {
-			show, _ := newShow(t, s, 1, 3, base)
+			show, _ := newShow(t, s, 1, 3, later)
 			h := hold(t, s, show.ID, "o1", at(0), "A1", "A2")
 			p, _ := pay(t, s, h, at(time.Minute))
 			settle(t, s, event(p, tt.first), booking.NewTicketCode(), at(2*time.Minute))
@@ -376,7 +376,7 @@ func testSettleFirstOutcomeWins(t *testing.T, s booking.Store) {
 
 func testSettleMismatch(t *testing.T, s booking.Store) {
 	ctx := context.Background()
-	show, _ := newShow(t, s, 1, 3, base)
+	show, _ := newShow(t, s, 1, 3, later)
 	h := hold(t, s, show.ID, "o1", at(0), "A1")
 	otherHold := hold(t, s, show.ID, "o2", at(0), "A2")
 	p, b := pay(t, s, h, at(time.Minute))
@@ -418,7 +418,7 @@ func testSettleMismatch(t *testing.T, s booking.Store) {
 // that the service can settle the same event again with a fresh code.
 func testSettleTicketCodeTaken(t *testing.T, s booking.Store) {
 	ctx := context.Background()
-	show, _ := newShow(t, s, 1, 4, base)
+	show, _ := newShow(t, s, 1, 4, later)
 	h1 := hold(t, s, show.ID, "o1", at(0), "A1")
 	p1, _ := pay(t, s, h1, at(time.Minute))
 	if st := settle(t, s, event(p1, booking.EventPaymentSucceeded), "SAME-C0DE", at(2*time.Minute)); st.Effect != booking.EffectBooked {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -27,12 +28,68 @@ var providerTests = []test{
 	{"ClaimLookupRace", testClaimLookupRace},
 	{"SettleRefundFailed", testSettleRefundFailed},
 	{"MarkRefundedRace", testMarkRefundedRace},
+	{"RefundFailedBeforeItWasRecorded", testRefundFailedBeforeItWasRecorded},
+	{"EndedCheckoutsPagePastLapsedHolds", testEndedCheckoutsPagePastLapsedHolds},
+}
+
+// testRefundFailedBeforeItWasRecorded: a refund made at the provider but
+// not recorded (the process stopped) fails; the booking, still due, learns
+// the failed refund's id, so that neither a retry with the old key nor a
+// stale click can record the failed refund as made.
+func testRefundFailedBeforeItWasRecorded(t *testing.T, s booking.Store) {
+	ctx := context.Background()
+	show, _ := newShow(t, s, 1, 4, later)
+	due := refundDue(t, s, show.ID, "A1", "A2", 0)
+	st, err := s.SettleRefund(ctx, booking.RefundEvent{ID: "evt_" + booking.NewID(), RefundID: "re_1", BookingID: due.ID, Reason: "lost_or_stolen_card"}, at(time.Hour))
+	if err != nil || st.Effect != booking.EffectRefundDue {
+		t.Fatalf("SettleRefund of an unrecorded refund = %+v, %v; want refund_due", st, err)
+	}
+	b := getBooking(t, s, due.ID)
+	if b.State != booking.BookingRefundDue || b.RefundID != "re_1" || !strings.Contains(b.Reason, "lost_or_stolen_card") || !strings.HasPrefix(b.Reason, due.Reason) {
+		t.Errorf("after the failure: %s, refund %q, reason %q", b.State, b.RefundID, b.Reason)
+	}
+	if key := booking.RefundKey(b); key == booking.RefundKey(due) {
+		t.Errorf("RefundKey after a failure is still %q", key)
+	}
+	_, err = s.MarkRefunded(ctx, due.ID, "re_1", "ops@example.com", at(2*time.Hour).Now)
+	wantErr(t, "MarkRefunded with the failed refund", err, booking.ErrRefundFailed)
+	if _, err := s.MarkRefunded(ctx, due.ID, "re_2", "ops@example.com", at(2*time.Hour).Now); err != nil {
+		t.Fatalf("MarkRefunded with a new refund: %v", err)
+	}
+	// The old refund's failure told again, after a new one was made, is
+	// ignored.
+	st, err = s.SettleRefund(ctx, booking.RefundEvent{ID: "evt_" + booking.NewID(), RefundID: "re_1", BookingID: due.ID, Reason: "again"}, at(3*time.Hour))
+	if err != nil || st.Effect != booking.EffectIgnored {
+		t.Errorf("an old refund's failure after a new refund = %+v, %v; want ignored", st, err)
+	}
+	if b := getBooking(t, s, due.ID); b.State != booking.BookingRefunded || b.RefundID != "re_2" {
+		t.Errorf("after an old refund's failure: %s %q, want refunded by re_2", b.State, b.RefundID)
+	}
+}
+
+// testEndedCheckoutsPagePastLapsedHolds: many older checkouts whose holds
+// lapsed with their seats still free (not ended: a late payment is still
+// rescued) do not hide a newer ended one.
+func testEndedCheckoutsPagePastLapsedHolds(t *testing.T, s booking.Store) {
+	ctx := context.Background()
+	show, _ := newShow(t, s, 2, 8, later)
+	for i := range 7 {
+		payWithCheckout(t, s, show.ID, "lapsed-"+strconv.Itoa(i), at(time.Duration(i)*time.Second), "A"+strconv.Itoa(i+1))
+	}
+	released, p := payWithCheckout(t, s, show.ID, "released", at(time.Minute), "B1")
+	if _, err := s.ReleaseHold(ctx, released.ID, "released"); err != nil {
+		t.Fatal(err)
+	}
+	list, err := s.EndedCheckouts(ctx, at(ttl+2*time.Minute), 3)
+	if err != nil || len(list) != 1 || list[0].ID != p.ID {
+		t.Errorf("EndedCheckouts(limit 3) behind 7 lapsed holds = %v, %v; want the released one", list, err)
+	}
 }
 
 // testMarkRefundedRace: admins pressing Refund at once each record a
 // refund; exactly one is recorded, the others are told it already was.
 func testMarkRefundedRace(t *testing.T, s booking.Store) {
-	show, _ := newShow(t, s, 1, 4, base)
+	show, _ := newShow(t, s, 1, 4, later)
 	due := refundDue(t, s, show.ID, "A1", "A2", 0)
 	const admins = 12
 	var wg sync.WaitGroup
@@ -76,7 +133,7 @@ func payWithCheckout(t *testing.T, s booking.Store, showID, owner string, m book
 
 func testCheckoutRef(t *testing.T, s booking.Store) {
 	ctx := context.Background()
-	show, _ := newShow(t, s, 1, 3, base)
+	show, _ := newShow(t, s, 1, 3, later)
 	h := hold(t, s, show.ID, "o1", at(0), "A1")
 	p, b := pay(t, s, h, at(time.Minute))
 	if err := s.SetCheckoutRef(ctx, p.ID, "cs_test_1"); err != nil {
@@ -98,7 +155,7 @@ func testCheckoutRef(t *testing.T, s booking.Store) {
 }
 
 func testChargeRefOnSuccess(t *testing.T, s booking.Store) {
-	show, _ := newShow(t, s, 1, 4, base)
+	show, _ := newShow(t, s, 1, 4, later)
 	h := hold(t, s, show.ID, "o1", at(0), "A1")
 	p, _ := pay(t, s, h, at(0))
 	ev := event(p, booking.EventPaymentSucceeded)
@@ -135,7 +192,7 @@ func testChargeRefOnSuccess(t *testing.T, s booking.Store) {
 // on either side of the holds' expiry.
 func testEndedCheckouts(t *testing.T, s booking.Store) {
 	ctx := context.Background()
-	show, _ := newShow(t, s, 2, 8, base)
+	show, _ := newShow(t, s, 2, 8, later)
 
 	_, live := payWithCheckout(t, s, show.ID, "live", at(0), "A1")
 	released, pReleased := payWithCheckout(t, s, show.ID, "released", at(0), "A2")
@@ -206,7 +263,7 @@ func testEndedCheckouts(t *testing.T, s booking.Store) {
 
 func testCloseCheckout(t *testing.T, s booking.Store) {
 	ctx := context.Background()
-	show, _ := newShow(t, s, 1, 3, base)
+	show, _ := newShow(t, s, 1, 3, later)
 	_, p := payWithCheckout(t, s, show.ID, "o1", at(0), "A1")
 	when := at(time.Minute).Now
 	if err := s.CloseCheckout(ctx, p.ID, when); err != nil {
@@ -226,7 +283,7 @@ func testCloseCheckout(t *testing.T, s booking.Store) {
 
 func testClaimLookup(t *testing.T, s booking.Store) {
 	ctx := context.Background()
-	show, _ := newShow(t, s, 1, 3, base)
+	show, _ := newShow(t, s, 1, 3, later)
 	_, p := payWithCheckout(t, s, show.ID, "o1", at(0), "A1")
 	claim := func(d time.Duration) bool {
 		t.Helper()
@@ -265,7 +322,7 @@ func testClaimLookup(t *testing.T, s booking.Store) {
 // testClaimLookupRace: of many callers claiming one stuck payment at once,
 // as processes showing its booking page do, exactly one wins.
 func testClaimLookupRace(t *testing.T, s booking.Store) {
-	show, _ := newShow(t, s, 1, 3, base)
+	show, _ := newShow(t, s, 1, 3, later)
 	_, p := payWithCheckout(t, s, show.ID, "o1", at(0), "A1")
 	const callers = 16
 	var wg sync.WaitGroup
@@ -297,7 +354,7 @@ func testClaimLookupRace(t *testing.T, s booking.Store) {
 
 func testSettleRefundFailed(t *testing.T, s booking.Store) {
 	ctx := context.Background()
-	show, _ := newShow(t, s, 1, 4, base)
+	show, _ := newShow(t, s, 1, 4, later)
 	due := refundDue(t, s, show.ID, "A1", "A2", 0)
 	refunded, err := s.MarkRefunded(ctx, due.ID, "re_1", "ops@example.com", at(time.Hour).Now)
 	if err != nil {

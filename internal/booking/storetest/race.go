@@ -210,7 +210,7 @@ func checkRace(t *testing.T, s booking.Store, showID string, outcomes []outcome,
 func testRaceHolds(t *testing.T, s booking.Store) {
 	ctx, cancel := context.WithTimeout(context.Background(), raceTimeout)
 	defer cancel()
-	show, seats := newShow(t, s, 2, 16, base)
+	show, seats := newShow(t, s, 2, 16, later)
 	rng := rand.New(rand.NewPCG(seed(t), 64))
 	plan := planWindows(rng, seatIDs(seats), 64, 1, 4, func(g, _ int) string { return fmt.Sprintf("o%d", g) })
 	m := at(time.Minute)
@@ -223,7 +223,7 @@ func testRaceHolds(t *testing.T, s booking.Store) {
 func testRaceOneSession(t *testing.T, s booking.Store) {
 	ctx, cancel := context.WithTimeout(context.Background(), raceTimeout)
 	defer cancel()
-	show, seats := newShow(t, s, 1, 20, base)
+	show, seats := newShow(t, s, 1, 20, later)
 	ids := seatIDs(seats)
 	plan := make([][]attempt, 16)
 	for g := range plan {
@@ -270,7 +270,7 @@ func testRaceOneSession(t *testing.T, s booking.Store) {
 func testRaceStartPayment(t *testing.T, s booking.Store) {
 	ctx, cancel := context.WithTimeout(context.Background(), raceTimeout)
 	defer cancel()
-	show, _ := newShow(t, s, 1, 3, base)
+	show, _ := newShow(t, s, 1, 3, later)
 	h := hold(t, s, show.ID, "o1", at(0), "A1", "A2")
 	const n = 16
 	ids := make([]booking.PaymentIDs, n)
@@ -309,7 +309,7 @@ func testRaceSettlements(t *testing.T, s booking.Store) {
 	defer cancel()
 	wins := [2]int{}
 	for round := range 8 {
-		show, _ := newShow(t, s, 1, 3, base)
+		show, _ := newShow(t, s, 1, 3, later)
 		h1 := hold(t, s, show.ID, "o1", at(0), "A1", "A2")
 		p1, b1 := pay(t, s, h1, at(time.Minute))
 		h2 := hold(t, s, show.ID, "o2", at(ttl+time.Minute), "A2", "A3")
@@ -362,7 +362,7 @@ func testRaceSettlements(t *testing.T, s booking.Store) {
 func testRaceDuplicateDeliveries(t *testing.T, s booking.Store) {
 	ctx, cancel := context.WithTimeout(context.Background(), raceTimeout)
 	defer cancel()
-	show, _ := newShow(t, s, 1, 3, base)
+	show, _ := newShow(t, s, 1, 3, later)
 	h := hold(t, s, show.ID, "o1", at(0), "A1", "A2")
 	p, _ := pay(t, s, h, at(time.Minute))
 	ev := event(p, booking.EventPaymentSucceeded)
@@ -406,7 +406,7 @@ func testRaceDuplicateDeliveries(t *testing.T, s booking.Store) {
 func testRaceContradictingEvents(t *testing.T, s booking.Store) {
 	ctx, cancel := context.WithTimeout(context.Background(), raceTimeout)
 	defer cancel()
-	show, _ := newShow(t, s, 1, 3, base)
+	show, _ := newShow(t, s, 1, 3, later)
 	h := hold(t, s, show.ID, "o1", at(0), "A1", "A2")
 	p, _ := pay(t, s, h, at(time.Minute))
 	const n = 20

@@ -21,7 +21,7 @@ var ruleTests = []test{
 // testTimesKeepNanoseconds: the seat rule compares instants to the
 // nanosecond, so a store must give back exactly the instant it was given.
 func testTimesKeepNanoseconds(t *testing.T, s booking.Store) {
-	show, _ := newShow(t, s, 1, 3, base)
+	show, _ := newShow(t, s, 1, 3, later)
 	m := booking.Moment{Now: base.Add(987654321 * time.Nanosecond), TTL: ttl}
 	h := hold(t, s, show.ID, "o1", m, "A2") // as stored
 	if !h.CreatedAt.Equal(m.Now) {

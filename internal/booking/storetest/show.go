@@ -47,7 +47,7 @@ func testShowRoundTrip(t *testing.T, s booking.Store) {
 // ids nor the order of creation is map order: only (GridRow, GridCol) is.
 func testSeatsInMapOrder(t *testing.T, s booking.Store) {
 	id := booking.NewID()
-	show := booking.Show{ID: id, Movie: booking.Movie{ID: "m1", Title: "Mirror"}, Theatre: booking.Theatre{ID: "t1", Name: "Plaza", City: "Kochi"}, Screen: "1", StartsAt: base, Currency: currency}
+	show := booking.Show{ID: id, Movie: booking.Movie{ID: "m1", Title: "Mirror"}, Theatre: booking.Theatre{ID: "t1", Name: "Plaza", City: "Kochi"}, Screen: "1", StartsAt: later, Currency: currency}
 	mk := func(row string, num, gridRow, gridCol int) booking.Seat {
 		return booking.Seat{ShowID: id, ID: row + strconv.Itoa(num), Row: row, Number: num, GridRow: gridRow, GridCol: gridCol,
 			Category: "Classic", Price: classicPrice, Kind: booking.KindStandard, Status: booking.SeatAvailable}
@@ -91,7 +91,7 @@ func testCountShows(t *testing.T, s booking.Store) {
 		t.Fatalf("CountShows of an empty store = %d, %v; want 0, nil", n, err)
 	}
 	newShow(t, s, 1, 2, base.Add(-30*24*time.Hour)) // past shows count too
-	newShow(t, s, 1, 2, base)
+	newShow(t, s, 1, 2, later)
 	newShow(t, s, 2, 2, base.Add(time.Hour))
 	n, err = s.CountShows(ctx)
 	if err != nil || n != 3 {
@@ -162,7 +162,7 @@ func testUpcomingShows(t *testing.T, s booking.Store) {
 
 func testOccupancy(t *testing.T, s booking.Store) {
 	ctx := context.Background()
-	show, _ := newShow(t, s, 2, 5, base)
+	show, _ := newShow(t, s, 2, 5, later)
 	if diff := cmp.Diff(booking.Occupancy{Total: 10, Available: 10}, occupancy(t, s, show.ID, at(0))); diff != "" {
 		t.Errorf("Occupancy of a new show (-want +got):\n%s", diff)
 	}
@@ -196,7 +196,7 @@ func testOccupancy(t *testing.T, s booking.Store) {
 // sentinel, not a zero value.
 func testNotFound(t *testing.T, s booking.Store) {
 	ctx := context.Background()
-	show, _ := newShow(t, s, 1, 2, base)
+	show, _ := newShow(t, s, 1, 2, later)
 	h := hold(t, s, show.ID, "o1", at(0), "A1")
 	p, _ := pay(t, s, h, at(0))
 	unknown := booking.NewID()

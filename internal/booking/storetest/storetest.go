@@ -75,6 +75,7 @@ func Run(t *testing.T, h Harness) {
 		{"StartPayment", startPaymentTests, true},
 		{"Settle", settleTests, true},
 		{"Provider", providerTests, true},
+		{"Sales", salesTests, true},
 		{"Admin", adminTests, true},
 		{"Race", raceTests, false},
 	}
@@ -119,6 +120,11 @@ func closeWithTest(t *testing.T, s booking.Store) {
 const ttl = 15 * time.Minute
 
 var base = time.Date(2026, 4, 1, 10, 0, 0, 123456789, time.UTC)
+
+// later is when the suite's shows start, unless a test needs another time:
+// a month after base, so that every moment the tests use is within their
+// sales window.
+var later = base.Add(30 * 24 * time.Hour)
 
 // at is base+d with the usual TTL.
 func at(d time.Duration) booking.Moment { return booking.Moment{Now: base.Add(d), TTL: ttl} }

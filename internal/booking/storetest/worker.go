@@ -100,7 +100,7 @@ func testProcessRace(t *testing.T, h Harness) {
 	if err != nil {
 		t.Fatalf("os.Executable: %v", err)
 	}
-	show, seats := newShow(t, s, 2, 12, base)
+	show, seats := newShow(t, s, 2, 12, later)
 	rng := rand.New(rand.NewPCG(seed(t), 2))
 	m := at(time.Minute)
 

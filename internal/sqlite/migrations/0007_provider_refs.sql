@@ -1,5 +1,9 @@
 -- 0007_provider_refs: what a real payment provider needs remembered.
 --
+-- Stop processes running an older boxoffice before this migrates a file:
+-- they would write bookings marked refunded the old way (refund_due with
+-- refunded_at), which this binary counts as still due.
+--
 -- payments: the provider's id of the checkout (a Stripe Checkout Session)
 -- and of the money taken (a PaymentIntent), when boxoffice closed the
 -- checkout because its hold ended, and when it last asked the provider
@@ -21,6 +25,9 @@ CREATE INDEX payments_open_checkouts ON payments (created_at, id)
 -- dropped, the new one renamed, its indexes made again. No table refers
 -- to bookings, so the foreign keys (on) are not disturbed. A booking that
 -- 0003 marked refunded (refund_due with refunded_at) becomes refunded.
+-- The CHECK lists its states with IN: 0006 chained equalities for seats and
+-- holds, written on every hold, while a booking is written a few times in
+-- its life, where the list costs nothing measurable.
 CREATE TABLE bookings_new (
     id          TEXT    PRIMARY KEY,
     hold_id     TEXT    NOT NULL REFERENCES holds (id),
