@@ -37,6 +37,9 @@ var (
 	ErrHoldNotFound    = &Error{Code: ENOTFOUND, Message: "There is no such hold."}
 	ErrPaymentNotFound = &Error{Code: ENOTFOUND, Message: "There is no such payment."}
 	ErrBookingNotFound = &Error{Code: ENOTFOUND, Message: "There is no such booking."}
+	ErrTheatreNotFound = &Error{Code: ENOTFOUND, Message: "There is no such theatre."}
+	ErrScreenNotFound  = &Error{Code: ENOTFOUND, Message: "There is no such screen."}
+	ErrMovieNotFound   = &Error{Code: ENOTFOUND, Message: "There is no such movie."}
 	// ErrNotOwner is reported as not found: another session must not learn
 	// that a hold exists.
 	ErrNotOwner = &Error{Code: ENOTFOUND, Message: "There is no such hold."}

@@ -16,6 +16,9 @@ type Theatre struct {
 	ID   string
 	Name string
 	City string
+	// TimeZone is the IANA zone its show times are given and shown in
+	// (Asia/Kolkata). Shows made before theatres had one have "".
+	TimeZone string
 }
 
 // Show is one screening of a movie in one screen of a theatre. Its seats are
@@ -25,6 +28,7 @@ type Show struct {
 	Movie    Movie
 	Theatre  Theatre
 	Screen   string
+	ScreenID string // the screen whose layout the seats were copied from; "" for synthetic shows
 	StartsAt time.Time
 	Currency string // ISO 4217, e.g. "INR"
 	// CancelledAt is when an admin cancelled the show; zero while it runs.

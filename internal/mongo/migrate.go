@@ -28,7 +28,8 @@ func (s *Store) Migrate(ctx context.Context) error {
 		ctx, cancel = context.WithTimeout(ctx, migrateTimeout)
 		defer cancel()
 	}
-	for _, name := range []string{colShows, colSeats, colHolds, colPayments, colBookings, colPaymentEvents, colSessions, colAdmins, colCallbacks, colMigrations} {
+	for _, name := range []string{colShows, colSeats, colHolds, colPayments, colBookings, colPaymentEvents, colSessions, colAdmins, colCallbacks,
+		colTheatres, colScreens, colMovies, colMigrations} {
 		err := s.db.CreateCollection(ctx, name)
 		if err != nil && !hasCode(err, codeNamespaceExists) {
 			return fmt.Errorf("mongo: migrate: create %s: %w", name, err)
@@ -65,6 +66,15 @@ func indexes() map[string][]mongo.IndexModel {
 			idx("starts_at", bson.D{{Key: "starts_at", Value: 1}, {Key: "_id", Value: 1}}),
 			// The admin's overview filtered by theatre.
 			idx("theatre_starts_at", bson.D{{Key: "theatre.id", Value: 1}, {Key: "starts_at", Value: 1}}),
+			// Saving a movie or a screen updates the copies its shows
+			// carry; deleting one asks whether a show uses it. (A
+			// theatre's shows are found by theatre_starts_at.)
+			idx("movie", bson.D{{Key: "movie.id", Value: 1}}),
+			idx("screen", bson.D{{Key: "screen_id", Value: 1}}),
+		},
+		colScreens: {
+			// A theatre's screens, listed by name without a sort in memory.
+			idx("theatre_name", bson.D{{Key: "theatre_id", Value: 1}, {Key: "name", Value: 1}, {Key: "_id", Value: 1}}),
 		},
 		colSeats: {
 			// The seat key: every seat operation filters by it.

@@ -53,6 +53,9 @@ const (
 	colSessions      = "sessions"
 	colAdmins        = "admins"
 	colCallbacks     = "payment_callbacks"
+	colTheatres      = "theatres"
+	colScreens       = "screens"
+	colMovies        = "movies"
 )
 
 // Store is a booking.Store on a MongoDB replica set. It is safe for concurrent

@@ -20,6 +20,7 @@ type showDoc struct {
 	Movie      movieDoc   `bson:"movie"`
 	Theatre    theatreDoc `bson:"theatre"`
 	Screen     string     `bson:"screen"`
+	ScreenID   string     `bson:"screen_id"` // "" for synthetic shows and in documents older than the catalog
 	StartsAt   int64      `bson:"starts_at"` // Unix ns
 	Currency   string     `bson:"currency"`
 	SeatsTotal int        `bson:"seats_total"`
@@ -42,6 +43,9 @@ type theatreDoc struct {
 	ID   string `bson:"id"`
 	Name string `bson:"name"`
 	City string `bson:"city"`
+	// TimeZone is the theatre's IANA zone, "" in documents older than the
+	// catalog.
+	TimeZone string `bson:"tz"`
 }
 
 func (d showDoc) show() booking.Show {
@@ -51,8 +55,11 @@ func (d showDoc) show() booking.Show {
 			ID: d.Movie.ID, Title: d.Movie.Title, Rating: d.Movie.Rating,
 			RuntimeMin: d.Movie.RuntimeMin, Language: d.Movie.Language,
 		},
-		Theatre:     booking.Theatre{ID: d.Theatre.ID, Name: d.Theatre.Name, City: d.Theatre.City},
+		Theatre: booking.Theatre{
+			ID: d.Theatre.ID, Name: d.Theatre.Name, City: d.Theatre.City, TimeZone: d.Theatre.TimeZone,
+		},
 		Screen:      d.Screen,
+		ScreenID:    d.ScreenID,
 		StartsAt:    fromNanos(d.StartsAt),
 		Currency:    d.Currency,
 		CancelledAt: fromNanos(d.CancelledAt),
@@ -90,8 +97,11 @@ func (s *Store) CreateShow(ctx context.Context, show booking.Show, seats []booki
 			ID: show.Movie.ID, Title: show.Movie.Title, Rating: show.Movie.Rating,
 			RuntimeMin: show.Movie.RuntimeMin, Language: show.Movie.Language,
 		},
-		Theatre:     theatreDoc{ID: show.Theatre.ID, Name: show.Theatre.Name, City: show.Theatre.City},
+		Theatre: theatreDoc{
+			ID: show.Theatre.ID, Name: show.Theatre.Name, City: show.Theatre.City, TimeZone: show.Theatre.TimeZone,
+		},
 		Screen:      show.Screen,
+		ScreenID:    show.ScreenID,
 		StartsAt:    nanos(show.StartsAt),
 		Currency:    show.Currency,
 		SeatsTotal:  len(seats),

@@ -12,7 +12,7 @@ import (
 // showColumns are read by scanShow, in this order; callers may qualify them
 // with an alias prefix.
 const showColumns = `id, movie_id, movie_title, movie_rating, movie_runtime_min, movie_language,
-	theatre_id, theatre_name, theatre_city, screen, starts_at, currency, cancelled_at`
+	theatre_id, theatre_name, theatre_city, screen, starts_at, currency, cancelled_at, screen_id, theatre_tz`
 
 func scanShow(r scanner, extra ...any) (booking.Show, error) {
 	var (
@@ -21,7 +21,7 @@ func scanShow(r scanner, extra ...any) (booking.Show, error) {
 	)
 	dest := append([]any{&sh.ID, &sh.Movie.ID, &sh.Movie.Title, &sh.Movie.Rating, &sh.Movie.RuntimeMin,
 		&sh.Movie.Language, &sh.Theatre.ID, &sh.Theatre.Name, &sh.Theatre.City, &sh.Screen, &startsAt,
-		&sh.Currency, &cancelledAt}, extra...)
+		&sh.Currency, &cancelledAt, &sh.ScreenID, &sh.Theatre.TimeZone}, extra...)
 	err := r.Scan(dest...)
 	sh.StartsAt, sh.CancelledAt = fromNanos(startsAt), fromNanos(cancelledAt)
 	return sh, err
@@ -42,7 +42,7 @@ func (s *Store) CreateShow(ctx context.Context, show booking.Show, seats []booki
 		_, err := tx.StmtContext(ctx, s.stmts.insertShow).ExecContext(ctx,
 			show.ID, show.Movie.ID, show.Movie.Title, show.Movie.Rating, show.Movie.RuntimeMin, show.Movie.Language,
 			show.Theatre.ID, show.Theatre.Name, show.Theatre.City, show.Screen, nanos(show.StartsAt), show.Currency,
-			nanos(show.CancelledAt))
+			nanos(show.CancelledAt), show.ScreenID, show.Theatre.TimeZone)
 		if isConstraint(err) {
 			return booking.Errorf(booking.EINVALID, "Show %s already exists.", show.ID)
 		}

@@ -126,7 +126,7 @@ func prepareStatements(ctx context.Context, write, read *sql.DB) (*statements, e
 	st.releaseHold = prep(write, releaseSQL)
 	st.replaceHold = prep(write, replaceHoldSQL)
 	st.insertHold = prep(write, insertHoldSQL)
-	st.insertShow = prep(write, `INSERT INTO shows (`+showColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`)
+	st.insertShow = prep(write, `INSERT INTO shows (`+showColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
 	st.insertSeat = prep(write, `INSERT INTO seats (show_id, seat_id, row_label, number, grid_row, grid_col, category, price, kind)
 		VALUES (?,?,?,?,?,?,?,?,?)`)
 	st.seats = prep(read, `SELECT `+seatColumns+` FROM seats WHERE show_id = ? ORDER BY grid_row, grid_col`)

@@ -23,15 +23,37 @@ func holdsURL(showID string) string { return "/shows/" + showID + "/holds" }
 func holdURL(holdID string) string  { return "/holds/" + holdID }
 
 func (s *Server) showModel(sh booking.Show) model.Show {
-	t := sh.StartsAt.In(s.loc)
+	t, zone := s.showClock(sh)
 	return model.Show{
-		ID: sh.ID, URL: showURL(sh.ID),
+		Zone: zone,
+		ID:   sh.ID, URL: showURL(sh.ID),
 		Title: sh.Movie.Title, Rating: sh.Movie.Rating, Language: sh.Movie.Language,
 		Runtime: runtime(sh.Movie.RuntimeMin),
 		Theatre: sh.Theatre.Name, City: sh.Theatre.City, Screen: sh.Screen,
 		Date: t.Format("Mon 2 Jan"), Time: t.Format("15:04"), StartsAt: sh.StartsAt.Format(time.RFC3339),
 		State: showState(sh),
 	}
+}
+
+// showLocation is the zone a show's times are given in: its theatre's,
+// or the server's (TZ) for a show whose theatre has none.
+func (s *Server) showLocation(sh booking.Show) *time.Location {
+	if loc, err := s.zones.load(sh.Theatre.TimeZone); err == nil {
+		return loc
+	}
+	return s.loc
+}
+
+// showClock is the show's start in its theatre's zone, with the zone's
+// name when it is not the server's (TZ), so that the page says whose time
+// it is.
+func (s *Server) showClock(sh booking.Show) (time.Time, string) {
+	t := sh.StartsAt.In(s.showLocation(sh))
+	name, _ := t.Zone()
+	if def, _ := sh.StartsAt.In(s.loc).Zone(); name == def {
+		name = ""
+	}
+	return t, name
 }
 
 // showState is data-show-state.
@@ -263,7 +285,7 @@ func (s *Server) homeModel(shows []booking.ShowSummary, now time.Time) model.Hom
 			})
 		}
 		mv := &m.Movies[mi]
-		day := dayLabel(sh.StartsAt.In(s.loc), today)
+		day := dayLabel(sh.StartsAt.In(s.showLocation(sh.Show)), today)
 		if len(mv.Days) == 0 || mv.Days[len(mv.Days)-1].Label != day {
 			mv.Days = append(mv.Days, model.Day{Label: day})
 		}
@@ -288,8 +310,10 @@ func (s *Server) showTime(sh booking.ShowSummary) model.ShowTime {
 	if sh.MaxPrice != sh.MinPrice {
 		prices += "–" + sh.MaxPrice.Format(sh.Currency)
 	}
+	t, zone := s.showClock(sh.Show)
 	return model.ShowTime{
-		ID: sh.ID, URL: showURL(sh.ID), Time: sh.StartsAt.In(s.loc).Format("15:04"),
+		Zone: zone,
+		ID:   sh.ID, URL: showURL(sh.ID), Time: t.Format("15:04"),
 		Screen: sh.Screen, PriceRange: prices,
 		SeatsLeft: sh.SeatsLeft, SeatsTotal: sh.SeatsTotal,
 		SoldOut: sh.SeatsLeft == 0,

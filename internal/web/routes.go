@@ -63,6 +63,28 @@ func (s *Server) routes() {
 		{http.MethodPost, "/admin/bookings/:bookingID/refunded", s.adminOnly(s.handleAdminRefundedElsewhere)},
 		{http.MethodGet, "/admin/payments/:paymentID", s.adminOnly(s.handleAdminPayment)},
 
+		// The catalog (SPEC §10).
+		{http.MethodGet, catalogPath, s.adminOnly(s.handleAdminCatalog)},
+		{http.MethodGet, "/admin/theatres/new", s.adminOnly(s.handleAdminTheatreNew)},
+		{http.MethodPost, "/admin/theatres", s.adminOnly(s.handleAdminTheatreCreate)},
+		{http.MethodGet, "/admin/theatres/:id", s.adminOnly(s.handleAdminTheatre)},
+		{http.MethodPost, "/admin/theatres/:id", s.adminOnly(s.handleAdminTheatreUpdate)},
+		{http.MethodPost, "/admin/theatres/:id/delete", s.adminOnly(s.handleAdminTheatreDelete)},
+		{http.MethodGet, "/admin/theatres/:id/screens/new", s.adminOnly(s.handleAdminScreenNew)},
+		{http.MethodPost, "/admin/theatres/:id/screens", s.adminOnly(s.handleAdminScreenCreate)},
+		{http.MethodGet, "/admin/screens/:id", s.adminOnly(s.handleAdminScreen)},
+		{http.MethodPost, "/admin/screens/:id", s.adminOnly(s.handleAdminScreenUpdate)},
+		{http.MethodGet, "/admin/screens/:id/layout.txt", s.adminOnly(s.handleAdminScreenExport)},
+		{http.MethodPost, "/admin/screens/:id/delete", s.adminOnly(s.handleAdminScreenDelete)},
+		{http.MethodGet, "/admin/movies/new", s.adminOnly(s.handleAdminMovieNew)},
+		{http.MethodPost, "/admin/movies", s.adminOnly(s.handleAdminMovieCreate)},
+		{http.MethodGet, "/admin/movies/:id", s.adminOnly(s.handleAdminMovie)},
+		{http.MethodPost, "/admin/movies/:id", s.adminOnly(s.handleAdminMovieUpdate)},
+		{http.MethodPost, "/admin/movies/:id/delete", s.adminOnly(s.handleAdminMovieDelete)},
+		{http.MethodGet, "/admin/shows/new", s.adminOnly(s.handleAdminShowNew)},
+		{http.MethodPost, "/admin/shows", s.adminOnly(s.handleAdminShowCreate)},
+		{http.MethodPost, "/admin/shows/:showID/delete", s.adminOnly(s.handleAdminShowDelete)},
+
 		// The payment provider: its signed events (each route 404 unless
 		// its provider is the one configured), and the sandbox's checkout
 		// (404 unless the provider is the sandbox).

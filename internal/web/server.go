@@ -5,11 +5,13 @@
 package web
 
 import (
+	"errors"
 	"log/slog"
 	"net/http"
 	"net/netip"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/alexedwards/scs/v2"
@@ -79,6 +81,26 @@ type Server struct {
 	// checkout sends the browser back to it.
 	publicURL string
 	csp       string // the Content-Security-Policy of every response
+	zones     zoneCache
+}
+
+// zoneCache loads each IANA zone once: time.LoadLocation reads and parses
+// the zone's data on every call.
+type zoneCache struct{ m sync.Map }
+
+func (z *zoneCache) load(name string) (*time.Location, error) {
+	if name == "" {
+		return nil, errors.New("no time zone")
+	}
+	if loc, ok := z.m.Load(name); ok {
+		return loc.(*time.Location), nil
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return nil, err
+	}
+	z.m.Store(name, loc)
+	return loc, nil
 }
 
 // New returns a Server for svc with every route registered.

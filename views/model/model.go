@@ -45,6 +45,7 @@ type Show struct {
 	Screen   string
 	Date     string // "Fri 14 Mar"
 	Time     string // "19:30"
+	Zone     string // "GMT": the theatre's zone, when it is not the server's
 	StartsAt string // RFC 3339
 	State    string // data-show-state: "scheduled" or "cancelled"
 }
@@ -179,6 +180,7 @@ type ShowTime struct {
 	ID         string
 	URL        string
 	Time       string
+	Zone       string // the theatre's zone, when it is not the server's
 	Screen     string
 	PriceRange string // "₹150–₹350"
 	SeatsLeft  int

@@ -76,6 +76,7 @@ func Run(t *testing.T, h Harness) {
 		{"Settle", settleTests, true},
 		{"Provider", providerTests, true},
 		{"Sales", salesTests, true},
+		{"Catalog", catalogTests, true},
 		{"Admin", adminTests, true},
 		{"Race", raceTests, false},
 	}

@@ -1,0 +1,175 @@
+package storetest
+
+import (
+	"context"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"boxoffice/internal/booking"
+)
+
+// catalogTests are the steps admins run a cinema with (SPEC §10).
+var catalogTests = []test{
+	{"Theatres", testTheatres},
+	{"Screens", testScreens},
+	{"Movies", testMovies},
+	{"DeleteShow", testDeleteShow},
+}
+
+// catalogShow stores a show of movie on screen sc of theatre th.
+func catalogShow(t *testing.T, s booking.Store, th booking.Theatre, sc booking.Screen, m booking.Movie) booking.Show {
+	t.Helper()
+	show := booking.Show{ID: booking.NewID(), Movie: m, Theatre: th, Screen: sc.Name, ScreenID: sc.ID, StartsAt: later, Currency: currency}
+	createShow(t, s, show, []booking.Seat{{ShowID: show.ID, ID: "A1", Row: "A", Number: 1, Category: "Classic", Price: classicPrice,
+		Kind: booking.KindStandard, Status: booking.SeatAvailable}})
+	return show
+}
+
+const oneSeatLayout = "C = Classic\nA  C\n"
+
+func testTheatres(t *testing.T, s booking.Store) {
+	ctx := context.Background()
+	b := booking.Theatre{ID: booking.NewID(), Name: "Bioscope", City: "Pune", TimeZone: "Asia/Kolkata"}
+	a := booking.Theatre{ID: booking.NewID(), Name: "Alhambra", City: "London", TimeZone: "Europe/London"}
+	for _, th := range []booking.Theatre{b, a} {
+		if err := s.SaveTheatre(ctx, th); err != nil {
+			t.Fatalf("SaveTheatre: %v", err)
+		}
+	}
+	got, err := s.ListTheatres(ctx)
+	if diff := cmp.Diff([]booking.Theatre{a, b}, got); err != nil || diff != "" {
+		t.Errorf("ListTheatres (%v) (-want +got):\n%s", err, diff)
+	}
+	sc := booking.Screen{ID: booking.NewID(), TheatreID: b.ID, Name: "Audi 1", Layout: oneSeatLayout}
+	if err := s.SaveScreen(ctx, sc); err != nil {
+		t.Fatal(err)
+	}
+	show := catalogShow(t, s, b, sc, booking.Movie{ID: "m1", Title: "Film"})
+	if got := getShow(t, s, show.ID); got.Theatre != b || got.ScreenID != sc.ID {
+		t.Errorf("show's theatre %+v, screen %q; want %+v and %q", got.Theatre, got.ScreenID, b, sc.ID)
+	}
+
+	// An edit reaches the show's copy.
+	b.Name, b.City, b.TimeZone = "Bioscope Talkies", "Pimpri", "Asia/Calcutta"
+	if err := s.SaveTheatre(ctx, b); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Theatre(ctx, b.ID); err != nil || got != b {
+		t.Errorf("Theatre after the edit = %+v, %v; want %+v", got, err, b)
+	}
+	if got := getShow(t, s, show.ID).Theatre; got != b {
+		t.Errorf("the show's theatre after the edit %+v, want %+v", got, b)
+	}
+
+	wantCode(t, "DeleteTheatre with a screen", s.DeleteTheatre(ctx, b.ID), booking.ECONFLICT)
+	if err := s.DeleteTheatre(ctx, a.ID); err != nil {
+		t.Errorf("DeleteTheatre of an unused theatre: %v", err)
+	}
+	_, err = s.Theatre(ctx, a.ID)
+	wantErr(t, "Theatre after its deletion", err, booking.ErrTheatreNotFound)
+	wantErr(t, "DeleteTheatre of an unknown theatre", s.DeleteTheatre(ctx, booking.NewID()), booking.ErrTheatreNotFound)
+}
+
+func testScreens(t *testing.T, s booking.Store) {
+	ctx := context.Background()
+	th := booking.Theatre{ID: booking.NewID(), Name: "Plaza", City: "Kochi", TimeZone: "Asia/Kolkata"}
+	if err := s.SaveTheatre(ctx, th); err != nil {
+		t.Fatal(err)
+	}
+	wantErr(t, "SaveScreen of an unknown theatre",
+		s.SaveScreen(ctx, booking.Screen{ID: booking.NewID(), TheatreID: booking.NewID(), Name: "X", Layout: oneSeatLayout}), booking.ErrTheatreNotFound)
+	two := booking.Screen{ID: booking.NewID(), TheatreID: th.ID, Name: "Screen 2", Layout: oneSeatLayout}
+	one := booking.Screen{ID: booking.NewID(), TheatreID: th.ID, Name: "Screen 1", Layout: "P = Prime\nA  PP\n"}
+	for _, sc := range []booking.Screen{two, one} {
+		if err := s.SaveScreen(ctx, sc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := s.ListScreens(ctx, th.ID)
+	if diff := cmp.Diff([]booking.Screen{one, two}, got); err != nil || diff != "" {
+		t.Errorf("ListScreens (%v) (-want +got):\n%s", err, diff)
+	}
+	if other, err := s.ListScreens(ctx, booking.NewID()); err != nil || len(other) != 0 {
+		t.Errorf("ListScreens of another theatre = %v, %v", other, err)
+	}
+	show := catalogShow(t, s, th, one, booking.Movie{ID: "m1", Title: "Film"})
+	seatsBefore := getSeats(t, s, show.ID)
+	one.Name, one.Layout = "Gold", "P = Prime\nA  PPPP\n"
+	if err := s.SaveScreen(ctx, one); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Screen(ctx, one.ID); err != nil || got != one {
+		t.Errorf("Screen after the edit = %+v, %v", got, err)
+	}
+	if got := getShow(t, s, show.ID).Screen; got != "Gold" {
+		t.Errorf("the show's screen after the rename %q, want Gold", got)
+	}
+	same(t, "the show's seats after its screen's layout changed", seatsBefore, getSeats(t, s, show.ID))
+	wantCode(t, "DeleteScreen with a show", s.DeleteScreen(ctx, one.ID), booking.ECONFLICT)
+	if err := s.DeleteScreen(ctx, two.ID); err != nil {
+		t.Errorf("DeleteScreen of an unused screen: %v", err)
+	}
+	_, err = s.Screen(ctx, two.ID)
+	wantErr(t, "Screen after its deletion", err, booking.ErrScreenNotFound)
+}
+
+func testMovies(t *testing.T, s booking.Store) {
+	ctx := context.Background()
+	z := booking.Movie{ID: booking.NewID(), Title: "Zanjeer", Rating: "U", RuntimeMin: 146, Language: "Hindi"}
+	a := booking.Movie{ID: booking.NewID(), Title: "Anand", Rating: "U", RuntimeMin: 122, Language: "Hindi"}
+	for _, m := range []booking.Movie{z, a} {
+		if err := s.SaveMovie(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := s.ListMovies(ctx)
+	if diff := cmp.Diff([]booking.Movie{a, z}, got); err != nil || diff != "" {
+		t.Errorf("ListMovies (%v) (-want +got):\n%s", err, diff)
+	}
+	th := booking.Theatre{ID: booking.NewID(), Name: "Plaza", City: "Kochi", TimeZone: "Asia/Kolkata"}
+	sc := booking.Screen{ID: booking.NewID(), TheatreID: th.ID, Name: "1", Layout: oneSeatLayout}
+	if err := s.SaveTheatre(ctx, th); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveScreen(ctx, sc); err != nil {
+		t.Fatal(err)
+	}
+	show := catalogShow(t, s, th, sc, z)
+	z.Title, z.RuntimeMin = "Zanjeer (restored)", 150
+	if err := s.SaveMovie(ctx, z); err != nil {
+		t.Fatal(err)
+	}
+	if got := getShow(t, s, show.ID).Movie; got != z {
+		t.Errorf("the show's movie after the edit %+v, want %+v", got, z)
+	}
+	if got, err := s.Movie(ctx, z.ID); err != nil || got != z {
+		t.Errorf("Movie = %+v, %v", got, err)
+	}
+	wantCode(t, "DeleteMovie with a show", s.DeleteMovie(ctx, z.ID), booking.ECONFLICT)
+	if err := s.DeleteMovie(ctx, a.ID); err != nil {
+		t.Errorf("DeleteMovie of an unused movie: %v", err)
+	}
+	_, err = s.Movie(ctx, a.ID)
+	wantErr(t, "Movie after its deletion", err, booking.ErrMovieNotFound)
+}
+
+func testDeleteShow(t *testing.T, s booking.Store) {
+	ctx := context.Background()
+	booked, _ := newShow(t, s, 1, 3, later)
+	book(t, s, booked.ID, "o1", at(0), "A1")
+	held, _ := newShow(t, s, 1, 3, later)
+	hold(t, s, held.ID, "o2", at(0), "A1")
+	empty, _ := newShow(t, s, 1, 3, later)
+
+	wantCode(t, "DeleteShow with a booking", s.DeleteShow(ctx, booked.ID), booking.ECONFLICT)
+	wantCode(t, "DeleteShow with a held seat", s.DeleteShow(ctx, held.ID), booking.ECONFLICT)
+	for _, sh := range []booking.Show{empty} {
+		if err := s.DeleteShow(ctx, sh.ID); err != nil {
+			t.Fatalf("DeleteShow: %v", err)
+		}
+		_, err := s.Show(ctx, sh.ID)
+		wantErr(t, "Show after DeleteShow", err, booking.ErrShowNotFound)
+	}
+	wantErr(t, "DeleteShow of an unknown show", s.DeleteShow(ctx, booking.NewID()), booking.ErrShowNotFound)
+}
