@@ -287,7 +287,7 @@ func (s *Server) handleAdminScreenNew(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	sc := booking.Screen{TheatreID: th.ID, Layout: booking.LayoutExample}
+	sc := booking.Screen{TheatreID: th.ID}
 	return s.render(c, http.StatusOK, pages.AdminScreenForm(s.screenForm(c, th, sc, "/admin/theatres/"+th.ID+"/screens", nil)))
 }
 
