@@ -16,6 +16,7 @@ import (
 	// zone show times are displayed in.
 	_ "time/tzdata"
 
+	"boxoffice/internal/catalog"
 	"boxoffice/internal/config"
 )
 
@@ -126,9 +127,11 @@ Flags of seed:
   --shows N           shows to add (default %d)
   --rows R            rows per show, at most %d (default %d)
   --cols C            seats per row, at most %d (default %d)
+  --starts-at T       the first show's start, RFC 3339 (default: tomorrow 18:00 in %s)
+  --every D           how far apart the shows start (default %s)
   --database-url URL  as DATABASE_URL
 
 Flags of migrate:
   --database-url URL  as DATABASE_URL
-`, defaultSeedShows, maxRows, defaultSeedRows, maxCols, defaultSeedCols)
+`, defaultSeedShows, maxRows, defaultSeedRows, maxCols, defaultSeedCols, catalog.SyntheticZone, catalog.DefaultSeedEvery)
 }

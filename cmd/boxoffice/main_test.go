@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"boxoffice/internal/booking"
+	"boxoffice/internal/catalog"
 	"boxoffice/internal/config"
 	"boxoffice/internal/sqlite"
 	"boxoffice/internal/testkit"
@@ -114,6 +115,8 @@ func TestUsageErrors(t *testing.T) {
 		{name: "seed rows", args: []string{"seed", "--rows", "0"}, want: "rows must be from 1"},
 		{name: "seed cols", args: []string{"seed", "--cols", "1000"}, want: "cols must be from 1 to 999"},
 		{name: "seed shows", args: []string{"seed", "--shows", "0"}, want: "--shows must be at least 1"},
+		{name: "seed starts-at", args: []string{"seed", "--starts-at", "tomorrow"}, want: "not an RFC 3339 time"},
+		{name: "seed every", args: []string{"seed", "--every", "-1h"}, want: "--every must be a positive duration"},
 		{name: "migrate database", args: []string{"migrate"}, env: map[string]string{"DATABASE_URL": "redis://x"}, want: `unknown scheme "redis"`},
 		{name: "password hidden", args: []string{"serve"}, env: map[string]string{"DATABASE_URL": "mongodb://app:S3cret@db:27x17/box"}, want: `"mongodb://app:xxxxx@db:27x17/box"`},
 		{name: "https needs a secret", args: []string{"serve"}, env: map[string]string{"PUBLIC_URL": "https://tickets.example.com"}, want: "PAYMENT_WEBHOOK_SECRET must be set"},
@@ -179,13 +182,36 @@ func TestSeed(t *testing.T) {
 	if n, err := store.CountShows(ctx); err != nil || n != 3 {
 		t.Errorf("CountShows = %d, %v; want 3", n, err)
 	}
-	for _, id := range ids {
+	first := catalog.DefaultSeedStart(time.Now())
+	for i, id := range ids {
 		seats, err := store.Seats(ctx, id)
 		if err != nil {
 			t.Fatalf("Seats(%s): %v", id, err)
 		}
 		if len(seats) != 60 {
 			t.Errorf("show %s has %d seats, want 60", id, len(seats))
+		}
+		show, _ := store.Show(ctx, id)
+		if want := first.Add(time.Duration(i) * 3 * time.Hour); !show.StartsAt.Equal(want) || show.Theatre.TimeZone != catalog.SyntheticZone {
+			t.Errorf("show %d starts %v in %q, want %v (tomorrow 18:00 in %s, then every 3h)", i, show.StartsAt, show.Theatre.TimeZone, want, catalog.SyntheticZone)
+		}
+	}
+}
+
+// TestSeedStartsAtEvery: --starts-at and --every place the shows (SPEC §14).
+func TestSeedStartsAtEvery(t *testing.T) {
+	dbURL, path := tempDatabaseURL(t)
+	var stdout, stderr bytes.Buffer
+	args := []string{"seed", "--shows", "3", "--rows", "1", "--cols", "2", "--starts-at", "2030-05-01T10:15:00+05:30", "--every", "90m"}
+	if err := run(context.Background(), args, env(map[string]string{"DATABASE_URL": dbURL}), &stdout, &stderr); err != nil {
+		t.Fatalf("seed: %v\n%s", err, stderr.String())
+	}
+	store := openStore(t, path)
+	first := time.Date(2030, 5, 1, 4, 45, 0, 0, time.UTC)
+	for i, id := range strings.Fields(stdout.String()) {
+		show, err := store.Show(context.Background(), id)
+		if want := first.Add(time.Duration(i) * 90 * time.Minute); err != nil || !show.StartsAt.Equal(want) {
+			t.Errorf("show %d starts %v (%v), want %v", i, show.StartsAt, err, want)
 		}
 	}
 }

@@ -27,12 +27,25 @@ func (m *Main) seed(ctx context.Context, args []string, getenv func(string) stri
 	shows := fs.Int("shows", defaultSeedShows, "")
 	rows := fs.Int("rows", defaultSeedRows, "")
 	cols := fs.Int("cols", defaultSeedCols, "")
+	startsAt := fs.String("starts-at", "", "")
+	every := fs.Duration("every", catalog.DefaultSeedEvery, "")
 	dbURL := fs.String("database-url", "", "")
 	if err := fs.Parse(args); err != nil {
 		return flagError(err)
 	}
 	if fs.NArg() > 0 {
 		return usageError{fmt.Errorf("seed: unexpected argument %q", fs.Arg(0))}
+	}
+	start := catalog.DefaultSeedStart(time.Now())
+	if *startsAt != "" {
+		t, err := time.Parse(time.RFC3339, *startsAt)
+		if err != nil {
+			return usageError{fmt.Errorf("seed: --starts-at %q is not an RFC 3339 time, like 2026-12-24T18:30:00+05:30", *startsAt)}
+		}
+		start = t
+	}
+	if *every <= 0 {
+		return usageError{fmt.Errorf("seed: --every must be a positive duration, like 3h")}
 	}
 	if *shows < 1 {
 		return usageError{fmt.Errorf("seed: --shows must be at least 1")}
@@ -47,12 +60,10 @@ func (m *Main) seed(ctx context.Context, args []string, getenv func(string) stri
 	defer db.Close()
 
 	began := time.Now()
-	// Shows begin at the next full hour, so they are all upcoming.
-	start := began.UTC().Truncate(time.Hour).Add(time.Hour)
 	// One seat plan, copied per show just before it is stored, keeps memory
 	// flat however many seats are asked for.
 	plan := catalog.SyntheticLayout(*rows, *cols).Seats()
-	for _, show := range catalog.SyntheticShows(*shows, start) {
+	for _, show := range catalog.SyntheticShows(*shows, start, *every) {
 		if err := db.CreateShow(ctx, show, catalog.ForShow(plan, show.ID)); err != nil {
 			return fmt.Errorf("seed: %w", err)
 		}

@@ -7,9 +7,27 @@ import (
 	"boxoffice/internal/booking"
 )
 
-// syntheticGap spaces synthetic shows so they spread over days like a real
-// schedule instead of all starting at once.
+// syntheticGap spaces the shows of Synthetic so they spread over days like
+// a real schedule instead of all starting at once.
 const syntheticGap = 10 * time.Minute
+
+// SyntheticZone is the time zone of the synthetic theatre.
+const SyntheticZone = "Asia/Kolkata"
+
+// DefaultSeedEvery is how far apart "boxoffice seed" starts its shows
+// unless told otherwise: a screen's day of films.
+const DefaultSeedEvery = 3 * time.Hour
+
+// DefaultSeedStart is when "boxoffice seed" starts its first show unless
+// told otherwise: tomorrow at 18:00 in the synthetic theatre's zone.
+func DefaultSeedStart(now time.Time) time.Time {
+	loc, err := time.LoadLocation(SyntheticZone)
+	if err != nil {
+		loc = ist
+	}
+	t := now.In(loc)
+	return time.Date(t.Year(), t.Month(), t.Day()+1, 18, 0, 0, 0, loc)
+}
 
 // SyntheticLayout is the plan of a synthetic rows×cols screen: Classic at
 // the front, Prime in the middle, Recliner in the back third (when there are
@@ -47,7 +65,7 @@ func SyntheticLayout(rows, cols int) Layout {
 // does, so they need not all be in memory at once.
 func Synthetic(n, rows, cols int, start time.Time) []ShowSeats {
 	seats := SyntheticLayout(rows, cols).Seats()
-	shows := SyntheticShows(n, start)
+	shows := SyntheticShows(n, start, syntheticGap)
 	out := make([]ShowSeats, n)
 	for i, show := range shows {
 		out[i] = ShowSeats{Show: show, Seats: ForShow(seats, show.ID)}
@@ -55,17 +73,17 @@ func Synthetic(n, rows, cols int, start time.Time) []ShowSeats {
 	return out
 }
 
-// SyntheticShows returns n shows of one theatre and film, starting at start
-// and then every ten minutes, without their seats.
-func SyntheticShows(n int, start time.Time) []booking.Show {
-	theatre := booking.Theatre{ID: booking.NewID(), Name: "Synthetic Multiplex", City: "Pune"}
+// SyntheticShows returns n shows of one theatre and film, the first at start
+// and the others every after it, without their seats.
+func SyntheticShows(n int, start time.Time, every time.Duration) []booking.Show {
+	theatre := booking.Theatre{ID: booking.NewID(), Name: "Synthetic Multiplex", City: "Pune", TimeZone: SyntheticZone}
 	movie := booking.Movie{ID: booking.NewID(), Title: "Load Test", Rating: "U", RuntimeMin: 120, Language: "Hindi"}
 	shows := make([]booking.Show, n)
 	for i := range shows {
 		shows[i] = booking.Show{
 			ID: booking.NewID(), Movie: movie, Theatre: theatre,
 			Screen:   fmt.Sprintf("Screen %d", i%8+1),
-			StartsAt: start.Add(time.Duration(i) * syntheticGap).UTC(),
+			StartsAt: start.Add(time.Duration(i) * every).UTC(),
 			Currency: "INR",
 		}
 	}
