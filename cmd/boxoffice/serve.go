@@ -43,7 +43,7 @@ func (m *Main) serve(ctx context.Context, args []string, getenv func(string) str
 	}
 	defer ln.Close()
 	if cfg.SeedDemo {
-		if err := seedDemo(ctx, db, logger); err != nil {
+		if err := keepDemo(ctx, db.Store, time.Now(), logger); err != nil {
 			return err
 		}
 	}
@@ -79,6 +79,9 @@ func (m *Main) serve(ctx context.Context, args []string, getenv func(string) str
 	svc.UsePayments(payments)
 	sweepCtx, stopSweep := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopSweep()
+	if cfg.SeedDemo {
+		go keepDemoRunning(sweepCtx, db.Store, logger)
+	}
 	app := web.New(svc, web.Options{
 		PublicURL:       cfg.PublicURL,
 		HoldRate:        cfg.HoldRate,
@@ -137,27 +140,81 @@ func (m *Main) serve(ctx context.Context, args []string, getenv func(string) str
 	return nil
 }
 
-// seedDemo stores the demo catalog when the database has no show at all.
-// Two processes starting on one empty database at the same moment could
-// both seed it; that costs a duplicate demo, never a wrong booking.
-func seedDemo(ctx context.Context, db *database, logger *slog.Logger) error {
-	n, err := db.CountShows(ctx)
-	if err != nil {
+// keepDemo stores the demo catalog in an empty database, and in one that
+// holds it keeps its schedule DemoDays ahead: each show Demo names that is
+// not stored yet is added. A database filled by "boxoffice seed" or by
+// admins (shows or theatres, but not the demo's) is left alone. The ids are
+// Demo's own, the same in every process, so processes starting together
+// add each show once: the second finds it there (ErrShowExists).
+func keepDemo(ctx context.Context, store booking.Store, now time.Time, logger *slog.Logger) error {
+	demo := catalog.Demo(now)
+	_, err := store.Theatre(ctx, demo.Theatres[0].ID)
+	switch {
+	case booking.ErrorCode(err) == booking.ENOTFOUND:
+		n, err := store.CountShows(ctx)
+		if err != nil {
+			return err
+		}
+		theatres, err := store.ListTheatres(ctx)
+		if err != nil {
+			return err
+		}
+		if n > 0 || len(theatres) > 0 {
+			return nil // someone else's catalog
+		}
+		for _, th := range demo.Theatres {
+			if err := store.SaveTheatre(ctx, th); err != nil {
+				return fmt.Errorf("seed demo: %w", err)
+			}
+		}
+		for _, sc := range demo.Screens {
+			if err := store.SaveScreen(ctx, sc); err != nil {
+				return fmt.Errorf("seed demo: %w", err)
+			}
+		}
+		for _, m := range demo.Movies {
+			if err := store.SaveMovie(ctx, m); err != nil {
+				return fmt.Errorf("seed demo: %w", err)
+			}
+		}
+	case err != nil:
 		return err
 	}
-	if n > 0 {
-		return nil
-	}
-	shows := catalog.Demo(time.Now())
-	seats := 0
-	for _, ss := range shows {
-		if err := db.CreateShow(ctx, ss.Show, ss.Seats); err != nil {
+	added, seats := 0, 0
+	for _, ss := range demo.Shows {
+		err := store.CreateShow(ctx, ss.Show, ss.Seats)
+		switch {
+		case errors.Is(err, booking.ErrShowExists):
+		case err != nil:
 			return fmt.Errorf("seed demo: %w", err)
+		default:
+			added++
+			seats += len(ss.Seats)
 		}
-		seats += len(ss.Seats)
 	}
-	logger.Info("seeded the demo catalog", "shows", len(shows), "seats", seats)
+	if added > 0 {
+		logger.Info("demo catalog: shows added", "shows", added, "seats", seats, "days_ahead", catalog.DemoDays)
+	}
 	return nil
+}
+
+// demoEvery is how often a running process tops the demo's schedule up.
+const demoEvery = time.Hour
+
+// keepDemoRunning runs keepDemo every demoEvery until ctx is done.
+func keepDemoRunning(ctx context.Context, store booking.Store, logger *slog.Logger) {
+	t := time.NewTicker(demoEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if err := keepDemo(ctx, store, time.Now(), logger); err != nil && ctx.Err() == nil {
+			logger.Warn("keeping the demo catalog ahead", "err", err)
+		}
+	}
 }
 
 func newLogger(format string, w io.Writer) *slog.Logger {

@@ -38,8 +38,10 @@ var (
 	ErrPaymentNotFound = &Error{Code: ENOTFOUND, Message: "There is no such payment."}
 	ErrBookingNotFound = &Error{Code: ENOTFOUND, Message: "There is no such booking."}
 	ErrTheatreNotFound = &Error{Code: ENOTFOUND, Message: "There is no such theatre."}
-	ErrScreenNotFound  = &Error{Code: ENOTFOUND, Message: "There is no such screen."}
-	ErrMovieNotFound   = &Error{Code: ENOTFOUND, Message: "There is no such movie."}
+	// ErrShowExists is CreateShow of an id that a show has already.
+	ErrShowExists     = &Error{Code: EINVALID, Message: "A show with this id exists already."}
+	ErrScreenNotFound = &Error{Code: ENOTFOUND, Message: "There is no such screen."}
+	ErrMovieNotFound  = &Error{Code: ENOTFOUND, Message: "There is no such movie."}
 	// ErrNotOwner is reported as not found: another session must not learn
 	// that a hold exists.
 	ErrNotOwner = &Error{Code: ENOTFOUND, Message: "There is no such hold."}

@@ -3,6 +3,7 @@ package catalog
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -133,7 +134,8 @@ func checkSeats(t *testing.T, show booking.Show, seats []booking.Seat) {
 
 func TestDemo(t *testing.T) {
 	now := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC) // 14:30 IST
-	catalog := Demo(now)
+	demo := Demo(now)
+	catalog := demo.Shows
 
 	theatres, movies, showIDs := map[string]booking.Theatre{}, map[string]booking.Movie{}, map[string]bool{}
 	type screenKey struct{ theatre, screen string }
@@ -160,14 +162,14 @@ func TestDemo(t *testing.T) {
 			t.Errorf("show id %s repeats", show.ID)
 		}
 		showIDs[show.ID] = true
-		if len(show.ID) < 26 || show.Movie.ID == "" || show.Theatre.ID == "" {
-			t.Errorf("show %+v lacks ids", show)
+		if !strings.HasPrefix(show.ID, show.ScreenID+"-") || show.Movie.ID == "" || show.Theatre.ID == "" || show.Theatre.TimeZone != DemoZone {
+			t.Errorf("show %+v lacks ids or its zone", show)
 		}
 		if show.Currency != "INR" || show.StartsAt.Location() != time.UTC {
 			t.Errorf("show %s: currency %q, start %v; want INR and UTC", show.ID, show.Currency, show.StartsAt)
 		}
-		if !show.StartsAt.After(now) || show.StartsAt.After(now.Add(72*time.Hour)) {
-			t.Errorf("show %s starts %v, not within the next three days", show.ID, show.StartsAt)
+		if !show.StartsAt.After(now) || show.StartsAt.After(now.Add(DemoDays*24*time.Hour)) {
+			t.Errorf("show %s starts %v, not within the next %d days", show.ID, show.StartsAt, DemoDays)
 		}
 		local := show.StartsAt.In(ist)
 		if !slices.Contains(append(slices.Clone(morningSlots), staggeredSlots...), slot{local.Hour(), local.Minute()}) {
@@ -184,9 +186,30 @@ func TestDemo(t *testing.T) {
 	if n := len(movies); n < 4 || n > 5 {
 		t.Errorf("%d movies, want 4 or 5", n)
 	}
-	// Three days of four slots on six screens, less those already past.
-	if n := len(catalog); n < 60 || n > 72 {
-		t.Errorf("%d shows, want 60 to 72", n)
+	// Seven days of four slots on six screens, less those already past.
+	if n := len(catalog); n < 7*24-12 || n > 7*24 {
+		t.Errorf("%d shows, want %d to %d", n, 7*24-12, 7*24)
+	}
+	if len(demo.Theatres) != 3 || len(demo.Screens) != 6 || len(demo.Movies) != 5 {
+		t.Errorf("%d theatres, %d screens, %d movies; want 3, 6, 5", len(demo.Theatres), len(demo.Screens), len(demo.Movies))
+	}
+	for _, sc := range demo.Screens {
+		l, err := booking.ParseLayout(sc.Layout)
+		if err != nil || len(l.Seats) < 120 {
+			t.Errorf("screen %s: its layout text (%v) gives %d seats", sc.ID, err, len(l.Seats))
+		}
+	}
+	// A day later, the shows of the days both cover are the same shows.
+	later := map[string]booking.Show{}
+	for _, ss := range Demo(now.Add(24 * time.Hour)).Shows {
+		later[ss.Show.ID] = ss.Show
+	}
+	for _, ss := range catalog {
+		if l, ok := later[ss.Show.ID]; ok && l != ss.Show {
+			t.Errorf("show %s differs a day later: %+v, was %+v", ss.Show.ID, l, ss.Show)
+		} else if !ok && ss.Show.StartsAt.After(now.Add(24*time.Hour)) {
+			t.Errorf("show %s is gone from the next day's demo", ss.Show.ID)
+		}
 	}
 	for k, shows := range byScreen {
 		slices.SortFunc(shows, func(a, b booking.Show) int { return a.StartsAt.Compare(b.StartsAt) })
@@ -201,10 +224,10 @@ func TestDemo(t *testing.T) {
 }
 
 func TestDemoLateEvening(t *testing.T) {
-	// At 23:50 IST nothing is left today; the next three days still fill.
+	// At 23:50 IST nothing is left today; the next seven days still fill.
 	now := time.Date(2026, 3, 10, 23, 50, 0, 0, ist)
-	if n := len(Demo(now)); n != 72 {
-		t.Errorf("%d shows, want 72 (three full days)", n)
+	if n := len(Demo(now).Shows); n != 7*24 {
+		t.Errorf("%d shows, want %d (seven full days)", n, 7*24)
 	}
 }
 

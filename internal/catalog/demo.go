@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"strings"
 	"time"
 
 	"boxoffice/internal/booking"
@@ -100,43 +101,88 @@ var demoMovies = []booking.Movie{
 	{Title: "Pani Puri Diaries", Rating: "U", RuntimeMin: 124, Language: "Hindi"},
 }
 
-// demoDays is how far ahead the demo schedule runs.
-const demoDays = 3
+// DemoDays is how far ahead the demo schedule runs.
+const DemoDays = 7
+
+// DemoZone is the demo theatres' time zone.
+const DemoZone = "Asia/Kolkata"
+
+// DemoCatalog is the demo: its theatres, screens and movies, which an
+// admin finds in the catalog, and its shows with their seats.
+type DemoCatalog struct {
+	Theatres []booking.Theatre
+	Screens  []booking.Screen
+	Movies   []booking.Movie
+	Shows    []ShowSeats
+}
 
 // Demo returns a small, realistic catalog: three theatres in Indian cities,
 // five films, two screens each with its own seat plan, and every show that
-// starts after now and within the next three days (IST times, stored in
-// UTC). Ids are fresh on every call.
-func Demo(now time.Time) []ShowSeats {
+// starts after now and within the next DemoDays days (IST times, stored in
+// UTC). Every id is derived from what it names (demo-…, a show's from its
+// screen, day and time), so that Demo on any day, in any process, names
+// the same things alike: storing them again finds them there already.
+func Demo(now time.Time) DemoCatalog {
+	var out DemoCatalog
 	movies := make([]booking.Movie, len(demoMovies))
 	for i, m := range demoMovies {
-		m.ID = booking.NewID()
+		m.ID = "demo-" + slug(m.Title)
 		movies[i] = m
 	}
-	end := now.Add(demoDays * 24 * time.Hour)
+	out.Movies = movies
+	end := now.Add(DemoDays * 24 * time.Hour)
 	today := now.In(ist)
-	var out []ShowSeats
 	for ti, dt := range demoTheatres {
-		theatre := booking.Theatre{ID: booking.NewID(), Name: dt.name, City: dt.city}
+		theatre := booking.Theatre{ID: "demo-" + slug(dt.name), Name: dt.name, City: dt.city, TimeZone: DemoZone}
+		out.Theatres = append(out.Theatres, theatre)
 		for si, screen := range dt.screens {
 			seats := screen.layout.Seats()
-			for day := 0; day <= demoDays; day++ {
+			sc := booking.Screen{ID: theatre.ID + "-" + slug(screen.name), TheatreID: theatre.ID, Name: screen.name}
+			if l, err := booking.LayoutOf(seats); err == nil {
+				sc.Layout = l.Text()
+			}
+			out.Screens = append(out.Screens, sc)
+			for day := 0; day <= DemoDays; day++ {
+				date := time.Date(today.Year(), today.Month(), today.Day()+day, 0, 0, 0, 0, ist)
+				dayNumber := int(date.Unix() / 86400)
 				for k, sl := range screen.slots {
-					startsAt := time.Date(today.Year(), today.Month(), today.Day()+day, sl.hour, sl.minute, 0, 0, ist)
+					startsAt := time.Date(date.Year(), date.Month(), date.Day(), sl.hour, sl.minute, 0, 0, ist)
 					if !startsAt.After(now) || startsAt.After(end) {
 						continue
 					}
-					// Rotate films across screens and slots, so each theatre
-					// shows several and each film plays in every city.
-					movie := movies[(2*ti+si+k+day)%len(movies)]
+					// Rotate films across screens, slots and days, so each
+					// theatre shows several and each film plays in every
+					// city; by the calendar day, so that any day's Demo
+					// agrees on every date.
+					movie := movies[(2*ti+si+k+dayNumber)%len(movies)]
 					show := booking.Show{
-						ID: booking.NewID(), Movie: movie, Theatre: theatre, Screen: screen.name,
+						ID:    sc.ID + "-" + startsAt.Format("20060102-1504"),
+						Movie: movie, Theatre: theatre, Screen: screen.name, ScreenID: sc.ID,
 						StartsAt: startsAt.UTC(), Currency: "INR",
 					}
-					out = append(out, ShowSeats{Show: show, Seats: ForShow(seats, show.ID)})
+					out.Shows = append(out.Shows, ShowSeats{Show: show, Seats: ForShow(seats, show.ID)})
 				}
 			}
 		}
 	}
 	return out
+}
+
+// slug is s in lower case, letters and digits, words joined by '-'.
+func slug(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+		default:
+			dash = true
+		}
+	}
+	return b.String()
 }

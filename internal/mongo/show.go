@@ -118,7 +118,7 @@ func (s *Store) CreateShow(ctx context.Context, show booking.Show, seats []booki
 	}
 	switch err := s.showExists(ctx, show.ID); {
 	case err == nil:
-		return booking.Errorf(booking.EINVALID, "Show %s already exists.", show.ID)
+		return booking.ErrShowExists
 	case !errors.Is(err, booking.ErrShowNotFound):
 		return err
 	}
@@ -135,26 +135,40 @@ func (s *Store) CreateShow(ctx context.Context, show booking.Show, seats []booki
 		batch = batch[:0]
 		return nil
 	}
+	// The seats are distinct (checked above), so a duplicate key while
+	// inserting them means another CreateShow of the same id (two
+	// processes seeding the demo at once) got there first: its seats are
+	// left alone.
 	for _, st := range seats {
 		batch = append(batch, toSeatDoc(show.ID, st))
 		if len(batch) == seatBatch {
 			if err := flush(); err != nil {
-				return s.undoCreateShow(ctx, show.ID, err)
+				return s.undoCreateShowUnlessTaken(ctx, show.ID, err)
 			}
 		}
 	}
 	if err := flush(); err != nil {
-		return s.undoCreateShow(ctx, show.ID, err)
+		return s.undoCreateShowUnlessTaken(ctx, show.ID, err)
 	}
 	if _, err := s.col(colShows).InsertOne(ctx, doc); err != nil {
 		if mongo.IsDuplicateKeyError(err) {
 			// A concurrent CreateShow of the same id won: the seats
 			// are its seats now, leave them.
-			return createShowError(show.ID, err)
+			return booking.ErrShowExists
 		}
 		return s.undoCreateShow(ctx, show.ID, err)
 	}
 	return nil
+}
+
+// undoCreateShowUnlessTaken is undoCreateShow, except after a duplicate key:
+// the seats are another CreateShow's of the same id, and it is
+// ErrShowExists.
+func (s *Store) undoCreateShowUnlessTaken(ctx context.Context, showID string, err error) error {
+	if mongo.IsDuplicateKeyError(err) {
+		return booking.ErrShowExists
+	}
+	return s.undoCreateShow(ctx, showID, err)
 }
 
 // undoCreateShow deletes the seats a failed CreateShow inserted, also when

@@ -44,7 +44,7 @@ func (s *Store) CreateShow(ctx context.Context, show booking.Show, seats []booki
 			show.Theatre.ID, show.Theatre.Name, show.Theatre.City, show.Screen, nanos(show.StartsAt), show.Currency,
 			nanos(show.CancelledAt), show.ScreenID, show.Theatre.TimeZone)
 		if isConstraint(err) {
-			return booking.Errorf(booking.EINVALID, "Show %s already exists.", show.ID)
+			return booking.ErrShowExists
 		}
 		if err != nil {
 			return err

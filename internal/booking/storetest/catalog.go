@@ -15,6 +15,17 @@ var catalogTests = []test{
 	{"Screens", testScreens},
 	{"Movies", testMovies},
 	{"DeleteShow", testDeleteShow},
+	{"CreateShowTwice", testCreateShowTwice},
+}
+
+// testCreateShowTwice: a show stored again under its id (two processes
+// seeding the demo) is ErrShowExists, and the first one's seats stay.
+func testCreateShowTwice(t *testing.T, s booking.Store) {
+	show, seats := newShow(t, s, 2, 3, later)
+	before := getSeats(t, s, show.ID)
+	err := s.CreateShow(context.Background(), show, seats)
+	wantErr(t, "CreateShow of an existing id", err, booking.ErrShowExists)
+	same(t, "seats after a second CreateShow", before, getSeats(t, s, show.ID))
 }
 
 // catalogShow stores a show of movie on screen sc of theatre th.

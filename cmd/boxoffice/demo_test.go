@@ -1,0 +1,74 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"sync"
+	"testing"
+	"time"
+
+	"boxoffice/internal/booking"
+	"boxoffice/internal/catalog"
+)
+
+func quietLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+// TestKeepDemo (SPEC §10): the demo is dated from the day the server
+// starts, kept DemoDays ahead, and added once however many processes start
+// together; a database filled otherwise is left alone.
+func TestKeepDemo(t *testing.T) {
+	ctx := context.Background()
+	_, path := tempDatabaseURL(t)
+	a, b := openStore(t, path), openStore(t, path) // two processes' stores on one file
+	now := time.Now()
+
+	var wg sync.WaitGroup
+	for _, s := range []booking.Store{a, b} {
+		wg.Go(func() {
+			if err := keepDemo(ctx, s, now, quietLogger()); err != nil {
+				t.Errorf("keepDemo: %v", err)
+			}
+		})
+	}
+	wg.Wait()
+	demo := catalog.Demo(now)
+	if n, err := a.CountShows(ctx); err != nil || n != len(demo.Shows) {
+		t.Fatalf("after two processes seeded at once: %d shows (%v), want %d", n, err, len(demo.Shows))
+	}
+	if th, err := a.ListTheatres(ctx); err != nil || len(th) != len(demo.Theatres) {
+		t.Errorf("catalog theatres %v, %v", th, err)
+	}
+
+	// A month later: next week's shows are there too.
+	month := now.AddDate(0, 1, 0)
+	if err := keepDemo(ctx, b, month, quietLogger()); err != nil {
+		t.Fatal(err)
+	}
+	up, err := a.UpcomingShows(ctx, month, 1000, booking.Moment{Now: month, TTL: 15 * time.Minute})
+	if err != nil || len(up) != len(catalog.Demo(month).Shows) {
+		t.Errorf("a month later: %d upcoming shows (%v), want %d", len(up), err, len(catalog.Demo(month).Shows))
+	}
+	if len(up) > 0 && up[len(up)-1].StartsAt.Before(month.Add(6*24*time.Hour)) {
+		t.Errorf("the demo a month later ends %v, want a week ahead", up[len(up)-1].StartsAt)
+	}
+
+	// Databases filled otherwise get no demo.
+	_, seeded := tempDatabaseURL(t)
+	s := openStore(t, seeded)
+	createShow(t, s, "Synthetic", 4)
+	_, admins := tempDatabaseURL(t)
+	adm := openStore(t, admins)
+	if err := adm.SaveTheatre(ctx, booking.Theatre{ID: "t1", Name: "Own", City: "Goa", TimeZone: "Asia/Kolkata"}); err != nil {
+		t.Fatal(err)
+	}
+	for name, st := range map[string]booking.Store{"seeded": s, "an admin's": adm} {
+		if err := keepDemo(ctx, st, now, quietLogger()); err != nil {
+			t.Fatal(err)
+		}
+		n, _ := st.CountShows(ctx)
+		if want := map[string]int{"seeded": 1, "an admin's": 0}[name]; n != want {
+			t.Errorf("%s database: %d shows after keepDemo, want %d (no demo)", name, n, want)
+		}
+	}
+}
