@@ -64,9 +64,24 @@ const checkoutSweepEvery = 30 * time.Second
 // process runs it; a checkout closed twice is no harm. It returns the kick,
 // which never blocks.
 func closeEndedCheckouts(ctx context.Context, svc *booking.Service, logger *slog.Logger) (kick func()) {
+	return every(ctx, checkoutSweepEvery, func(ctx context.Context) {
+		runCtx, cancel := context.WithTimeout(ctx, checkoutSweepEvery)
+		defer cancel()
+		n, err := svc.CloseEndedCheckouts(runCtx)
+		if err != nil && ctx.Err() == nil {
+			logger.Warn("closing checkouts of ended holds", "closed", n, "err", err)
+		} else if n > 0 {
+			logger.Info("closed checkouts of ended holds", "closed", n)
+		}
+	})
+}
+
+// every runs fn in a goroutine of its own every d, and at once when the
+// kick it returns is called (which never blocks), until ctx is done.
+func every(ctx context.Context, d time.Duration, fn func(context.Context)) (kick func()) {
 	kicks := make(chan struct{}, 1)
 	go func() {
-		t := time.NewTicker(checkoutSweepEvery)
+		t := time.NewTicker(d)
 		defer t.Stop()
 		for {
 			select {
@@ -75,14 +90,7 @@ func closeEndedCheckouts(ctx context.Context, svc *booking.Service, logger *slog
 			case <-t.C:
 			case <-kicks:
 			}
-			runCtx, cancel := context.WithTimeout(ctx, checkoutSweepEvery)
-			n, err := svc.CloseEndedCheckouts(runCtx)
-			cancel()
-			if err != nil && ctx.Err() == nil {
-				logger.Warn("closing checkouts of ended holds", "closed", n, "err", err)
-			} else if n > 0 {
-				logger.Info("closed checkouts of ended holds", "closed", n)
-			}
+			fn(ctx)
 		}
 	}()
 	return func() {

@@ -80,7 +80,11 @@ func (m *Main) serve(ctx context.Context, args []string, getenv func(string) str
 	sweepCtx, stopSweep := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopSweep()
 	if cfg.SeedDemo {
-		go keepDemoRunning(sweepCtx, db.Store, logger)
+		every(sweepCtx, demoEvery, func(ctx context.Context) {
+			if err := keepDemo(ctx, db.Store, time.Now(), logger); err != nil && ctx.Err() == nil {
+				logger.Warn("keeping the demo catalog ahead", "err", err)
+			}
+		})
 	}
 	app := web.New(svc, web.Options{
 		PublicURL:       cfg.PublicURL,
@@ -200,22 +204,6 @@ func keepDemo(ctx context.Context, store booking.Store, now time.Time, logger *s
 
 // demoEvery is how often a running process tops the demo's schedule up.
 const demoEvery = time.Hour
-
-// keepDemoRunning runs keepDemo every demoEvery until ctx is done.
-func keepDemoRunning(ctx context.Context, store booking.Store, logger *slog.Logger) {
-	t := time.NewTicker(demoEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		if err := keepDemo(ctx, store, time.Now(), logger); err != nil && ctx.Err() == nil {
-			logger.Warn("keeping the demo catalog ahead", "err", err)
-		}
-	}
-}
 
 func newLogger(format string, w io.Writer) *slog.Logger {
 	if format == "json" {

@@ -295,6 +295,13 @@ func TestBookingsMadeBeforeMigration7(t *testing.T) {
 			t.Errorf("payment p%d after 0007: %+v, %v", i, p, err)
 		}
 	}
+	// 0008 and 0009 carry the show forward: running, no screen or zone.
+	if sh, err := s.Show(ctx, "s1"); err != nil || sh.Cancelled() || sh.ScreenID != "" || sh.Theatre.TimeZone != "" {
+		t.Errorf("show after 0008 and 0009: %+v, %v", sh, err)
+	}
+	if th, err := s.ListTheatres(ctx); err != nil || len(th) != 0 {
+		t.Errorf("catalog theatres after 0009: %v, %v", th, err)
+	}
 	if b, _ := s.Booking(ctx, "b4"); !b.RefundedAt.Equal(t0) || b.RefundedBy != "ops@example.com" {
 		t.Errorf("refunded booking lost its audit: at %v by %q", b.RefundedAt, b.RefundedBy)
 	}

@@ -301,12 +301,17 @@ func (s *Server) handleAdminScreenCreate(c echo.Context) error {
 	}
 	sc := screenFromForm(c)
 	sc.TheatreID = th.ID
-	action := "/admin/theatres/" + th.ID + "/screens"
+	return s.saveScreen(c, th, sc, "/admin/theatres/"+th.ID+"/screens")
+}
+
+// saveScreen is the screen form's post: with action=preview it draws the
+// layout and saves nothing; otherwise it saves, or shows why not.
+func (s *Server) saveScreen(c echo.Context, th booking.Theatre, sc booking.Screen, action string) error {
 	if c.FormValue("action") == "preview" {
 		_, verr := booking.ValidateScreen(sc)
 		return s.render(c, formStatus(verr), pages.AdminScreenForm(s.screenForm(c, th, sc, action, verr)))
 	}
-	_, err = s.svc.SaveScreen(ctx, sc)
+	_, err := s.svc.SaveScreen(c.Request().Context(), sc)
 	if ok, err := saveOrShow(err, func(err error) error {
 		return s.render(c, formStatus(err), pages.AdminScreenForm(s.screenForm(c, th, sc, action, err)))
 	}); !ok {
@@ -342,18 +347,7 @@ func (s *Server) handleAdminScreenUpdate(c echo.Context) error {
 	}
 	sc := screenFromForm(c)
 	sc.ID, sc.TheatreID = old.ID, old.TheatreID
-	action := "/admin/screens/" + sc.ID
-	if c.FormValue("action") == "preview" {
-		_, verr := booking.ValidateScreen(sc)
-		return s.render(c, formStatus(verr), pages.AdminScreenForm(s.screenForm(c, th, sc, action, verr)))
-	}
-	_, err = s.svc.SaveScreen(ctx, sc)
-	if ok, err := saveOrShow(err, func(err error) error {
-		return s.render(c, formStatus(err), pages.AdminScreenForm(s.screenForm(c, th, sc, action, err)))
-	}); !ok {
-		return err
-	}
-	return redirect(c, catalogPath+"?saved="+urlQuery(sc.Name))
+	return s.saveScreen(c, th, sc, "/admin/screens/"+sc.ID)
 }
 
 // handleAdminScreenExport is GET /admin/screens/:id/layout.txt: the layout
