@@ -60,7 +60,7 @@ func (s *Store) HoldSeats(ctx context.Context, h booking.Hold, m booking.Moment)
 	seatIDs := joinIDs(h.SeatIDs)
 
 	return s.inTx(ctx, "hold seats", func(tx *sql.Tx) error {
-		if err := checkOnSale(ctx, tx, h.ShowID, m); err != nil {
+		if err := s.checkOnSale(ctx, tx, h.ShowID, m); err != nil {
 			return err
 		}
 		locked, err := s.lockSeats(ctx, tx, n, lockArgs)
@@ -115,13 +115,17 @@ func (s *Store) HoldSeats(ctx context.Context, h booking.Hold, m booking.Moment)
 	})
 }
 
-// checkOnSale reads the show inside the step's transaction and applies
-// booking.Show.CheckOnSale: an unknown show is ErrShowNotFound.
-func checkOnSale(ctx context.Context, tx *sql.Tx, showID string, m booking.Moment) error {
-	show, err := getShow(ctx, tx, showID)
+// checkOnSale reads what the sales window needs of the show inside the
+// step's transaction (a prepared statement of two columns: the hold route
+// pays it on every hold) and applies booking.Show.CheckOnSale: an unknown
+// show is ErrShowNotFound.
+func (s *Store) checkOnSale(ctx context.Context, tx *sql.Tx, showID string, m booking.Moment) error {
+	var startsAt, cancelledAt sql.NullInt64
+	err := tx.StmtContext(ctx, s.stmts.showSale).QueryRowContext(ctx, showID).Scan(&startsAt, &cancelledAt)
 	if err != nil {
-		return err
+		return notFound(err, booking.ErrShowNotFound)
 	}
+	show := booking.Show{ID: showID, StartsAt: fromNanos(startsAt), CancelledAt: fromNanos(cancelledAt)}
 	return show.CheckOnSale(m)
 }
 

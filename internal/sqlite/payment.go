@@ -56,7 +56,7 @@ func (s *Store) StartPayment(ctx context.Context, holdID, owner string, ids book
 		if err := h.CheckPayable(m); err != nil {
 			return err
 		}
-		if err := checkOnSale(ctx, tx, h.ShowID, m); err != nil {
+		if err := s.checkOnSale(ctx, tx, h.ShowID, m); err != nil {
 			return err
 		}
 		p, err = scanPayment(tx.QueryRowContext(ctx, `SELECT `+paymentColumns+` FROM payments

@@ -22,6 +22,7 @@ type statements struct {
 	releaseHold *sql.Stmt // seats still locked by a hold back to available
 	replaceHold *sql.Stmt
 	insertHold  *sql.Stmt
+	showSale    *sql.Stmt // what booking.Show.CheckOnSale needs of a show
 	insertShow  *sql.Stmt
 	insertSeat  *sql.Stmt
 	seats       *sql.Stmt // read pool: a show's seat map
@@ -126,6 +127,7 @@ func prepareStatements(ctx context.Context, write, read *sql.DB) (*statements, e
 	st.releaseHold = prep(write, releaseSQL)
 	st.replaceHold = prep(write, replaceHoldSQL)
 	st.insertHold = prep(write, insertHoldSQL)
+	st.showSale = prep(write, `SELECT starts_at, cancelled_at FROM shows WHERE id = ?`)
 	st.insertShow = prep(write, `INSERT INTO shows (`+showColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
 	st.insertSeat = prep(write, `INSERT INTO seats (show_id, seat_id, row_label, number, grid_row, grid_col, category, price, kind)
 		VALUES (?,?,?,?,?,?,?,?,?)`)
