@@ -53,6 +53,41 @@ func TestKeepDemo(t *testing.T) {
 		t.Errorf("the demo a month later ends %v, want a week ahead", up[len(up)-1].StartsAt)
 	}
 
+	// An admin renames a demo theatre: shows added later carry the new
+	// name.
+	th := catalog.Demo(now).Theatres[0]
+	th.Name = "Kohinoor Renamed"
+	if err := a.SaveTheatre(ctx, th); err != nil {
+		t.Fatal(err)
+	}
+	n0, _ := a.CountShows(ctx)
+	two := now.AddDate(0, 2, 0)
+	if err := keepDemo(ctx, a, two, quietLogger()); err != nil {
+		t.Fatal(err)
+	}
+	up, _ = a.UpcomingShows(ctx, two, 1000, booking.Moment{Now: two, TTL: 15 * time.Minute})
+	for _, s := range up {
+		if s.Theatre.ID == th.ID && s.Theatre.Name != th.Name {
+			t.Fatalf("a show added after the rename carries %q", s.Theatre.Name)
+		}
+	}
+	if n1, _ := a.CountShows(ctx); n1 <= n0 {
+		t.Errorf("two months later no shows were added (%d, was %d)", n1, n0)
+	}
+
+	// A first seeding cut short (theatres saved, no movie yet) is finished.
+	_, cut := tempDatabaseURL(t)
+	c := openStore(t, cut)
+	if err := c.SaveTheatre(ctx, demo.Theatres[0]); err != nil {
+		t.Fatal(err)
+	}
+	if err := keepDemo(ctx, c, now, quietLogger()); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := c.CountShows(ctx); n != len(demo.Shows) {
+		t.Errorf("after a cut-short seeding: %d shows, want %d", n, len(demo.Shows))
+	}
+
 	// Databases filled otherwise get no demo.
 	_, seeded := tempDatabaseURL(t)
 	s := openStore(t, seeded)

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"slices"
 	"time"
 
 	"boxoffice/internal/booking"
@@ -152,19 +153,14 @@ func (m *Main) serve(ctx context.Context, args []string, getenv func(string) str
 // add each show once: the second finds it there (ErrShowExists).
 func keepDemo(ctx context.Context, store booking.Store, now time.Time, logger *slog.Logger) error {
 	demo := catalog.Demo(now)
-	_, err := store.Theatre(ctx, demo.Theatres[0].ID)
+	// The last thing the first seeding saves marks a database as the
+	// demo's, so that a seeding cut short is finished next time.
+	marker := demo.Movies[len(demo.Movies)-1]
+	_, err := store.Movie(ctx, marker.ID)
 	switch {
 	case booking.ErrorCode(err) == booking.ENOTFOUND:
-		n, err := store.CountShows(ctx)
-		if err != nil {
-			return err
-		}
-		theatres, err := store.ListTheatres(ctx)
-		if err != nil {
-			return err
-		}
-		if n > 0 || len(theatres) > 0 {
-			return nil // someone else's catalog
+		if mine, err := onlyDemoSoFar(ctx, store, demo); err != nil || !mine {
+			return err // someone else's catalog
 		}
 		for _, th := range demo.Theatres {
 			if err := store.SaveTheatre(ctx, th); err != nil {
@@ -176,7 +172,7 @@ func keepDemo(ctx context.Context, store booking.Store, now time.Time, logger *s
 				return fmt.Errorf("seed demo: %w", err)
 			}
 		}
-		for _, m := range demo.Movies {
+		for _, m := range demo.Movies { // the marker last
 			if err := store.SaveMovie(ctx, m); err != nil {
 				return fmt.Errorf("seed demo: %w", err)
 			}
@@ -186,7 +182,14 @@ func keepDemo(ctx context.Context, store booking.Store, now time.Time, logger *s
 	}
 	added, seats := 0, 0
 	for _, ss := range demo.Shows {
-		err := store.CreateShow(ctx, ss.Show, ss.Seats)
+		show, err := withStoredNames(ctx, store, ss.Show)
+		if booking.ErrorCode(err) == booking.ENOTFOUND {
+			continue // an admin deleted its theatre, screen or movie: no more of its shows
+		}
+		if err != nil {
+			return fmt.Errorf("seed demo: %w", err)
+		}
+		err = store.CreateShow(ctx, show, ss.Seats)
 		switch {
 		case errors.Is(err, booking.ErrShowExists):
 		case err != nil:
@@ -200,6 +203,45 @@ func keepDemo(ctx context.Context, store booking.Store, now time.Time, logger *s
 		logger.Info("demo catalog: shows added", "shows", added, "seats", seats, "days_ahead", catalog.DemoDays)
 	}
 	return nil
+}
+
+// onlyDemoSoFar reports whether the database holds nothing but (part of)
+// the demo's catalog and no show: empty, or a first seeding cut short.
+func onlyDemoSoFar(ctx context.Context, store booking.Store, demo catalog.DemoCatalog) (bool, error) {
+	n, err := store.CountShows(ctx)
+	if err != nil || n > 0 {
+		return false, err
+	}
+	theatres, err := store.ListTheatres(ctx)
+	if err != nil {
+		return false, err
+	}
+	for _, th := range theatres {
+		if !slices.ContainsFunc(demo.Theatres, func(d booking.Theatre) bool { return d.ID == th.ID }) {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// withStoredNames is show with its theatre, screen and movie as an admin
+// may have renamed them since the demo made them; a not-found error when
+// one was deleted.
+func withStoredNames(ctx context.Context, store booking.Store, show booking.Show) (booking.Show, error) {
+	th, err := store.Theatre(ctx, show.Theatre.ID)
+	if err != nil {
+		return show, err
+	}
+	sc, err := store.Screen(ctx, show.ScreenID)
+	if err != nil {
+		return show, err
+	}
+	m, err := store.Movie(ctx, show.Movie.ID)
+	if err != nil {
+		return show, err
+	}
+	show.Theatre, show.Screen, show.Movie = th, sc.Name, m
+	return show, nil
 }
 
 // demoEvery is how often a running process tops the demo's schedule up.

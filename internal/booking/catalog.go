@@ -127,11 +127,20 @@ func ValidateScreen(sc Screen) (Layout, error) {
 }
 
 // ParsePrice reads a price as a person types it in the currency's major
-// unit ("250", "99.50", "1,250") into minor units.
+// unit ("250", "99.50", "1,250": commas only between groups of three
+// digits) into minor units, up to MaxPrice.
 func ParsePrice(s string) (Money, error) {
-	s = strings.ReplaceAll(strings.TrimSpace(s), ",", "")
+	s = strings.TrimSpace(s)
 	whole, frac, hasFrac := strings.Cut(s, ".")
-	if whole == "" || len(whole) > 9 || (hasFrac && (len(frac) == 0 || len(frac) > 2)) {
+	if groups := strings.Split(whole, ","); len(groups) > 1 {
+		for i, g := range groups {
+			if (i == 0 && (len(g) == 0 || len(g) > 3)) || (i > 0 && len(g) != 3) {
+				return 0, fmt.Errorf("not a price")
+			}
+		}
+		whole = strings.Join(groups, "")
+	}
+	if whole == "" || len(whole) > 7 || (hasFrac && (len(frac) == 0 || len(frac) > 2)) {
 		return 0, fmt.Errorf("not a price")
 	}
 	for _, part := range []string{whole, frac} {
@@ -146,8 +155,15 @@ func ParsePrice(s string) (Money, error) {
 	if hasFrac {
 		minor, _ = strconv.ParseInt((frac + "0")[:2], 10, 64)
 	}
-	return Money(w*100 + minor), nil
+	if m := Money(w*100 + minor); m <= MaxPrice {
+		return m, nil
+	}
+	return 0, fmt.Errorf("more than a seat can cost")
 }
+
+// MaxPrice is the most a seat may cost, in minor units: a million in the
+// major unit, under the eight digits a provider's amount may have.
+const MaxPrice Money = 1_000_000_00
 
 // LocalTimeLayout is how a show's start is typed: the form's
 // datetime-local, in the theatre's time zone.

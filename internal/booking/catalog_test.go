@@ -10,12 +10,12 @@ import (
 )
 
 func TestParsePrice(t *testing.T) {
-	for in, want := range map[string]booking.Money{"250": 25000, "99.5": 9950, "99.50": 9950, " 1,250 ": 125000, "0": 0} {
+	for in, want := range map[string]booking.Money{"250": 25000, "99.5": 9950, "99.50": 9950, " 1,250 ": 125000, "0": 0, "1,000,000": 100000000, "12,345.50": 1234550} {
 		if got, err := booking.ParsePrice(in); err != nil || got != want {
 			t.Errorf("ParsePrice(%q) = %d, %v; want %d", in, got, err, want)
 		}
 	}
-	for _, in := range []string{"", "abc", "1.234", "-5", "1e3", ".5", "5.", "12345678901"} {
+	for _, in := range []string{"", "abc", "1.234", "-5", "1e3", ".5", "5.", "12345678901", "12,50", "1,2,3", ",250", "999999999.99", "1000000.01"} {
 		if _, err := booking.ParsePrice(in); err == nil {
 			t.Errorf("ParsePrice(%q) succeeded", in)
 		}

@@ -140,10 +140,12 @@ func (s *Store) StartPayment(ctx context.Context, holdID, owner string, ids book
 		if err := h.CheckOwner(owner); err != nil {
 			return paymentStart{}, err
 		}
-		if err := h.CheckPayable(m); err != nil {
+		// The show first: a cancelled show or closed sales is why,
+		// whatever became of the hold meanwhile.
+		if _, err := s.showOnSale(ctx, h.ShowID, m); err != nil {
 			return paymentStart{}, err
 		}
-		if _, err := s.showOnSale(ctx, h.ShowID, m); err != nil {
+		if err := h.CheckPayable(m); err != nil {
 			return paymentStart{}, err
 		}
 		if hd.PaymentID != "" {

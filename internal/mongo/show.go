@@ -66,7 +66,7 @@ func (d showDoc) show() booking.Show {
 	}
 }
 
-// seatBatch is how many seats one InsertMany sends: big enough that a
+// seatBatch is how many seats one BulkWrite sends: big enough that a
 // million seats take about a thousand round trips, small enough to keep each
 // request far below MongoDB's 48 MB message limit.
 const seatBatch = 1000
@@ -74,13 +74,13 @@ const seatBatch = 1000
 // CreateShow stores a show and its seats, all available. The seats go first
 // and the show document last, so that a show is never listed with seats
 // missing. It is not one transaction on purpose: `boxoffice seed` creates
-// shows of a million seats, far beyond what a transaction should hold. So a
-// failure after the first insert deletes, best effort, the seats of the show
-// before returning, rather than leave seats of a show that does not exist
-// (which would make every retry with that id fail). That is safe because the
-// show document does not exist yet, and a hold reads the show first, so
-// nobody can hold those seats; it assumes, as everywhere, that one show id is
-// created once (ids are random).
+// shows of a million seats, far beyond what a transaction should hold. The
+// seats are insert-only upserts, so a failure or a crash before the show
+// document leaves seats that nobody can hold (a hold reads the show first)
+// and that a retry with the same id takes up, and two processes creating
+// one show (the demo's ids are derived, not random) write the same seats;
+// the show document's insert decides which one created it (ErrShowExists
+// for the other).
 func (s *Store) CreateShow(ctx context.Context, show booking.Show, seats []booking.Seat) error {
 	// A seat listed twice would fail one insert of an unordered batch and
 	// leave the others: refuse it before writing anything.
@@ -122,74 +122,48 @@ func (s *Store) CreateShow(ctx context.Context, show booking.Show, seats []booki
 	case !errors.Is(err, booking.ErrShowNotFound):
 		return err
 	}
-	batch := make([]seatDoc, 0, min(seatBatch, len(seats)))
-	// Unordered: the server may apply a batch's inserts in parallel.
-	insertOpts := options.InsertMany().SetOrdered(false)
+	// Each seat is an upsert that only inserts ($setOnInsert), unordered:
+	// two processes creating the same show (seeding the demo, whose ids are
+	// derived) write the same seats and neither undoes the other's, and
+	// seats left by a crash before the show document are taken up by the
+	// next CreateShow of that id. The show document, inserted last, decides
+	// who created the show: a show never lists seats it does not have.
+	batch := make([]mongo.WriteModel, 0, min(seatBatch, len(seats)))
+	writeOpts := options.BulkWrite().SetOrdered(false)
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
 		}
-		if _, err := s.col(colSeats).InsertMany(ctx, batch, insertOpts); err != nil {
-			return err
+		if _, err := s.col(colSeats).BulkWrite(ctx, batch, writeOpts); err != nil {
+			return fmt.Errorf("mongo: create show: seats: %w", err)
 		}
 		batch = batch[:0]
 		return nil
 	}
-	// The seats are distinct (checked above), so a duplicate key while
-	// inserting them means another CreateShow of the same id (two
-	// processes seeding the demo at once) got there first: its seats are
-	// left alone.
 	for _, st := range seats {
-		batch = append(batch, toSeatDoc(show.ID, st))
+		d := toSeatDoc(show.ID, st)
+		fields, err := withoutID(d)
+		if err != nil {
+			return fmt.Errorf("mongo: create show: %w", err)
+		}
+		batch = append(batch, mongo.NewUpdateOneModel().SetFilter(byID(d.ID)).
+			SetUpdate(bson.D{{Key: "$setOnInsert", Value: fields}}).SetUpsert(true))
 		if len(batch) == seatBatch {
 			if err := flush(); err != nil {
-				return s.undoCreateShowUnlessTaken(ctx, show.ID, err)
+				return err
 			}
 		}
 	}
 	if err := flush(); err != nil {
-		return s.undoCreateShowUnlessTaken(ctx, show.ID, err)
+		return err
 	}
 	if _, err := s.col(colShows).InsertOne(ctx, doc); err != nil {
 		if mongo.IsDuplicateKeyError(err) {
-			// A concurrent CreateShow of the same id won: the seats
-			// are its seats now, leave them.
-			return booking.ErrShowExists
+			return booking.ErrShowExists // a concurrent CreateShow of the same id won
 		}
-		return s.undoCreateShow(ctx, show.ID, err)
+		return fmt.Errorf("mongo: create show: %w", err)
 	}
 	return nil
-}
-
-// undoCreateShowUnlessTaken is undoCreateShow, except after a duplicate key:
-// the seats are another CreateShow's of the same id, and it is
-// ErrShowExists.
-func (s *Store) undoCreateShowUnlessTaken(ctx context.Context, showID string, err error) error {
-	if mongo.IsDuplicateKeyError(err) {
-		return booking.ErrShowExists
-	}
-	return s.undoCreateShow(ctx, showID, err)
-}
-
-// undoCreateShow deletes the seats a failed CreateShow inserted, also when
-// ctx is what ended it, and returns the error that ended it (with the
-// cleanup's own failure, if any).
-func (s *Store) undoCreateShow(ctx context.Context, showID string, err error) error {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
-	defer cancel()
-	_, derr := s.col(colSeats).DeleteMany(ctx, bson.D{{Key: "show_id", Value: showID}})
-	if derr != nil {
-		return errors.Join(createShowError(showID, err),
-			fmt.Errorf("mongo: create show: deleting the seats of show %s after the failure: %w", showID, derr))
-	}
-	return createShowError(showID, err)
-}
-
-func createShowError(showID string, err error) error {
-	if mongo.IsDuplicateKeyError(err) {
-		return booking.Errorf(booking.EINVALID, "Show %s already exists or lists a seat twice.", showID)
-	}
-	return fmt.Errorf("mongo: create show: %w", err)
 }
 
 // CountShows counts all shows, past ones too.
@@ -389,6 +363,24 @@ func (s *Store) cancelShow(ctx context.Context, showID string, m booking.Moment)
 			return cancellation{}, fmt.Errorf("release holds: %w", err)
 		}
 	}
+	// MongoDB sees two transactions conflict only when both write one
+	// document. A hold racing this cancellation writes seats that are not
+	// booked, and a payment landing now writes its pending booking: both
+	// are written here too (show_cancelled_at), so whichever commits second
+	// conflicts, retries, and reads the show cancelled.
+	mark := bson.D{{Key: "$set", Value: bson.D{{Key: "show_cancelled_at", Value: nanos(m.Now)}}}}
+	if _, err := s.col(colSeats).UpdateMany(ctx, bson.D{
+		{Key: "show_id", Value: showID},
+		{Key: "status", Value: bson.D{{Key: "$ne", Value: string(booking.SeatBooked)}}},
+	}, mark); err != nil {
+		return cancellation{}, fmt.Errorf("mark seats: %w", err)
+	}
+	if _, err := s.col(colBookings).UpdateMany(ctx, bson.D{
+		{Key: "show_id", Value: showID},
+		{Key: "state", Value: string(booking.BookingPending)},
+	}, mark); err != nil {
+		return cancellation{}, fmt.Errorf("mark pending bookings: %w", err)
+	}
 
 	cur, err = s.col(colBookings).Find(ctx,
 		bson.D{{Key: "show_id", Value: showID}, {Key: "state", Value: string(booking.BookingConfirmed)}},
@@ -412,4 +404,24 @@ func (s *Store) cancelShow(ctx context.Context, showID string, m booking.Moment)
 		due = append(due, b)
 	}
 	return cancellation{show: d.show(), due: due}, nil
+}
+
+// withoutID is v as a document without its _id, which an upsert takes
+// from its filter.
+func withoutID(v any) (bson.D, error) {
+	raw, err := bson.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var d bson.D
+	if err := bson.Unmarshal(raw, &d); err != nil {
+		return nil, err
+	}
+	out := d[:0]
+	for _, e := range d {
+		if e.Key != "_id" {
+			out = append(out, e)
+		}
+	}
+	return out, nil
 }

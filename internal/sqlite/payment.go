@@ -53,10 +53,12 @@ func (s *Store) StartPayment(ctx context.Context, holdID, owner string, ids book
 		if err := h.CheckOwner(owner); err != nil {
 			return err
 		}
-		if err := h.CheckPayable(m); err != nil {
+		// The show first: a cancelled show or closed sales is why,
+		// whatever became of the hold meanwhile.
+		if err := s.checkOnSale(ctx, tx, h.ShowID, m); err != nil {
 			return err
 		}
-		if err := s.checkOnSale(ctx, tx, h.ShowID, m); err != nil {
+		if err := h.CheckPayable(m); err != nil {
 			return err
 		}
 		p, err = scanPayment(tx.QueryRowContext(ctx, `SELECT `+paymentColumns+` FROM payments

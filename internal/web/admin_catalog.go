@@ -129,7 +129,16 @@ func theatreFromForm(c echo.Context) booking.Theatre {
 // handleAdminTheatreNew is GET /admin/theatres/new.
 func (s *Server) handleAdminTheatreNew(c echo.Context) error {
 	return s.render(c, http.StatusOK, pages.AdminForm(s.form(c, "New theatre", "/admin/theatres", "Create theatre",
-		theatreFields(booking.Theatre{TimeZone: s.loc.String()}), nil)))
+		theatreFields(booking.Theatre{TimeZone: s.defaultZoneName()}), nil)))
+}
+
+// defaultZoneName is the server's zone (TZ) as an IANA name for a new
+// theatre's form, "" when it has none ("Local").
+func (s *Server) defaultZoneName() string {
+	if name := s.loc.String(); name != "Local" && name != "" {
+		return name
+	}
+	return ""
 }
 
 // handleAdminTheatreCreate is POST /admin/theatres.
@@ -383,7 +392,14 @@ func (s *Server) handleAdminShowCreate(c echo.Context) error {
 	ctx := c.Request().Context()
 	screenID, movieID, start := c.FormValue("screen"), c.FormValue("movie"), c.FormValue("start")
 	sc, err := s.svc.Screen(ctx, screenID)
-	if err != nil {
+	switch {
+	case booking.ErrorCode(err) == booking.ENOTFOUND:
+		f, ferr := s.showForm(c, "", movieID, start, nil, booking.InvalidFields{{Field: "screen", Message: "Choose a screen."}})
+		if ferr != nil {
+			return ferr
+		}
+		return s.render(c, http.StatusUnprocessableEntity, pages.AdminShowForm(f))
+	case err != nil:
 		return err
 	}
 	prices := map[string]string{}

@@ -96,7 +96,12 @@ func (s *Server) showCheckout(c echo.Context, holdID, owner string) error {
 	if err != nil {
 		return err
 	}
-	gone := h.CheckPayable(sm.At)
+	// The show first, as the store's Pay step decides: a cancelled show or
+	// closed sales is why, whatever became of the hold.
+	gone := sm.Show.CheckOnSale(sm.At)
+	if gone == nil {
+		gone = h.CheckPayable(sm.At)
+	}
 	m := s.checkoutModel(sm, h, gone)
 	m.Page = s.page(c, "Checkout")
 	status := http.StatusOK

@@ -285,7 +285,8 @@ func (s *Server) homeModel(shows []booking.ShowSummary, now time.Time) model.Hom
 			})
 		}
 		mv := &m.Movies[mi]
-		day := dayLabel(sh.StartsAt.In(s.showLocation(sh.Show)), today)
+		local := sh.StartsAt.In(s.showLocation(sh.Show))
+		day := dayLabel(local, today.In(local.Location())) // today where the theatre is
 		if len(mv.Days) == 0 || mv.Days[len(mv.Days)-1].Label != day {
 			mv.Days = append(mv.Days, model.Day{Label: day})
 		}

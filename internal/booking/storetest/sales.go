@@ -130,7 +130,7 @@ func testCancelShow(t *testing.T, s booking.Store) {
 	err = s.HoldSeats(ctx, newHold(show.ID, "late", at(2*time.Hour), "B1"), at(2*time.Hour))
 	wantErr(t, "HoldSeats of a cancelled show", err, booking.ErrShowCancelled)
 	_, _, err = s.StartPayment(ctx, paying.ID, "paying", newPaymentIDs(), at(time.Hour+2*time.Minute))
-	wantCode(t, "StartPayment of a cancelled show", err, booking.EGONE)
+	wantErr(t, "StartPayment of a cancelled show", err, booking.ErrShowCancelled)
 	st := settle(t, s, event(pendingP, booking.EventPaymentSucceeded), "CNCL-0001", at(time.Hour+3*time.Minute))
 	if st.Effect != booking.EffectRefundDue || st.Reason != booking.ReasonShowCancelled {
 		t.Errorf("a payment landing after the cancellation: %q %q, want refund_due, %q", st.Effect, st.Reason, booking.ReasonShowCancelled)
