@@ -22,6 +22,7 @@ var raceTests = []test{
 	{"SettlementsOverlappingSeats", testRaceSettlements},
 	{"DuplicateDeliveries", testRaceDuplicateDeliveries},
 	{"ContradictingEvents", testRaceContradictingEvents},
+	{"HoldsAgainstCancel", testRaceHoldsAgainstCancel},
 }
 
 // raceTimeout bounds every race: a store that deadlocks fails, not hangs.

@@ -2,6 +2,8 @@ package storetest
 
 import (
 	"context"
+	"errors"
+	"strconv"
 	"testing"
 	"time"
 
@@ -146,4 +148,54 @@ func testCancelShow(t *testing.T, s booking.Store) {
 	}
 	_, _, err = s.CancelShow(ctx, booking.NewID(), m)
 	wantErr(t, "CancelShow of an unknown show", err, booking.ErrShowNotFound)
+}
+
+// testRaceHoldsAgainstCancel races sessions holding seats, and a payment
+// landing, against the show's cancellation: whatever commits in which
+// order, afterwards no seat is locked, no hold is active, and no booking is
+// confirmed.
+func testRaceHoldsAgainstCancel(t *testing.T, s booking.Store) {
+	ctx := context.Background()
+	show, _ := newShow(t, s, 2, 10, later)
+	paying := hold(t, s, show.ID, "paying", at(0), "B10")
+	p, _ := pay(t, s, paying, at(0))
+	const holders = 12
+	m := at(time.Minute)
+	concurrently(holders+2, func(i int) {
+		switch {
+		case i == holders:
+			if _, _, err := s.CancelShow(ctx, show.ID, m); err != nil {
+				t.Errorf("CancelShow: %v", err)
+			}
+		case i == holders+1:
+			if _, err := s.SettlePayment(ctx, event(p, booking.EventPaymentSucceeded), "RACE-0001", m); err != nil {
+				t.Errorf("SettlePayment: %v", err)
+			}
+		default:
+			seat := rowLabel(i/10) + strconv.Itoa(i%10+1)
+			err := s.HoldSeats(ctx, newHold(show.ID, "o"+strconv.Itoa(i), m, seat), m)
+			if err != nil && !errors.Is(err, booking.ErrShowCancelled) {
+				t.Errorf("HoldSeats(%s): %v, want success or ErrShowCancelled", seat, err)
+			}
+		}
+	})
+	for _, seat := range getSeats(t, s, show.ID) {
+		if seat.Status == booking.SeatLocked {
+			t.Errorf("seat %s is locked by %s after the show was cancelled", seat.ID, seat.HoldID)
+		}
+	}
+	for i := range holders {
+		if h, err := s.ActiveHold(ctx, show.ID, "o"+strconv.Itoa(i)); err == nil {
+			t.Errorf("hold %s is active after the show was cancelled", h.ID)
+		}
+	}
+	bookings, err := s.ShowBookings(ctx, show.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range bookings {
+		if b.State == booking.BookingConfirmed {
+			t.Errorf("booking %s is confirmed on a cancelled show", b.ID)
+		}
+	}
 }
