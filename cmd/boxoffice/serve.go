@@ -181,8 +181,9 @@ func keepDemo(ctx context.Context, store booking.Store, now time.Time, logger *s
 		return err
 	}
 	added, seats := 0, 0
+	names := storedNames{store: store}
 	for _, ss := range demo.Shows {
-		show, err := withStoredNames(ctx, store, ss.Show)
+		show, err := names.of(ctx, ss.Show)
 		if booking.ErrorCode(err) == booking.ENOTFOUND {
 			continue // an admin deleted its theatre, screen or movie: no more of its shows
 		}
@@ -224,24 +225,49 @@ func onlyDemoSoFar(ctx context.Context, store booking.Store, demo catalog.DemoCa
 	return true, nil
 }
 
-// withStoredNames is show with its theatre, screen and movie as an admin
-// may have renamed them since the demo made them; a not-found error when
-// one was deleted.
-func withStoredNames(ctx context.Context, store booking.Store, show booking.Show) (booking.Show, error) {
-	th, err := store.Theatre(ctx, show.Theatre.ID)
+// storedNames gives demo shows their theatre, screen and movie as an admin
+// may have renamed them since the demo made them, reading each once per
+// keepDemo (a week of shows names six screens and five movies).
+type storedNames struct {
+	store    booking.Store
+	theatres map[string]booking.Theatre
+	screens  map[string]booking.Screen
+	movies   map[string]booking.Movie
+}
+
+// of is show with the stored names; a not-found error when one of the
+// three was deleted.
+func (n *storedNames) of(ctx context.Context, show booking.Show) (booking.Show, error) {
+	th, err := cached(ctx, &n.theatres, show.Theatre.ID, n.store.Theatre)
 	if err != nil {
 		return show, err
 	}
-	sc, err := store.Screen(ctx, show.ScreenID)
+	sc, err := cached(ctx, &n.screens, show.ScreenID, n.store.Screen)
 	if err != nil {
 		return show, err
 	}
-	m, err := store.Movie(ctx, show.Movie.ID)
+	m, err := cached(ctx, &n.movies, show.Movie.ID, n.store.Movie)
 	if err != nil {
 		return show, err
 	}
 	show.Theatre, show.Screen, show.Movie = th, sc.Name, m
 	return show, nil
+}
+
+// cached is read(id), read once into *m.
+func cached[T any](ctx context.Context, m *map[string]T, id string, read func(context.Context, string) (T, error)) (T, error) {
+	if v, ok := (*m)[id]; ok {
+		return v, nil
+	}
+	v, err := read(ctx, id)
+	if err != nil {
+		return v, err
+	}
+	if *m == nil {
+		*m = map[string]T{}
+	}
+	(*m)[id] = v
+	return v, nil
 }
 
 // demoEvery is how often a running process tops the demo's schedule up.

@@ -48,16 +48,13 @@ type CallbackQuery struct {
 	Limit     int // 0 means all
 }
 
-// RecordFor is the record of an event the store applied: its effect, or
-// that it was a repeat.
-func RecordFor(ev PaymentEvent, st Settlement, status int, at time.Time) CallbackRecord {
-	reason := st.Reason
-	if st.Duplicate {
+// Applied is r, a verified callback, once the store applied it with
+// effect, or found it a repeat (duplicate), for the log: the reason says
+// which.
+func (r CallbackRecord) Applied(status int, effect Effect, duplicate bool, reason string) CallbackRecord {
+	if duplicate {
 		reason = "repeat of an event already applied; nothing changed now"
 	}
-	return CallbackRecord{
-		ID: NewID(), ReceivedAt: at, Signature: SignatureValid,
-		EventID: ev.ID, EventType: string(ev.Type), PaymentID: ev.PaymentID,
-		Status: status, Outcome: string(st.Effect), Duplicate: st.Duplicate, Reason: reason,
-	}
+	r.Status, r.Outcome, r.Duplicate, r.Reason = status, string(effect), duplicate, reason
+	return r
 }

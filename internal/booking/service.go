@@ -340,10 +340,13 @@ func (s *Service) CloseEndedCheckouts(ctx context.Context) (int, error) {
 // returns b as it is afterwards; a booking that needs no lookup, or whose
 // lookup another process has just claimed, is returned as it was.
 func (s *Service) RefreshPending(ctx context.Context, b Booking) (Booking, error) {
-	if b.State != BookingPending || s.payments == nil {
+	now := s.clock.Now()
+	// A booking is made with its payment: one younger than StuckAfter has
+	// no lookup due (Payment.LookupDue), and the page polling it every
+	// second reads nothing more.
+	if b.State != BookingPending || s.payments == nil || now.Sub(b.CreatedAt) < StuckAfter {
 		return b, nil
 	}
-	now := s.clock.Now()
 	p, err := s.store.Payment(ctx, b.PaymentID)
 	if err != nil {
 		return b, err

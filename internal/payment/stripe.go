@@ -228,7 +228,7 @@ func describeShow(show booking.Show) string {
 // signature over the raw body with the webhook secret, then, against our
 // own clock in both directions (stripe-go checks only staleness against
 // the wall clock), the signature's time, then the event's API version as
-// stripe-go does. Only then is the event read.
+// stripe-go does. Only a verified event is acted on.
 func (s *Stripe) VerifyCallback(h http.Header, body []byte, now time.Time) (Notification, error) {
 	if len(body) > MaxStripeWebhookBytes {
 		return Notification{}, malformed("body larger than %d bytes", MaxStripeWebhookBytes)
@@ -241,10 +241,13 @@ func (s *Stripe) VerifyCallback(h http.Header, body []byte, now time.Time) (Noti
 		return Notification{}, fmt.Errorf("%w: more than one header", ErrSignatureMalformed)
 	}
 	header := values[0]
-	if err := webhook.ValidatePayloadIgnoringTolerance(body, header, s.secret); err != nil {
-		if errors.Is(err, webhook.ErrInvalidHeader) || errors.Is(err, webhook.ErrNotSigned) {
-			return Notification{}, fmt.Errorf("%w: %v", ErrSignatureMalformed, err)
-		}
+	// One call checks the signature, decodes the event and checks its API
+	// version; its signature errors are the webhook package's sentinels.
+	ev, err := webhook.ConstructEventWithOptions(body, header, s.secret, webhook.ConstructEventOptions{IgnoreTolerance: true})
+	switch {
+	case errors.Is(err, webhook.ErrInvalidHeader) || errors.Is(err, webhook.ErrNotSigned):
+		return Notification{}, fmt.Errorf("%w: %v", ErrSignatureMalformed, err)
+	case errors.Is(err, webhook.ErrNoValidSignature):
 		return Notification{}, fmt.Errorf("%w: %v", ErrSignatureMismatch, err)
 	}
 	t, ok := signatureTime(header)
@@ -254,9 +257,8 @@ func (s *Stripe) VerifyCallback(h http.Header, body []byte, now time.Time) (Noti
 	if d := now.Sub(t); d > DefaultTolerance || d < -DefaultTolerance {
 		return Notification{}, ErrSignatureStale
 	}
-	ev, err := webhook.ConstructEventWithOptions(body, header, s.secret, webhook.ConstructEventOptions{IgnoreTolerance: true})
 	if err != nil {
-		return Notification{}, malformed("%v", err)
+		return Notification{}, malformed("%v", err) // not JSON, or another API version
 	}
 	return notificationOf(ev)
 }

@@ -16,19 +16,12 @@ func (s *Store) SetCheckoutRef(ctx context.Context, paymentID, ref string) error
 		if err != nil {
 			return err
 		}
-		if n, err := res.RowsAffected(); err != nil || n == 0 {
-			return notFoundIfNone(err, booking.ErrPaymentNotFound)
+		n, err := res.RowsAffected()
+		if err == nil && n == 0 {
+			err = booking.ErrPaymentNotFound
 		}
-		return nil
-	})
-}
-
-// notFoundIfNone is err, or sentinel when an update matched no row.
-func notFoundIfNone(err, sentinel error) error {
-	if err != nil {
 		return err
-	}
-	return sentinel
+	})
 }
 
 // EndedCheckouts reads the pending payments with an open checkout through

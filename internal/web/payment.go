@@ -144,11 +144,9 @@ func (s *Server) handleStripeWebhook(c echo.Context) error {
 			return s.applyNotification(c, n, received, stripeAnswers)
 		}
 	}
-	outcome := "malformed"
+	outcome := "malformed" // also a body that could not be read
 	if errors.Is(err, payment.ErrBadSignature) {
 		outcome = "bad_signature"
-	} else if !errors.Is(err, payment.ErrMalformed) {
-		s.log.WarnContext(r.Context(), "reading a webhook failed", "err", err, "request_id", requestIDOf(c))
 	}
 	s.metrics.callback(outcome)
 	s.log.WarnContext(r.Context(), "stripe webhook refused", "why", outcome, "err", err, "request_id", requestIDOf(c))
@@ -216,13 +214,12 @@ func (s *Server) applyNotification(c echo.Context, n payment.Notification, recei
 	outcome := string(effect)
 	if duplicate {
 		outcome = "duplicate"
-		reason = "repeat of an event already applied; nothing changed now"
 	}
 	s.metrics.callback(outcome)
+	rec = rec.Applied(http.StatusOK, effect, duplicate, reason)
 	s.log.InfoContext(ctx, "payment event", "event_id", n.EventID, "type", n.EventType,
 		"payment_id", rec.PaymentID, "effect", string(effect), "duplicate", duplicate,
-		"reason", reason, "request_id", requestIDOf(c))
-	rec.Status, rec.Outcome, rec.Duplicate, rec.Reason = http.StatusOK, string(effect), duplicate, reason
+		"reason", rec.Reason, "request_id", requestIDOf(c))
 	s.recordCallback(c, rec)
 	return c.JSON(http.StatusOK, callbackAnswer{Effect: effect, Duplicate: duplicate})
 }
