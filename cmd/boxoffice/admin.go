@@ -16,10 +16,10 @@ import (
 	"boxoffice/internal/config"
 )
 
-// admin runs "boxoffice admin add --email E": it asks for the password on
-// the terminal (not echoed), or reads one line from stdin when stdin is not
-// a terminal, so that scripts and tests can drive it. The account is
-// created, or its password replaced.
+// admin runs "boxoffice admin add --email E [--role admin|staff]": it asks
+// for the password on the terminal (not echoed), or reads one line from
+// stdin when stdin is not a terminal, so that scripts and tests can drive
+// it. The account is created, or its password and role set.
 func (m *Main) admin(ctx context.Context, args []string, getenv func(string) string) error {
 	if len(args) == 0 || args[0] != "add" {
 		return usageError{errors.New(`admin: the one subcommand is "add --email E"`)}
@@ -27,6 +27,7 @@ func (m *Main) admin(ctx context.Context, args []string, getenv func(string) str
 	fs := flag.NewFlagSet("boxoffice admin add", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	email := fs.String("email", "", "")
+	roleName := fs.String("role", string(booking.RoleAdmin), "")
 	dbURL := fs.String("database-url", "", "")
 	if err := fs.Parse(args[1:]); err != nil {
 		return flagError(err)
@@ -36,6 +37,10 @@ func (m *Main) admin(ctx context.Context, args []string, getenv func(string) str
 	}
 	if *email == "" {
 		return usageError{errors.New("admin add: --email is required")}
+	}
+	role, err := booking.ParseRole(*roleName)
+	if err != nil {
+		return usageError{fmt.Errorf("admin add: --role is admin or staff, not %q", *roleName)}
 	}
 	password, err := m.readPassword()
 	if err != nil {
@@ -49,11 +54,11 @@ func (m *Main) admin(ctx context.Context, args []string, getenv func(string) str
 		return err
 	}
 	defer db.Close()
-	adm, err := booking.NewAdmins(db.Store, nil, 0).Ensure(ctx, *email, password)
+	adm, err := booking.NewAdmins(db.Store, nil, 0).Ensure(ctx, *email, password, role)
 	if err != nil {
 		return fmt.Errorf("admin add: %w", err)
 	}
-	fmt.Fprintf(m.Stdout, "admin %s is ready\n", adm.Email)
+	fmt.Fprintf(m.Stdout, "%s %s is ready\n", adm.Role, adm.Email)
 	return nil
 }
 
@@ -77,12 +82,13 @@ func (m *Main) readPassword() (string, error) {
 	return strings.TrimRight(line, "\r\n"), nil
 }
 
-// ensureAdmin creates or updates the ADMIN_EMAIL account at start.
+// ensureAdmin creates or updates the ADMIN_EMAIL account at start: an
+// admin with ADMIN_PASSWORD. One that has both already is left alone.
 func ensureAdmin(ctx context.Context, store booking.Store, cfg config.Config) (string, error) {
 	if cfg.AdminEmail == "" {
 		return "", nil
 	}
-	adm, err := booking.NewAdmins(store, nil, 0).Ensure(ctx, cfg.AdminEmail, cfg.AdminPassword)
+	adm, err := booking.NewAdmins(store, nil, 0).Ensure(ctx, cfg.AdminEmail, cfg.AdminPassword, booking.RoleAdmin)
 	if err != nil {
 		return "", fmt.Errorf("ADMIN_EMAIL: %w", err)
 	}

@@ -111,9 +111,10 @@ Usage:
   boxoffice [serve] [flags]    run the web server (the default command)
   boxoffice seed [flags]       add synthetic shows for load tests; print one show id per line
   boxoffice migrate [flags]    create or update the database's tables and indexes
-  boxoffice admin add --email E [--database-url URL]
-                               create an admin, or set its password (asked on the terminal,
-                               or read as one line from stdin)
+  boxoffice admin add --email E [--role admin|staff] [--database-url URL]
+                               create an account (admin by default; staff only admit at the
+                               door), or set its password and role (the password is asked on
+                               the terminal, or read as one line from stdin)
   boxoffice healthcheck        exit 0 when the server at ADDR answers /healthz (for Docker)
   boxoffice help               show this help
 

@@ -44,6 +44,10 @@ type Booking struct {
 	RefundID   string
 	RefundedAt time.Time
 	RefundedBy string
+	// AdmittedAt and AdmittedBy (an account's email) say when and by whom
+	// the ticket was admitted at the door; zero until it was (see Admit).
+	AdmittedAt time.Time
+	AdmittedBy string
 }
 
 // CancelledShow is b after its show was cancelled at now: a confirmed

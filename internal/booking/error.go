@@ -15,7 +15,9 @@ const (
 	EGONE     = "gone"      // it existed but can no longer be used
 	// EUNAUTHORIZED is a failed sign-in.
 	EUNAUTHORIZED = "unauthorized"
-	EINTERNAL     = "internal" // anything else; its text is never shown
+	// EFORBIDDEN is a signed-in account asking for what its role may not do.
+	EFORBIDDEN = "forbidden"
+	EINTERNAL  = "internal" // anything else; its text is never shown
 )
 
 // Error is a domain error whose Message is safe to show a person.

@@ -67,6 +67,9 @@ var errNoProvider = errors.New("booking: no payment provider")
 // every operation sees it.
 func (s *Service) Now() Moment { return Moment{Now: s.clock.Now(), TTL: s.ttl, SalesClose: s.close} }
 
+// Clock is the service's clock, for the services that share its time.
+func (s *Service) Clock() Clock { return s.clock }
+
 // HoldTTL is how long a lock protects a seat.
 func (s *Service) HoldTTL() time.Duration { return s.ttl }
 

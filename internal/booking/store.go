@@ -94,6 +94,15 @@ type Store interface {
 	ClaimLookup(ctx context.Context, paymentID string, now time.Time) (bool, error)
 	// Booking returns a booking by id.
 	Booking(ctx context.Context, bookingID string) (Booking, error)
+	// BookingByTicketCode returns the booking with a normalized ticket code
+	// (see NormalizeTicketCode).
+	BookingByTicketCode(ctx context.Context, code string) (Booking, error)
+	// AdmitTicket applies Admit to the booking with ticket code at the
+	// door of show atShow ("" for any), by by at now, in one step: of two
+	// doors scanning one ticket at once, in any processes, one admits it
+	// and the other answers CheckinAlready. An unknown code is
+	// ErrBookingNotFound.
+	AdmitTicket(ctx context.Context, code, atShow, by string, now time.Time) (Checkin, error)
 
 	// Ping reports whether the database answers.
 	Ping(ctx context.Context) error
@@ -144,10 +153,17 @@ type CatalogStore interface {
 // the occupancy overview, refunds and the callback log. Every Store has it,
 // so both adapters are held to it by the same conformance suite.
 type AdminStore interface {
-	// UpsertAdmin stores a, or, when an admin with a.Email exists, sets
-	// that admin's password hash and UpdatedAt and keeps its id and
-	// CreatedAt. It returns the admin as stored.
-	UpsertAdmin(ctx context.Context, a Admin) (Admin, error)
+	// CreateAdmin stores a new account; an email in use is ErrAdminExists.
+	CreateAdmin(ctx context.Context, a Admin) error
+	// UpdateAdmin applies Admin.Apply to the account u.ID in one step that
+	// counts the accounts with the admin role, so that two changes at once
+	// can never leave none. It returns the account as stored.
+	UpdateAdmin(ctx context.Context, u AdminUpdate) (Admin, error)
+	// DeleteAdmin deletes an account when Admin.CheckDelete allows, in one
+	// step as UpdateAdmin.
+	DeleteAdmin(ctx context.Context, id string) error
+	// ListAdmins lists the accounts by email.
+	ListAdmins(ctx context.Context) ([]Admin, error)
 	// AdminByEmail returns the admin with a normalized email.
 	AdminByEmail(ctx context.Context, email string) (Admin, error)
 	// AdminByID returns the admin with id.

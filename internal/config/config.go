@@ -56,9 +56,12 @@ type Config struct {
 
 	AdminEmail    string // with AdminPassword: the admin account made or updated at start
 	AdminPassword string
-	SeedDemo      bool // seed the demo catalog into an empty database
-	HoldRate      int  // holds per session per minute; 0 disables the limit
-	LogFormat     string
+	// AdminIdle ends an admin's or staff member's session after this long
+	// without a request (ADMIN_IDLE).
+	AdminIdle time.Duration
+	SeedDemo  bool // seed the demo catalog into an empty database
+	HoldRate  int  // holds per session per minute; 0 disables the limit
+	LogFormat string
 
 	// TrustedProxies are the proxies (load balancers, CDNs) whose
 	// X-Forwarded-For entries are believed: the client's address, which the
@@ -134,6 +137,7 @@ var Vars = []Var{
 	{Env: "REFUND_AUTOMATICALLY", Flag: "refund-automatically", Default: "false", Usage: "refund a booking through the provider as soon as it is due a refund, instead of from the admin's queue", isBool: true},
 	{Env: "ADMIN_EMAIL", Flag: "admin-email", Default: "", Usage: "admin account created or updated at start (with ADMIN_PASSWORD)"},
 	{Env: "ADMIN_PASSWORD", Flag: "admin-password", Default: "", Usage: "password of ADMIN_EMAIL, at least 8 characters"},
+	{Env: "ADMIN_IDLE", Flag: "admin-idle", Default: "30m", Usage: "an admin or staff session ends after this long without a request (from 1m to 24h)"},
 	{Env: "SEED_DEMO", Flag: "seed-demo", Default: "true", Usage: "seed a small demo catalog when the database is empty", isBool: true},
 	{Env: "HOLD_RATE", Flag: "hold-rate", Default: "20", Usage: "holds per session per minute (per address: ten times that), at most 100000; 0 disables"},
 	{Env: "LOG_FORMAT", Flag: "log-format", Default: "text", Usage: "log format: text or json"},
@@ -230,6 +234,13 @@ func Load(args []string, getenv func(string) string) (Config, error) {
 		bad(src, v, "not a duration; write it like 0s, -30m or 15m")
 	} else if c.SalesClose < -MaxSalesCloseBefore || c.SalesClose > MaxSalesCloseAfter {
 		bad(src, v, "must be from -168h (a week before the start) to 24h")
+	}
+
+	v, src, _ = lookup("ADMIN_IDLE")
+	if c.AdminIdle, err = time.ParseDuration(v); err != nil {
+		bad(src, v, "not a duration; write it like 30m or 2h")
+	} else if c.AdminIdle < MinAdminIdle || c.AdminIdle > MaxAdminIdle {
+		bad(src, v, "must be from 1m to 24h")
 	}
 
 	v, src, _ = lookup("MAX_SEATS")
@@ -438,6 +449,10 @@ const (
 	// MaxSalesCloseBefore and MaxSalesCloseAfter bound SALES_CLOSE.
 	MaxSalesCloseBefore = 7 * 24 * time.Hour
 	MaxSalesCloseAfter  = 24 * time.Hour
+	// MinAdminIdle and MaxAdminIdle bound ADMIN_IDLE: under a minute the
+	// clock of a session, refreshed once a minute, could not keep it.
+	MinAdminIdle = time.Minute
+	MaxAdminIdle = 24 * time.Hour
 	// MaxMaxSeats bounds MAX_SEATS: no party books a whole hall at once.
 	MaxMaxSeats = 50
 	// MaxHoldRate bounds HOLD_RATE, well below where the per-address limit

@@ -29,6 +29,7 @@ func TestLoad(t *testing.T) {
 		SeedDemo:         true,
 		HoldRate:         20,
 		LogFormat:        "text",
+		AdminIdle:        30 * time.Minute,
 		TrustedProxies: prefixes("127.0.0.0/8", "::1/128", "169.254.0.0/16", "fe80::/10",
 			"10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7"),
 
@@ -52,14 +53,14 @@ func TestLoad(t *testing.T) {
 				"ADDR": "127.0.0.1:9000", "DATABASE_URL": "mongodb://db1,db2/boxoffice?replicaSet=rs0",
 				"HOLD_TTL": "90s", "MAX_SEATS": "6", "PAYMENT_WEBHOOK_SECRET": "whsec_test_0123456789", "PAYMENT_PROVIDER": "Sandbox",
 				"PUBLIC_URL": "https://tickets.example.com/", "ADMIN_EMAIL": "admin@example.com",
-				"ADMIN_PASSWORD": "correct horse", "SEED_DEMO": "false", "HOLD_RATE": "0", "LOG_FORMAT": "json",
+				"ADMIN_PASSWORD": "correct horse", "ADMIN_IDLE": "2h", "SEED_DEMO": "false", "HOLD_RATE": "0", "LOG_FORMAT": "json",
 				"TRUSTED_PROXIES": "203.0.113.0/24, 2001:db8:0:1::/64,198.51.100.7,2001:db8::9,10.1.2.3/8",
 			},
 			want: Config{
 				Addr:     "127.0.0.1:9000",
 				Database: Database{Driver: DriverMongo, Source: "mongodb://db1,db2/boxoffice?replicaSet=rs0", URL: "mongodb://db1,db2/boxoffice?replicaSet=rs0"},
 				HoldTTL:  90 * time.Second, MaxSeats: 6, WebhookSecret: "whsec_test_0123456789",
-				PublicURL: "https://tickets.example.com", AdminEmail: "admin@example.com", AdminPassword: "correct horse",
+				PublicURL: "https://tickets.example.com", AdminEmail: "admin@example.com", AdminPassword: "correct horse", AdminIdle: 2 * time.Hour,
 				PaymentProvider: "sandbox", SeedDemo: false, HoldRate: 0, LogFormat: "json",
 				TrustedProxies: prefixes("203.0.113.0/24", "2001:db8:0:1::/64", "198.51.100.7/32", "2001:db8::9/128", "10.0.0.0/8"),
 			},
@@ -228,6 +229,8 @@ func TestLoadInvalid(t *testing.T) {
 			want: []string{`STRIPE_API_BASE="localhost:12111": must be an absolute http(s) URL`, `"Klarna!" is not a payment method type`},
 		},
 		{name: "sales close", env: map[string]string{"SALES_CLOSE": "soon"}, want: []string{`SALES_CLOSE="soon": not a duration`}},
+		{name: "admin idle", env: map[string]string{"ADMIN_IDLE": "a while"}, want: []string{`ADMIN_IDLE="a while": not a duration`}},
+		{name: "admin idle short", env: map[string]string{"ADMIN_IDLE": "30s"}, want: []string{`ADMIN_IDLE="30s": must be from 1m to 24h`}},
 		{name: "sales close far", env: map[string]string{"SALES_CLOSE": "-200h"}, want: []string{"must be from -168h"}},
 		{name: "refund automatically", env: map[string]string{"REFUND_AUTOMATICALLY": "sometimes"}, want: []string{`REFUND_AUTOMATICALLY="sometimes": not a boolean`}},
 		{

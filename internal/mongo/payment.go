@@ -66,7 +66,9 @@ type bookingDoc struct {
 	UpdatedAt  int64    `bson:"updated_at"`
 	RefundedAt int64    `bson:"refunded_at"` // Unix ns; 0 until refunded
 	RefundedBy string   `bson:"refunded_by"`
-	RefundID   string   `bson:"refund_id"` // absent in older documents: ""
+	RefundID   string   `bson:"refund_id"`   // absent in older documents: ""
+	AdmittedAt int64    `bson:"admitted_at"` // Unix ns; absent or 0 until admitted at the door
+	AdmittedBy string   `bson:"admitted_by"`
 }
 
 func toBookingDoc(b booking.Booking) bookingDoc {
@@ -76,6 +78,7 @@ func toBookingDoc(b booking.Booking) bookingDoc {
 		State: string(b.State), TicketCode: b.TicketCode, Reason: b.Reason,
 		CreatedAt: nanos(b.CreatedAt), UpdatedAt: nanos(b.UpdatedAt),
 		RefundedAt: nanos(b.RefundedAt), RefundedBy: b.RefundedBy, RefundID: b.RefundID,
+		AdmittedAt: nanos(b.AdmittedAt), AdmittedBy: b.AdmittedBy,
 	}
 }
 
@@ -86,6 +89,7 @@ func (d bookingDoc) booking() booking.Booking {
 		State: booking.BookingState(d.State), TicketCode: d.TicketCode, Reason: d.Reason,
 		CreatedAt: fromNanos(d.CreatedAt), UpdatedAt: fromNanos(d.UpdatedAt),
 		RefundedAt: fromNanos(d.RefundedAt), RefundedBy: d.RefundedBy, RefundID: d.RefundID,
+		AdmittedAt: fromNanos(d.AdmittedAt), AdmittedBy: d.AdmittedBy,
 	}
 }
 

@@ -3,12 +3,13 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"time"
 
 	"boxoffice/internal/booking"
 )
 
 const bookingColumns = `id, hold_id, payment_id, owner, show_id, seat_ids, amount, currency, state,
-	ticket_code, reason, created_at, updated_at, refunded_at, refunded_by, refund_id`
+	ticket_code, reason, created_at, updated_at, refunded_at, refunded_by, refund_id, admitted_at, admitted_by`
 
 func scanBooking(r scanner) (booking.Booking, error) {
 	var (
@@ -16,11 +17,13 @@ func scanBooking(r scanner) (booking.Booking, error) {
 		seatIDs              string
 		createdAt, updatedAt sql.NullInt64
 		refundedAt           sql.NullInt64
+		admittedAt           sql.NullInt64
 	)
 	err := r.Scan(&b.ID, &b.HoldID, &b.PaymentID, &b.Owner, &b.ShowID, &seatIDs, &b.Amount, &b.Currency,
-		&b.State, &b.TicketCode, &b.Reason, &createdAt, &updatedAt, &refundedAt, &b.RefundedBy, &b.RefundID)
+		&b.State, &b.TicketCode, &b.Reason, &createdAt, &updatedAt, &refundedAt, &b.RefundedBy, &b.RefundID,
+		&admittedAt, &b.AdmittedBy)
 	b.SeatIDs, b.CreatedAt, b.UpdatedAt = splitIDs(seatIDs), fromNanos(createdAt), fromNanos(updatedAt)
-	b.RefundedAt = fromNanos(refundedAt)
+	b.RefundedAt, b.AdmittedAt = fromNanos(refundedAt), fromNanos(admittedAt)
 	return b, err
 }
 
@@ -30,16 +33,18 @@ func getBooking(ctx context.Context, q rowQuerier, bookingID string) (booking.Bo
 }
 
 func insertBooking(ctx context.Context, tx *sql.Tx, b booking.Booking) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO bookings (`+bookingColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+	_, err := tx.ExecContext(ctx, `INSERT INTO bookings (`+bookingColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		b.ID, b.HoldID, b.PaymentID, b.Owner, b.ShowID, joinIDs(b.SeatIDs), int64(b.Amount), b.Currency,
-		b.State, b.TicketCode, b.Reason, nanos(b.CreatedAt), nanos(b.UpdatedAt), nanos(b.RefundedAt), b.RefundedBy, b.RefundID)
+		b.State, b.TicketCode, b.Reason, nanos(b.CreatedAt), nanos(b.UpdatedAt), nanos(b.RefundedAt), b.RefundedBy, b.RefundID,
+		nanos(b.AdmittedAt), b.AdmittedBy)
 	return err
 }
 
 func updateBooking(ctx context.Context, tx *sql.Tx, b booking.Booking) error {
 	_, err := tx.ExecContext(ctx, `UPDATE bookings SET state = ?, ticket_code = ?, reason = ?, updated_at = ?,
-		refunded_at = ?, refunded_by = ?, refund_id = ? WHERE id = ?`,
-		b.State, b.TicketCode, b.Reason, nanos(b.UpdatedAt), nanos(b.RefundedAt), b.RefundedBy, b.RefundID, b.ID)
+		refunded_at = ?, refunded_by = ?, refund_id = ?, admitted_at = ?, admitted_by = ? WHERE id = ?`,
+		b.State, b.TicketCode, b.Reason, nanos(b.UpdatedAt), nanos(b.RefundedAt), b.RefundedBy, b.RefundID,
+		nanos(b.AdmittedAt), b.AdmittedBy, b.ID)
 	return err
 }
 
@@ -47,4 +52,42 @@ func updateBooking(ctx context.Context, tx *sql.Tx, b booking.Booking) error {
 func (s *Store) Booking(ctx context.Context, bookingID string) (booking.Booking, error) {
 	b, err := getBooking(ctx, s.read, bookingID)
 	return b, wrapErr("booking", err)
+}
+
+// BookingByTicketCode returns the booking with a ticket code, through
+// bookings_ticket_code.
+func (s *Store) BookingByTicketCode(ctx context.Context, code string) (booking.Booking, error) {
+	if code == "" {
+		return booking.Booking{}, booking.ErrBookingNotFound
+	}
+	b, err := scanBooking(s.read.QueryRowContext(ctx, `SELECT `+bookingColumns+` FROM bookings WHERE ticket_code = ?`, code))
+	return b, wrapErr("booking by ticket code", notFound(err, booking.ErrBookingNotFound))
+}
+
+// AdmitTicket reads the booking and its show, lets booking.Admit decide and
+// writes the admission, in one write transaction.
+func (s *Store) AdmitTicket(ctx context.Context, code, atShow, by string, now time.Time) (booking.Checkin, error) {
+	var c booking.Checkin
+	err := s.inTx(ctx, "admit ticket", func(tx *sql.Tx) error {
+		if code == "" {
+			return booking.ErrBookingNotFound
+		}
+		b, err := scanBooking(tx.QueryRowContext(ctx, `SELECT `+bookingColumns+` FROM bookings WHERE ticket_code = ?`, code))
+		if err != nil {
+			return notFound(err, booking.ErrBookingNotFound)
+		}
+		sh, err := getShow(ctx, tx, b.ShowID)
+		if err != nil {
+			return err
+		}
+		var changed bool
+		if c, changed = booking.Admit(b, sh, atShow, by, now); !changed {
+			return nil
+		}
+		return updateBooking(ctx, tx, c.Booking)
+	})
+	if err != nil {
+		return booking.Checkin{}, err
+	}
+	return c, nil
 }

@@ -110,6 +110,9 @@ func (s *Server) adminBookingModel(b booking.Booking) model.AdminBooking {
 		Total: b.Amount.Format(b.Currency), TicketCode: b.TicketCode, Created: s.adminTime(b.CreatedAt),
 		Reason: b.Reason, PaymentID: b.PaymentID, PaymentURL: adminPaymentURL(b.PaymentID), Owner: short(b.Owner),
 	}
+	if !b.AdmittedAt.IsZero() {
+		m.Admitted = s.adminTime(b.AdmittedAt) + " by " + b.AdmittedBy
+	}
 	switch {
 	case b.State == booking.BookingRefunded:
 		m.RefundPaid = s.adminTime(b.RefundedAt) + " by " + b.RefundedBy

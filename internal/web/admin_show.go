@@ -62,6 +62,7 @@ func (s *Server) handleAdminShow(c echo.Context) error {
 	if !show.Cancelled() {
 		v.CancelURL = adminShowURL(showID) + "/cancel"
 	}
+	v.Door = booking.CountAdmitted(bookings)
 	for _, b := range bookings {
 		b = s.refreshPending(c, b)
 		if b.State == booking.BookingConfirmed {

@@ -26,7 +26,7 @@ const (
 func newAdminApp(t testing.TB) *app {
 	t.Helper()
 	a := newApp(t, func(o *web.Options) { o.AdminPasswordCost = bcrypt.MinCost })
-	if _, err := booking.NewAdmins(a.store, nil, bcrypt.MinCost).Ensure(context.Background(), adminEmail, adminPassword); err != nil {
+	if _, err := booking.NewAdmins(a.store, nil, bcrypt.MinCost).Ensure(context.Background(), adminEmail, adminPassword, booking.RoleAdmin); err != nil {
 		t.Fatalf("Ensure admin: %v", err)
 	}
 	return a
@@ -369,7 +369,7 @@ func TestAdminSignInLimitAcrossProcesses(t *testing.T) {
 	late := &lateLimiter{}
 	a := newApp(t, func(o *web.Options) { o.AdminPasswordCost, o.Limiter = bcrypt.MinCost, late })
 	late.Limiter = dbLimiter(t, a.path)
-	if _, err := booking.NewAdmins(a.store, nil, bcrypt.MinCost).Ensure(context.Background(), adminEmail, adminPassword); err != nil {
+	if _, err := booking.NewAdmins(a.store, nil, bcrypt.MinCost).Ensure(context.Background(), adminEmail, adminPassword, booking.RoleAdmin); err != nil {
 		t.Fatal(err)
 	}
 	b := a.sibling(func(o *web.Options) { o.AdminPasswordCost, o.Limiter = bcrypt.MinCost, dbLimiter(t, a.path) })

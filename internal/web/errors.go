@@ -22,6 +22,7 @@ var statusByCode = map[string]int{
 	booking.EINVALID:      http.StatusUnprocessableEntity,
 	booking.EGONE:         http.StatusGone,
 	booking.EUNAUTHORIZED: http.StatusUnauthorized,
+	booking.EFORBIDDEN:    http.StatusForbidden,
 	booking.EINTERNAL:     http.StatusInternalServerError,
 }
 
@@ -103,6 +104,9 @@ func (s *Server) handleError(err error, c echo.Context) {
 	}
 	if message != "" {
 		v.message = message
+	}
+	if errors.Is(err, errStaffOnly) {
+		v.heading, v.next, v.nextURL, v.nextLabel = "This page is for admins", "", doorPath, "Go to the door"
 	}
 	// An error page never makes a session: it has no form that needs a
 	// token, and requests from scanners must not fill the sessions table.

@@ -272,12 +272,19 @@ func seatStates(d *goquery.Document) map[string]string {
 	return out
 }
 
-// book makes seats booked the way production does: hold, pay, succeed.
-func (a *app) book(seats ...string) {
+// book makes seats of testShow booked the way production does: hold, pay,
+// succeed.
+func (a *app) book(seats ...string) booking.Booking {
+	a.t.Helper()
+	return a.bookAt(testShowID, seats...)
+}
+
+// bookAt is book for any show.
+func (a *app) bookAt(showID string, seats ...string) booking.Booking {
 	a.t.Helper()
 	ctx := context.Background()
 	owner := booking.NewID()
-	holdID, err := a.svc.HoldSeats(ctx, testShowID, owner, seats)
+	holdID, err := a.svc.HoldSeats(ctx, showID, owner, seats)
 	if err != nil {
 		a.t.Fatalf("HoldSeats: %v", err)
 	}
@@ -292,4 +299,5 @@ func (a *app) book(seats ...string) {
 	if err != nil || s.Effect != booking.EffectBooked {
 		a.t.Fatalf("SettlePayment: %v, %v", s.Effect, err)
 	}
+	return s.Booking
 }

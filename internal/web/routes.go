@@ -51,7 +51,8 @@ func (s *Server) routes() {
 		{http.MethodGet, "/bookings/:bookingID", s.handleBooking},
 		{http.MethodGet, "/bookings/:bookingID/status", s.handleBookingStatus},
 
-		// Admins. Every page but sign-in needs a signed-in admin.
+		// Admins and door staff. Every page but sign-in needs a signed-in
+		// admin; the door takes staff too.
 		{http.MethodGet, "/admin/login", s.handleAdminLogin},
 		{http.MethodPost, "/admin/login", s.handleAdminLoginSubmit},
 		{http.MethodPost, "/admin/logout", s.handleAdminLogout},
@@ -62,6 +63,13 @@ func (s *Server) routes() {
 		{http.MethodPost, "/admin/bookings/:bookingID/refund", s.adminOnly(s.handleAdminRefund)},
 		{http.MethodPost, "/admin/bookings/:bookingID/refunded", s.adminOnly(s.handleAdminRefundedElsewhere)},
 		{http.MethodGet, "/admin/payments/:paymentID", s.adminOnly(s.handleAdminPayment)},
+		{http.MethodGet, doorPath, s.doorOnly(s.handleDoor)},
+		{http.MethodPost, doorPath, s.doorOnly(s.handleDoorAdmit)},
+		{http.MethodGet, accountsPath, s.adminOnly(s.handleAdminAccounts)},
+		{http.MethodPost, accountsPath, s.adminOnly(s.handleAdminAccountCreate)},
+		{http.MethodGet, accountsPath + "/:id", s.adminOnly(s.handleAdminAccount)},
+		{http.MethodPost, accountsPath + "/:id", s.adminOnly(s.handleAdminAccountUpdate)},
+		{http.MethodPost, accountsPath + "/:id/delete", s.adminOnly(s.handleAdminAccountDelete)},
 
 		// The catalog (SPEC §10).
 		{http.MethodGet, catalogPath, s.adminOnly(s.handleAdminCatalog)},

@@ -57,6 +57,9 @@ type Options struct {
 	// request still waiting on the database then gets 503 with Retry-After.
 	// 0 means DefaultRequestTimeout.
 	RequestTimeout time.Duration
+	// AdminIdle ends an admin's or staff member's session after this long
+	// without a request; 0 means DefaultAdminIdle.
+	AdminIdle time.Duration
 	// AdminPasswordCost is bcrypt's work factor for admin passwords; 0 means
 	// bcrypt's default. Tests lower it.
 	AdminPasswordCost int
@@ -75,8 +78,10 @@ type Server struct {
 	metrics  *metrics
 	limiter  Limiter
 	admins   *booking.Admins
-	timeout  time.Duration
-	sandbox  bool // payments go through the sandbox: pages say no real money moves
+	// adminIdle is Options.AdminIdle.
+	adminIdle time.Duration
+	timeout   time.Duration
+	sandbox   bool // payments go through the sandbox: pages say no real money moves
 	// publicURL is PUBLIC_URL without its trailing slash: the provider's
 	// checkout sends the browser back to it.
 	publicURL string
@@ -123,7 +128,11 @@ func New(svc *booking.Service, opts Options) *Server {
 		// On the service's clock, so that tests can move past a window.
 		s.limiter = newMemoryLimiter(func() time.Time { return svc.Now().Now })
 	}
-	s.admins = booking.NewAdmins(svc.Store(), nil, opts.AdminPasswordCost)
+	s.admins = booking.NewAdmins(svc.Store(), svc.Clock(), opts.AdminPasswordCost)
+	s.adminIdle = opts.AdminIdle
+	if s.adminIdle <= 0 {
+		s.adminIdle = DefaultAdminIdle
+	}
 	s.sessions = newSessionManager(opts.Sessions, secureCookies(opts.PublicURL), s.log)
 	s.assets = newAssets()
 	s.metrics = newMetrics()

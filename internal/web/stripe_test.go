@@ -38,7 +38,7 @@ func newStripeApp(t *testing.T, mock string) *stripeApp {
 	a := newApp(t, func(o *web.Options) {
 		o.Payments, o.CheckoutOrigins, o.AdminPasswordCost = provider, []string{payment.StripeCheckoutOrigin}, bcrypt.MinCost
 	})
-	if _, err := booking.NewAdmins(a.store, nil, bcrypt.MinCost).Ensure(context.Background(), adminEmail, adminPassword); err != nil {
+	if _, err := booking.NewAdmins(a.store, nil, bcrypt.MinCost).Ensure(context.Background(), adminEmail, adminPassword, booking.RoleAdmin); err != nil {
 		t.Fatalf("Ensure admin: %v", err)
 	}
 	return &stripeApp{app: a, rec: rec}

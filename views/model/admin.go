@@ -1,11 +1,14 @@
 package model
 
+import "boxoffice/internal/booking"
+
 // AdminPage is what every admin page needs: the page, and who is signed in
 // with the form that signs them out.
 type AdminPage struct {
 	Page
 	Email        string
 	LogoutAction string
+	Admin        bool // the account is an admin, not door staff: the bar links every admin page
 }
 
 // AdminLogin is the sign-in form.
@@ -70,6 +73,8 @@ type AdminShow struct {
 	CancelURL string
 	// Confirmed counts the bookings a cancellation would refund.
 	Confirmed int
+	// Door counts the seats admitted at the door, of those booked.
+	Door booking.DoorCount
 }
 
 // AdminSeatRow is one line of the admin's seat map.
@@ -101,6 +106,7 @@ type AdminBooking struct {
 	PaymentURL   string
 	Owner        string // visitor id prefix
 	RefundPaid   string // "12 Mar 10:04 by ops@example.com", when refunded
+	Admitted     string // "12 Mar 18:02 by door@example.com", once admitted at the door
 	RefundAction string // POST target of the refund button, when still due
 	RefundLabel  string // its words: "Refund through Stripe"
 	// RefundedElsewhereAction records a refund made outside boxoffice.
@@ -139,4 +145,77 @@ type AdminPayment struct {
 	ShowURL     string
 	Booking     *AdminBooking
 	Callbacks   []AdminCallback
+}
+
+// AdminAccounts lists the accounts with a form to add one.
+type AdminAccounts struct {
+	AdminPage
+	Notice   *Notice
+	Accounts []AdminAccountRow
+	New      AccountForm
+}
+
+// AdminAccountRow is one account in the list.
+type AdminAccountRow struct {
+	Email, Role, RoleLabel, URL, Since string
+	You                                bool // the account signed in here
+}
+
+// AccountForm adds or changes an account: an email (new accounts only), a
+// password (optional when changing), a role.
+type AccountForm struct {
+	Action   string
+	Email    Field // Name "" when the account exists
+	Password Field
+	Role     Field
+	Roles    []Option
+	Submit   string
+}
+
+// AdminAccount is one account's page: change its role or password, or
+// delete it.
+type AdminAccount struct {
+	AdminPage
+	Notice       *Notice
+	Email        string
+	You          bool
+	Form         AccountForm
+	DeleteAction string // "" for the account signed in here
+}
+
+// Door is the check-in page: which show is being admitted, the code form,
+// and the answer about the last code.
+type Door struct {
+	AdminPage
+	Shows   []Option // the shows the door admits to now, and "any show"
+	ShowID  string   // the chosen show, "" for any
+	Code    string   // as typed, kept after a refusal
+	CodeErr string
+	Result  *DoorResult
+	Count   booking.DoorCount // seats of the chosen show admitted, of those booked
+	Counted bool              // a show is chosen, so Count is its
+}
+
+// DoorResult is the answer about one ticket code: SPEC §11's data-checkin.
+type DoorResult struct {
+	Checkin    string // valid, admitted, already, refused
+	Reason     string // data-reason when refused
+	AdmittedAt string // RFC 3339 with milliseconds, when already
+	Code       string
+	Headline   string
+	Detail     string
+	Show       string // the ticket's show, in words
+	Seats      string
+	AdmitForm  bool // a looked-up valid ticket offers Admit
+}
+
+// Tone is the colour class of the answer: go, stop or look again.
+func (r DoorResult) Tone() string {
+	switch r.Checkin {
+	case "admitted", "valid":
+		return "door-go"
+	case "already":
+		return "door-again"
+	}
+	return "door-stop"
 }

@@ -8,6 +8,9 @@ type Field struct {
 	Value string
 	Error string
 	Hint  string
+	// Autocomplete is the input's autocomplete token, "" for none
+	// ("new-password" keeps a browser from filling in its own).
+	Autocomplete string
 }
 
 // Invalid reports whether the field has an error.

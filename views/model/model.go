@@ -53,6 +53,16 @@ type Show struct {
 // Cancelled reports whether the show was cancelled.
 func (s Show) Cancelled() bool { return s.State == "cancelled" }
 
+// When is the show's date and time, with its zone when that is not the
+// server's: "Fri 14 Mar 19:30 GMT".
+func (s Show) When() string {
+	w := s.Date + " " + s.Time
+	if s.Zone != "" {
+		w += " " + s.Zone
+	}
+	return w
+}
+
 // SeatMap is the seat map page and its fragment.
 type SeatMap struct {
 	Page

@@ -2,6 +2,8 @@ package storetest
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -12,14 +14,43 @@ import (
 )
 
 var adminTests = []test{
-	{"UpsertAndLookup", testAdminUpsertAndLookup},
+	{"CreateAndLookup", testAdminCreateAndLookup},
+	{"Update", testAdminUpdate},
+	{"Delete", testAdminDelete},
 	{"OccupancyListAgreesWithGoRule", testListOccupancyAgreesWithGoRule},
 	{"OccupancyListFilters", testListOccupancyFilters},
 	{"MarkRefunded", testMarkRefunded},
 	{"CallbackLog", testCallbackLog},
 }
 
-func testAdminUpsertAndLookup(t *testing.T, s booking.Store) {
+func newAdmin(t *testing.T, s booking.Store, email string, role booking.Role) booking.Admin {
+	t.Helper()
+	a := booking.Admin{ID: booking.NewID(), Email: email, PasswordHash: "hash-" + email, Role: role, CreatedAt: base, UpdatedAt: base}
+	if err := s.CreateAdmin(context.Background(), a); err != nil {
+		t.Fatalf("CreateAdmin(%s): %v", email, err)
+	}
+	return a
+}
+
+func wantAdmin(t *testing.T, s booking.Store, want booking.Admin) {
+	t.Helper()
+	byID, err := s.AdminByID(context.Background(), want.ID)
+	if err != nil {
+		t.Fatalf("AdminByID: %v", err)
+	}
+	if diff := cmp.Diff(want, byID); diff != "" {
+		t.Errorf("AdminByID (-want +got):\n%s", diff)
+	}
+	byEmail, err := s.AdminByEmail(context.Background(), want.Email)
+	if err != nil {
+		t.Fatalf("AdminByEmail: %v", err)
+	}
+	if diff := cmp.Diff(want, byEmail); diff != "" {
+		t.Errorf("AdminByEmail (-want +got):\n%s", diff)
+	}
+}
+
+func testAdminCreateAndLookup(t *testing.T, s booking.Store) {
 	ctx := context.Background()
 	for _, f := range []func() error{
 		func() error { _, err := s.AdminByEmail(ctx, "nobody@example.com"); return err },
@@ -27,44 +58,86 @@ func testAdminUpsertAndLookup(t *testing.T, s booking.Store) {
 	} {
 		wantErr(t, "lookup of an unknown admin", f(), booking.ErrAdminNotFound)
 	}
-	first := booking.Admin{ID: booking.NewID(), Email: "ops@example.com", PasswordHash: "hash-1", CreatedAt: base, UpdatedAt: base}
-	got, err := s.UpsertAdmin(ctx, first)
+	first := newAdmin(t, s, "ops@example.com", booking.RoleAdmin)
+	wantAdmin(t, s, first)
+	again := first
+	again.ID = booking.NewID()
+	wantErr(t, "CreateAdmin of an email in use", s.CreateAdmin(ctx, again), booking.ErrAdminExists)
+	wantAdmin(t, s, first)
+	door := newAdmin(t, s, "door@example.com", booking.RoleStaff)
+	wantAdmin(t, s, door)
+	list, err := s.ListAdmins(ctx)
 	if err != nil {
-		t.Fatalf("UpsertAdmin (new): %v", err)
+		t.Fatalf("ListAdmins: %v", err)
 	}
-	if diff := cmp.Diff(first, got); diff != "" {
-		t.Errorf("UpsertAdmin (new) (-want +got):\n%s", diff)
+	if diff := cmp.Diff([]booking.Admin{door, first}, list); diff != "" {
+		t.Errorf("ListAdmins, by email (-want +got):\n%s", diff)
 	}
-	// Again with the same email: the password and UpdatedAt change, the id
-	// and CreatedAt stay.
+}
+
+// testAdminUpdate: a new password or role moves the session version on;
+// the same ones change nothing; the last admin keeps the role.
+func testAdminUpdate(t *testing.T, s booking.Store) {
+	ctx := context.Background()
+	a := newAdmin(t, s, "ops@example.com", booking.RoleAdmin)
 	later := base.Add(time.Hour)
-	got, err = s.UpsertAdmin(ctx, booking.Admin{ID: booking.NewID(), Email: "ops@example.com", PasswordHash: "hash-2", CreatedAt: later, UpdatedAt: later})
+
+	got, err := s.UpdateAdmin(ctx, booking.AdminUpdate{ID: a.ID, PasswordHash: "hash-2", At: later})
 	if err != nil {
-		t.Fatalf("UpsertAdmin (existing): %v", err)
+		t.Fatalf("UpdateAdmin (password): %v", err)
 	}
-	want := first
-	want.PasswordHash, want.UpdatedAt = "hash-2", later
+	want := a
+	want.PasswordHash, want.SessionVersion, want.UpdatedAt = "hash-2", 1, later
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("UpsertAdmin (existing) (-want +got):\n%s", diff)
+		t.Errorf("UpdateAdmin (password) (-want +got):\n%s", diff)
 	}
-	byEmail, err := s.AdminByEmail(ctx, "ops@example.com")
+	wantAdmin(t, s, want)
+
+	same, err := s.UpdateAdmin(ctx, booking.AdminUpdate{ID: a.ID, PasswordHash: "hash-2", Role: booking.RoleAdmin, At: later.Add(time.Hour)})
 	if err != nil {
-		t.Fatalf("AdminByEmail: %v", err)
+		t.Fatalf("UpdateAdmin (no change): %v", err)
 	}
-	byID, err := s.AdminByID(ctx, first.ID)
+	if diff := cmp.Diff(want, same); diff != "" {
+		t.Errorf("UpdateAdmin with what is there changed the account (-want +got):\n%s", diff)
+	}
+	wantAdmin(t, s, want)
+
+	_, err = s.UpdateAdmin(ctx, booking.AdminUpdate{ID: a.ID, Role: booking.RoleStaff, At: later})
+	wantErr(t, "demoting the only admin", err, booking.ErrLastAdmin)
+	wantAdmin(t, s, want)
+
+	newAdmin(t, s, "second@example.com", booking.RoleAdmin)
+	got, err = s.UpdateAdmin(ctx, booking.AdminUpdate{ID: a.ID, Role: booking.RoleStaff, At: later})
 	if err != nil {
-		t.Fatalf("AdminByID: %v", err)
+		t.Fatalf("UpdateAdmin (role, with another admin): %v", err)
 	}
-	if diff := cmp.Diff(want, byEmail); diff != "" {
-		t.Errorf("AdminByEmail (-want +got):\n%s", diff)
+	want.Role, want.SessionVersion = booking.RoleStaff, 2
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("UpdateAdmin (role) (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(want, byID); diff != "" {
-		t.Errorf("AdminByID (-want +got):\n%s", diff)
+	wantAdmin(t, s, want)
+
+	_, err = s.UpdateAdmin(ctx, booking.AdminUpdate{ID: booking.NewID(), Role: booking.RoleStaff, At: later})
+	wantErr(t, "UpdateAdmin of an unknown account", err, booking.ErrAdminNotFound)
+}
+
+func testAdminDelete(t *testing.T, s booking.Store) {
+	ctx := context.Background()
+	a := newAdmin(t, s, "ops@example.com", booking.RoleAdmin)
+	door := newAdmin(t, s, "door@example.com", booking.RoleStaff)
+	wantErr(t, "deleting the only admin", s.DeleteAdmin(ctx, a.ID), booking.ErrLastAdmin)
+	wantAdmin(t, s, a)
+	if err := s.DeleteAdmin(ctx, door.ID); err != nil {
+		t.Fatalf("DeleteAdmin (staff): %v", err)
 	}
-	other, err := s.UpsertAdmin(ctx, booking.Admin{ID: booking.NewID(), Email: "two@example.com", PasswordHash: "h", CreatedAt: base, UpdatedAt: base})
-	if err != nil || other.ID == first.ID {
-		t.Errorf("UpsertAdmin of a second email = %+v, %v; want a new admin", other, err)
+	_, err := s.AdminByID(ctx, door.ID)
+	wantErr(t, "a deleted account", err, booking.ErrAdminNotFound)
+	wantErr(t, "deleting it again", s.DeleteAdmin(ctx, door.ID), booking.ErrAdminNotFound)
+	b := newAdmin(t, s, "second@example.com", booking.RoleAdmin)
+	if err := s.DeleteAdmin(ctx, a.ID); err != nil {
+		t.Fatalf("DeleteAdmin (with another admin): %v", err)
 	}
+	wantErr(t, "deleting the admin left", s.DeleteAdmin(ctx, b.ID), booking.ErrLastAdmin)
 }
 
 func listOccupancy(t *testing.T, s booking.Store, f booking.ShowFilter, m booking.Moment) []booking.ShowOccupancy {
@@ -299,6 +372,53 @@ func testCallbackLog(t *testing.T, s booking.Store) {
 	} {
 		if diff := cmp.Diff(tc.want, list(tc.q)); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
+		}
+	}
+}
+
+// testRaceLastAdmin: every admin tries to stop being one at once, some by
+// a demotion, some by deletion; however they interleave, exactly one admin
+// is left. Each round races the previous round's survivor with three new
+// admins.
+func testRaceLastAdmin(t *testing.T, s booking.Store) {
+	ctx, cancel := context.WithTimeout(context.Background(), raceTimeout)
+	defer cancel()
+	survivor := newAdmin(t, s, "first@example.com", booking.RoleAdmin)
+	for round := range 10 {
+		accounts := []booking.Admin{survivor}
+		for i := range 3 {
+			accounts = append(accounts, newAdmin(t, s, fmt.Sprintf("r%d-%d@example.com", round, i), booking.RoleAdmin))
+		}
+		errs := make([]error, len(accounts))
+		concurrently(len(accounts), func(i int) {
+			if (i+round)%2 == 0 {
+				_, errs[i] = s.UpdateAdmin(ctx, booking.AdminUpdate{ID: accounts[i].ID, Role: booking.RoleStaff, At: base})
+			} else {
+				errs[i] = s.DeleteAdmin(ctx, accounts[i].ID)
+			}
+		})
+		refused := 0
+		for i, err := range errs {
+			switch {
+			case errors.Is(err, booking.ErrLastAdmin):
+				refused++
+				survivor = accounts[i]
+			case err != nil:
+				t.Fatalf("round %d, account %d: %v", round, i, err)
+			}
+		}
+		list, err := s.ListAdmins(ctx)
+		if err != nil {
+			t.Fatalf("ListAdmins: %v", err)
+		}
+		var admins []string
+		for _, a := range list {
+			if a.Role == booking.RoleAdmin {
+				admins = append(admins, a.ID)
+			}
+		}
+		if refused != 1 || len(admins) != 1 || admins[0] != survivor.ID {
+			t.Fatalf("round %d: %d refused (errors %v), admins left %v; want exactly the one refused", round, refused, errs, admins)
 		}
 	}
 }

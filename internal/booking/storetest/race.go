@@ -23,6 +23,8 @@ var raceTests = []test{
 	{"DuplicateDeliveries", testRaceDuplicateDeliveries},
 	{"ContradictingEvents", testRaceContradictingEvents},
 	{"HoldsAgainstCancel", testRaceHoldsAgainstCancel},
+	{"LastAdmin", testRaceLastAdmin},
+	{"Admit", testRaceAdmit},
 }
 
 // raceTimeout bounds every race: a store that deadlocks fails, not hangs.
@@ -57,6 +59,9 @@ type outcome struct {
 	Err         string   `json:"err,omitempty"`
 	Process     int      `json:"process"`
 	Start, End  int64    // wall clock, Unix nanoseconds
+	// Code and Result are an admission's (runAdmissions).
+	Code   string                `json:"code,omitempty"`
+	Result booking.CheckinResult `json:"result,omitempty"`
 }
 
 // runAttempts runs plan[g] in goroutine g, all goroutines released at once,

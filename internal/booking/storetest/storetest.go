@@ -78,6 +78,7 @@ func Run(t *testing.T, h Harness) {
 		{"Sales", salesTests, true},
 		{"Catalog", catalogTests, true},
 		{"Admin", adminTests, true},
+		{"Checkin", checkinTests, true},
 		{"Race", raceTests, false},
 	}
 	for _, g := range groups {
@@ -92,6 +93,7 @@ func Run(t *testing.T, h Harness) {
 			}
 			if g.name == "Race" {
 				t.Run("TwoProcesses", func(t *testing.T) { testProcessRace(t, h) })
+				t.Run("TwoProcessesAdmit", func(t *testing.T) { testProcessAdmitRace(t, h) })
 			}
 		})
 	}

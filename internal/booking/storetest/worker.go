@@ -36,6 +36,10 @@ type workerJob struct {
 	Now     time.Time     `json:"now"`
 	TTL     time.Duration `json:"ttl"`
 	Plan    [][]attempt   `json:"plan"`
+	// Codes, when set, are ticket codes to admit instead: Doors goroutines
+	// each scan every one of them (testProcessAdmitRace).
+	Codes []string `json:"codes,omitempty"`
+	Doors int      `json:"doors,omitempty"`
 }
 
 // RunWorkerIfRequested must be called first thing in the TestMain of every
@@ -74,7 +78,12 @@ func runWorker(h Harness, spec string, stdin io.Reader, stdout io.Writer) error 
 	if _, err := bufio.NewReader(stdin).ReadString('\n'); err != nil {
 		return fmt.Errorf("waiting for go: %w", err)
 	}
-	outcomes := runAttempts(ctx, s, job.ShowID, job.Plan, booking.Moment{Now: job.Now, TTL: job.TTL})
+	var outcomes []outcome
+	if len(job.Codes) > 0 {
+		outcomes = runAdmissions(ctx, s, job)
+	} else {
+		outcomes = runAttempts(ctx, s, job.ShowID, job.Plan, booking.Moment{Now: job.Now, TTL: job.TTL})
+	}
 	for _, o := range outcomes {
 		o.Process = job.Process
 		b, err := json.Marshal(o)
