@@ -10,13 +10,15 @@ BIN  ?= bin/boxoffice
 # both package files means node_modules is current, and npm ci can be skipped.
 NODE_STAMP := node_modules/.package-lock.json
 HTMX       := static/vendor/htmx.min.js
+JSQR       := static/vendor/jsQR.js
 
 .PHONY: all run test generate check-generated lint build bench test-mongo assets clean
 
 all: lint test
 
-## assets: install the pinned npm packages and copy htmx where static/ embeds it
-assets: $(HTMX)
+## assets: install the pinned npm packages and copy htmx and jsQR (the door's
+## QR decoder) where static/ embeds them
+assets: $(HTMX) $(JSQR)
 
 $(NODE_STAMP): package.json package-lock.json
 	$(NPM) ci --no-audit --no-fund
@@ -25,6 +27,10 @@ $(NODE_STAMP): package.json package-lock.json
 $(HTMX): $(NODE_STAMP)
 	@mkdir -p $(@D)
 	cp node_modules/htmx.org/dist/htmx.min.js $@
+
+$(JSQR): $(NODE_STAMP)
+	@mkdir -p $(@D)
+	cp node_modules/jsqr/dist/jsQR.js $@
 
 ## run: serve with the defaults (see "go run ./cmd/boxoffice help"); show
 ## times in India's zone, where the demo theatres are, unless TZ says otherwise

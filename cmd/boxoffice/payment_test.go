@@ -34,7 +34,7 @@ func TestCallbackAcrossProcesses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _, err := svc.StartPayment(ctx, holdID, "visitor")
+	p, _, err := svc.StartPayment(ctx, holdID, "visitor", "moviegoer@example.com")
 	if err != nil {
 		t.Fatal(err)
 	}

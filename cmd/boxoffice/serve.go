@@ -15,6 +15,7 @@ import (
 	"boxoffice/internal/catalog"
 	"boxoffice/internal/config"
 	"boxoffice/internal/web"
+	"boxoffice/static"
 )
 
 // shutdownGrace is how long in-flight requests get to finish after SIGTERM.
@@ -28,6 +29,9 @@ func (m *Main) serve(ctx context.Context, args []string, getenv func(string) str
 		return flagError(err)
 	}
 	logger := newLogger(cfg.LogFormat, m.Stderr)
+	if err := static.Check(); err != nil {
+		return err
+	}
 
 	db, err := openDatabase(ctx, cfg.Database)
 	if err != nil {
@@ -87,6 +91,11 @@ func (m *Main) serve(ctx context.Context, args []string, getenv func(string) str
 			}
 		})
 	}
+	mailer, err := newMailer(cfg, logger)
+	if err != nil {
+		return err
+	}
+	sendMail(sweepCtx, svc, mailer, cfg.PublicURL, logger)
 	app := web.New(svc, web.Options{
 		PublicURL:       cfg.PublicURL,
 		HoldRate:        cfg.HoldRate,
@@ -98,6 +107,8 @@ func (m *Main) serve(ctx context.Context, args []string, getenv func(string) str
 		Limiter:         db.Limiter,
 
 		TrustedProxies: cfg.TrustedProxies,
+		SessionIdle:    cfg.SessionIdle,
+		AdminIdle:      cfg.AdminIdle,
 	})
 	srv := &http.Server{
 		Handler:           app.Handler(),

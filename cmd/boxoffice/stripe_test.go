@@ -100,7 +100,7 @@ func hold(t *testing.T, srv, showID, seat string) (*http.Client, string) {
 func stripePay(t *testing.T, srv string, store *sqlite.Store, showID, seat string) booking.Payment {
 	t.Helper()
 	c, holdPath := hold(t, srv, showID, seat)
-	res, err := c.PostForm(srv+holdPath+"/pay", url.Values{"_csrf": {seatMapCSRF(t, c, srv, showID)}})
+	res, err := c.PostForm(srv+holdPath+"/pay", url.Values{"_csrf": {seatMapCSRF(t, c, srv, showID)}, "email": {"moviegoer@example.com"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,6 +44,12 @@ type Booking struct {
 	RefundID   string
 	RefundedAt time.Time
 	RefundedBy string
+	// Email is where the booking's tickets and news are mailed.
+	Email string
+	// Key opens the booking without the session that made it: the booking
+	// link /bookings/{ID}?key={Key} (see NewBookingKey). Bookings made
+	// before links existed have none.
+	Key string
 	// AdmittedAt and AdmittedBy (an account's email) say when and by whom
 	// the ticket was admitted at the door; zero until it was (see Admit).
 	AdmittedAt time.Time

@@ -44,6 +44,7 @@ var (
 	ErrShowExists     = &Error{Code: EINVALID, Message: "A show with this id exists already."}
 	ErrScreenNotFound = &Error{Code: ENOTFOUND, Message: "There is no such screen."}
 	ErrMovieNotFound  = &Error{Code: ENOTFOUND, Message: "There is no such movie."}
+	ErrMailNotFound   = &Error{Code: ENOTFOUND, Message: "There is no such mail."}
 	// ErrNotOwner is reported as not found: another session must not learn
 	// that a hold exists.
 	ErrNotOwner = &Error{Code: ENOTFOUND, Message: "There is no such hold."}

@@ -133,7 +133,7 @@ func TestDecideSettlement(t *testing.T) {
 func TestNewPayment(t *testing.T) {
 	h := booking.Hold{ID: "h1", ShowID: "s1", Owner: "o1", SeatIDs: []string{"A1", "A2"}, Amount: 30000, Currency: "INR", CreatedAt: t0, State: booking.HoldActive}
 	now := t0.Add(time.Minute)
-	p, b := booking.NewPayment(h, booking.PaymentIDs{PaymentID: "p1", BookingID: "b1"}, now)
+	p, b := booking.NewPayment(h, booking.PaymentStart{PaymentID: "p1", BookingID: "b1"}, now)
 	wantP := booking.Payment{ID: "p1", HoldID: "h1", BookingID: "b1", Owner: "o1", Amount: 30000, Currency: "INR", State: booking.PaymentPending, CreatedAt: now}
 	wantB := booking.Booking{
 		ID: "b1", HoldID: "h1", PaymentID: "p1", Owner: "o1", ShowID: "s1", SeatIDs: []string{"A1", "A2"},

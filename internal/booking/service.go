@@ -156,10 +156,44 @@ func (s *Service) Release(ctx context.Context, holdID, owner string) (Hold, erro
 	return s.store.ReleaseHold(ctx, holdID, owner)
 }
 
-// StartPayment creates a pending payment and booking for owner's hold, or
-// refuses with an EGONE error when the hold can no longer be paid for.
-func (s *Service) StartPayment(ctx context.Context, holdID, owner string) (Payment, Booking, error) {
-	return s.store.StartPayment(ctx, holdID, owner, PaymentIDs{PaymentID: s.newID(), BookingID: s.newID()}, s.Now())
+// StartPayment creates a pending payment and booking for owner's hold, its
+// tickets to be mailed to email, or refuses with an EGONE error when the
+// hold can no longer be paid for. Pressing Pay again returns the same
+// payment, with the address corrected when it changed.
+func (s *Service) StartPayment(ctx context.Context, holdID, owner, email string) (Payment, Booking, error) {
+	addr, err := ValidateEmail(email)
+	if err != nil {
+		// What became of the hold is the answer first (404, 410), then
+		// the address (422); either way nothing is created.
+		if perr := s.checkPayable(ctx, holdID, owner); perr != nil {
+			return Payment{}, Booking{}, perr
+		}
+		return Payment{}, Booking{}, err
+	}
+	start := PaymentStart{PaymentID: s.newID(), BookingID: s.newID(), Key: NewBookingKey(), Email: addr}
+	return s.store.StartPayment(ctx, holdID, owner, start, s.Now())
+}
+
+// checkPayable is what StartPayment's store step checks before it creates
+// anything, read without writing: owner's hold exists, its show is on
+// sale, and it can be paid for now.
+func (s *Service) checkPayable(ctx context.Context, holdID, owner string) error {
+	m := s.Now()
+	h, err := s.store.Hold(ctx, holdID)
+	if err != nil {
+		return err
+	}
+	if err := h.CheckOwner(owner); err != nil {
+		return err
+	}
+	sh, err := s.store.Show(ctx, h.ShowID)
+	if err != nil {
+		return err
+	}
+	if err := sh.CheckOnSale(m); err != nil {
+		return err
+	}
+	return h.CheckPayable(m)
 }
 
 // Checkout is what the provider's checkout page lists for payment p: its

@@ -27,7 +27,7 @@ type stubStore struct {
 	bk         booking.Booking
 	gotHold    booking.Hold
 	gotMoment  booking.Moment
-	gotIDs     booking.PaymentIDs
+	gotIDs     booking.PaymentStart
 	gotTicket  string
 	gotFrom    time.Time
 }
@@ -63,7 +63,7 @@ func (s *stubStore) Seats(context.Context, string) ([]booking.Seat, error) {
 	return nil, nil
 }
 
-func (s *stubStore) StartPayment(_ context.Context, _, _ string, ids booking.PaymentIDs, m booking.Moment) (booking.Payment, booking.Booking, error) {
+func (s *stubStore) StartPayment(_ context.Context, _, _ string, ids booking.PaymentStart, m booking.Moment) (booking.Payment, booking.Booking, error) {
 	s.calls = append(s.calls, "StartPayment")
 	s.gotIDs, s.gotMoment = ids, m
 	return booking.Payment{}, booking.Booking{}, nil
@@ -243,7 +243,7 @@ func TestServicePassesTheMoment(t *testing.T) {
 	ctx := context.Background()
 	wantM := booking.Moment{Now: t0, TTL: 3 * time.Minute}
 
-	if _, _, err := svc.StartPayment(ctx, "h1", "o1"); err != nil {
+	if _, _, err := svc.StartPayment(ctx, "h1", "o1", "moviegoer@example.com"); err != nil {
 		t.Fatal(err)
 	}
 	if st.gotIDs.PaymentID == "" || st.gotIDs.BookingID == "" || st.gotIDs.PaymentID == st.gotIDs.BookingID {

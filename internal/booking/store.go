@@ -65,8 +65,10 @@ type Store interface {
 	ReleaseHold(ctx context.Context, holdID, owner string) (Hold, error)
 	// StartPayment creates a pending payment and booking for owner's hold,
 	// checked by Hold.CheckPayable at m. When the hold already has a pending
-	// payment, that one is returned and nothing new is created.
-	StartPayment(ctx context.Context, holdID, owner string, ids PaymentIDs, m Moment) (Payment, Booking, error)
+	// payment, that one is returned and nothing new is created, except that
+	// its booking's email becomes start.Email when that differs: a repeated
+	// Pay corrects a mistyped address.
+	StartPayment(ctx context.Context, holdID, owner string, start PaymentStart, m Moment) (Payment, Booking, error)
 	// SettlePayment applies a verified provider event once: it records the
 	// event id and the effect decided by DecideSettlement in the same
 	// transaction, and the event's ChargeRef on the payment it books or
@@ -110,6 +112,29 @@ type Store interface {
 
 	AdminStore
 	CatalogStore
+	MailStore
+}
+
+// MailStore is the outbox (SPEC §11). Every step that changes a booking's
+// state also queues the Mail that MailFor says the change sends, in the
+// same transaction; these steps send it.
+type MailStore interface {
+	// QueueMail adds m, unless a mail with its id is there already.
+	QueueMail(ctx context.Context, m Mail) error
+	// MailDue reports whether any mail is due at now (Mail.Due), with a
+	// read only, so that an idle outbox costs no write.
+	MailDue(ctx context.Context, now time.Time) (bool, error)
+	// ClaimMail claims up to limit mails due at now, oldest first, until
+	// now+lease: each one's Attempts goes up by one. Of processes claiming
+	// at once, each mail goes to one.
+	ClaimMail(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]Mail, error)
+	// MailSent records that mail id was sent at now.
+	MailSent(ctx context.Context, id string, now time.Time) error
+	// MailFailed stores m as Mail.Failed left it: due again later, or given
+	// up.
+	MailFailed(ctx context.Context, m Mail) error
+	// Mail returns one mail.
+	Mail(ctx context.Context, id string) (Mail, error)
 }
 
 // CatalogStore is what admins manage a cinema with (SPEC §10): theatres,
@@ -192,14 +217,17 @@ type AdminStore interface {
 	Callbacks(ctx context.Context, q CallbackQuery) ([]CallbackRecord, error)
 }
 
-// PaymentIDs are the fresh ids a new payment and its booking get.
-type PaymentIDs struct {
+// PaymentStart is what a new payment and its booking get: fresh ids, the
+// key of the booking's link, and the address its tickets are mailed to.
+type PaymentStart struct {
 	PaymentID string
 	BookingID string
+	Key       string // see NewBookingKey
+	Email     string // validated by ValidateEmail
 }
 
 // NewPayment builds the pending payment and booking for hold h.
-func NewPayment(h Hold, ids PaymentIDs, now time.Time) (Payment, Booking) {
+func NewPayment(h Hold, ids PaymentStart, now time.Time) (Payment, Booking) {
 	p := Payment{
 		ID: ids.PaymentID, HoldID: h.ID, BookingID: ids.BookingID, Owner: h.Owner,
 		Amount: h.Amount, Currency: h.Currency, State: PaymentPending, CreatedAt: now,
@@ -207,7 +235,7 @@ func NewPayment(h Hold, ids PaymentIDs, now time.Time) (Payment, Booking) {
 	b := Booking{
 		ID: ids.BookingID, HoldID: h.ID, PaymentID: ids.PaymentID, Owner: h.Owner,
 		ShowID: h.ShowID, SeatIDs: h.SeatIDs, Amount: h.Amount, Currency: h.Currency,
-		State: BookingPending, CreatedAt: now, UpdatedAt: now,
+		State: BookingPending, CreatedAt: now, UpdatedAt: now, Email: ids.Email, Key: ids.Key,
 	}
 	return p, b
 }

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	netmail "net/mail"
 	"net/netip"
 	"net/url"
 	"strconv"
@@ -18,6 +19,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"boxoffice/internal/mail"
 	"boxoffice/internal/payment"
 )
 
@@ -59,6 +61,15 @@ type Config struct {
 	// AdminIdle ends an admin's or staff member's session after this long
 	// without a request (ADMIN_IDLE).
 	AdminIdle time.Duration
+	// SessionIdle ends a moviegoer's session after this long without a
+	// request (SESSION_IDLE).
+	SessionIdle time.Duration
+
+	// SMTPURL is where mail goes (SMTP_URL); "" logs each message instead.
+	SMTPURL string
+	// MailFrom is the From of every mail (MAIL_FROM); by default
+	// "boxoffice <tickets@HOST>", HOST being PUBLIC_URL's.
+	MailFrom  string
 	SeedDemo  bool // seed the demo catalog into an empty database
 	HoldRate  int  // holds per session per minute; 0 disables the limit
 	LogFormat string
@@ -138,6 +149,9 @@ var Vars = []Var{
 	{Env: "ADMIN_EMAIL", Flag: "admin-email", Default: "", Usage: "admin account created or updated at start (with ADMIN_PASSWORD)"},
 	{Env: "ADMIN_PASSWORD", Flag: "admin-password", Default: "", Usage: "password of ADMIN_EMAIL, at least 8 characters"},
 	{Env: "ADMIN_IDLE", Flag: "admin-idle", Default: "30m", Usage: "an admin or staff session ends after this long without a request (from 1m to 24h)"},
+	{Env: "SESSION_IDLE", Flag: "session-idle", Default: "24h", Usage: "a moviegoer's session ends after this long without a request (from 10m to 720h); bookings never depend on it"},
+	{Env: "SMTP_URL", Flag: "smtp-url", Default: "", Usage: "where mail goes: smtp://user:pass@host:587 (STARTTLS required, except to a loopback host) or smtps://user:pass@host:465; unset: each mail is written to the log, refused when PUBLIC_URL is https"},
+	{Env: "MAIL_FROM", Flag: "mail-from", Default: "", Usage: "From of every mail, an address or Name <address> (unset: boxoffice <tickets@HOST of PUBLIC_URL>)"},
 	{Env: "SEED_DEMO", Flag: "seed-demo", Default: "true", Usage: "seed a small demo catalog when the database is empty", isBool: true},
 	{Env: "HOLD_RATE", Flag: "hold-rate", Default: "20", Usage: "holds per session per minute (per address: ten times that), at most 100000; 0 disables"},
 	{Env: "LOG_FORMAT", Flag: "log-format", Default: "text", Usage: "log format: text or json"},
@@ -243,6 +257,13 @@ func Load(args []string, getenv func(string) string) (Config, error) {
 		bad(src, v, "must be from 1m to 24h")
 	}
 
+	v, src, _ = lookup("SESSION_IDLE")
+	if c.SessionIdle, err = time.ParseDuration(v); err != nil {
+		bad(src, v, "not a duration; write it like 24h or 90m")
+	} else if c.SessionIdle < MinSessionIdle || c.SessionIdle > MaxSessionIdle {
+		bad(src, v, "must be from 10m to 720h")
+	}
+
 	v, src, _ = lookup("MAX_SEATS")
 	if c.MaxSeats, err = strconv.Atoi(v); err != nil {
 		bad(src, v, "not a whole number")
@@ -293,6 +314,24 @@ func Load(args []string, getenv func(string) string) (Config, error) {
 	}
 	if c.PaymentProvider == ProviderStripe {
 		c.Stripe = loadStripe(lookup, c.PublicURL, https, bad, func(err error) { errs = append(errs, err) })
+	}
+
+	v, smtpSrc, _ := lookup("SMTP_URL")
+	c.SMTPURL = strings.TrimSpace(v)
+	switch {
+	case c.SMTPURL != "":
+		if err := mail.ParseURL(c.SMTPURL); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %v", smtpSrc, err)) // the value may hold a password
+		}
+	case https:
+		errs = append(errs, fmt.Errorf("%s is https but SMTP_URL is not set: tickets would only be written to the log; "+
+			"set SMTP_URL=smtp://user:pass@host:587", urlSrc))
+	}
+	v, src, _ = lookup("MAIL_FROM")
+	if c.MailFrom = strings.TrimSpace(v); c.MailFrom == "" {
+		c.MailFrom = "boxoffice <tickets@" + hostOf(c.PublicURL) + ">"
+	} else if _, err := netmail.ParseAddress(c.MailFrom); err != nil {
+		bad(src, v, "not an email address; write it like tickets@example.com or boxoffice <tickets@example.com>")
 	}
 
 	v, src, _ = lookup("REFUND_AUTOMATICALLY")
@@ -453,6 +492,10 @@ const (
 	// clock of a session, refreshed once a minute, could not keep it.
 	MinAdminIdle = time.Minute
 	MaxAdminIdle = 24 * time.Hour
+	// MinSessionIdle and MaxSessionIdle bound SESSION_IDLE: a session
+	// refreshes its deadline at most every five minutes.
+	MinSessionIdle = 10 * time.Minute
+	MaxSessionIdle = 30 * 24 * time.Hour
 	// MaxMaxSeats bounds MAX_SEATS: no party books a whole hall at once.
 	MaxMaxSeats = 50
 	// MaxHoldRate bounds HOLD_RATE, well below where the per-address limit
@@ -587,4 +630,13 @@ func LoadDatabase(flagValue string, getenv func(string) string) (Database, error
 		return Database{}, fmt.Errorf("%s=%q: %w", src, redactUserinfo(v), err)
 	}
 	return db, nil
+}
+
+// hostOf is the host name of an http(s) URL, "localhost" when it has none.
+func hostOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Hostname() == "" {
+		return "localhost"
+	}
+	return u.Hostname()
 }

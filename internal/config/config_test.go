@@ -30,6 +30,8 @@ func TestLoad(t *testing.T) {
 		HoldRate:         20,
 		LogFormat:        "text",
 		AdminIdle:        30 * time.Minute,
+		SessionIdle:      24 * time.Hour,
+		MailFrom:         "boxoffice <tickets@localhost>",
 		TrustedProxies: prefixes("127.0.0.0/8", "::1/128", "169.254.0.0/16", "fe80::/10",
 			"10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7"),
 
@@ -54,6 +56,7 @@ func TestLoad(t *testing.T) {
 				"HOLD_TTL": "90s", "MAX_SEATS": "6", "PAYMENT_WEBHOOK_SECRET": "whsec_test_0123456789", "PAYMENT_PROVIDER": "Sandbox",
 				"PUBLIC_URL": "https://tickets.example.com/", "ADMIN_EMAIL": "admin@example.com",
 				"ADMIN_PASSWORD": "correct horse", "ADMIN_IDLE": "2h", "SEED_DEMO": "false", "HOLD_RATE": "0", "LOG_FORMAT": "json",
+				"SESSION_IDLE": "48h", "SMTP_URL": "smtp://mailer:pw@smtp.example.com:587", "MAIL_FROM": "Tickets <tickets@example.com>",
 				"TRUSTED_PROXIES": "203.0.113.0/24, 2001:db8:0:1::/64,198.51.100.7,2001:db8::9,10.1.2.3/8",
 			},
 			want: Config{
@@ -61,6 +64,7 @@ func TestLoad(t *testing.T) {
 				Database: Database{Driver: DriverMongo, Source: "mongodb://db1,db2/boxoffice?replicaSet=rs0", URL: "mongodb://db1,db2/boxoffice?replicaSet=rs0"},
 				HoldTTL:  90 * time.Second, MaxSeats: 6, WebhookSecret: "whsec_test_0123456789",
 				PublicURL: "https://tickets.example.com", AdminEmail: "admin@example.com", AdminPassword: "correct horse", AdminIdle: 2 * time.Hour,
+				SessionIdle: 48 * time.Hour, SMTPURL: "smtp://mailer:pw@smtp.example.com:587", MailFrom: "Tickets <tickets@example.com>",
 				PaymentProvider: "sandbox", SeedDemo: false, HoldRate: 0, LogFormat: "json",
 				TrustedProxies: prefixes("203.0.113.0/24", "2001:db8:0:1::/64", "198.51.100.7/32", "2001:db8::9/128", "10.0.0.0/8"),
 			},
@@ -108,9 +112,10 @@ func TestLoad(t *testing.T) {
 			name: "stripe",
 			env: map[string]string{"PAYMENT_PROVIDER": "stripe", "STRIPE_SECRET_KEY": "sk_live_abc", "STRIPE_WEBHOOK_SECRET": "whsec_abc",
 				"PUBLIC_URL": "https://tickets.example.com", "STRIPE_PAYMENT_METHODS": "card, link", "REFUND_AUTOMATICALLY": "true",
-				"STRIPE_API_BASE": "http://127.0.0.1:12111/"},
+				"STRIPE_API_BASE": "http://127.0.0.1:12111/", "SMTP_URL": "smtps://smtp.example.com"},
 			want: with(func(c *Config) {
 				c.PaymentProvider, c.PublicURL, c.RefundAutomatically = "stripe", "https://tickets.example.com", true
+				c.SMTPURL, c.MailFrom = "smtps://smtp.example.com", "boxoffice <tickets@tickets.example.com>"
 				c.WebhookSecretGenerated, c.PublicURLDerived = false, false
 				c.Stripe = Stripe{SecretKey: "sk_live_abc", WebhookSecret: "whsec_abc", APIBase: "http://127.0.0.1:12111", PaymentMethods: []string{"card", "link"}}
 			}),
@@ -231,6 +236,10 @@ func TestLoadInvalid(t *testing.T) {
 		{name: "sales close", env: map[string]string{"SALES_CLOSE": "soon"}, want: []string{`SALES_CLOSE="soon": not a duration`}},
 		{name: "admin idle", env: map[string]string{"ADMIN_IDLE": "a while"}, want: []string{`ADMIN_IDLE="a while": not a duration`}},
 		{name: "admin idle short", env: map[string]string{"ADMIN_IDLE": "30s"}, want: []string{`ADMIN_IDLE="30s": must be from 1m to 24h`}},
+		{name: "session idle short", env: map[string]string{"SESSION_IDLE": "1m"}, want: []string{`SESSION_IDLE="1m": must be from 10m to 720h`}},
+		{name: "smtp url", env: map[string]string{"SMTP_URL": "http://smtp.example.com"}, want: []string{"SMTP_URL: "}},
+		{name: "https without smtp", env: map[string]string{"PUBLIC_URL": "https://tickets.example.com", "PAYMENT_PROVIDER": "sandbox", "PAYMENT_WEBHOOK_SECRET": "0123456789abcdef"}, want: []string{"SMTP_URL is not set"}},
+		{name: "mail from", env: map[string]string{"MAIL_FROM": "tickets at example"}, want: []string{`MAIL_FROM="tickets at example": not an email address`}},
 		{name: "sales close far", env: map[string]string{"SALES_CLOSE": "-200h"}, want: []string{"must be from -168h"}},
 		{name: "refund automatically", env: map[string]string{"REFUND_AUTOMATICALLY": "sometimes"}, want: []string{`REFUND_AUTOMATICALLY="sometimes": not a boolean`}},
 		{
@@ -322,6 +331,8 @@ func TestLoadErrorsHidePasswords(t *testing.T) {
 		"password with @":  {"DATABASE_URL": "mongodb://admin:S3c@retPw@db:27x17/box"},
 		"public URL user":  {"PUBLIC_URL": "https://admin:S3cretPw@example.com"},
 		"short secret":     {"PAYMENT_WEBHOOK_SECRET": "S3cretPw"},
+		"smtp scheme":      {"SMTP_URL": "ftp://mailer:S3cretPw@smtp.example.com"},
+		"smtp port":        {"SMTP_URL": "smtp://mailer:S3cretPw@smtp.example.com:5x87"},
 	}
 	for name, e := range tests {
 		t.Run(name, func(t *testing.T) {

@@ -48,7 +48,7 @@ func TestStripePayGoesToCheckout(t *testing.T) {
 	}
 	br.pickSeats("C3", "C4")
 	br.holdSeats()
-	br.Do(chromedp.Click(chromedp.CSS(".pay-form button")))
+	br.Do(chromedp.SetValue(chromedp.CSS("#pay-email"), "moviegoer@example.com"), chromedp.Click(chromedp.CSS(".pay-form button")))
 	deadline := time.Now().Add(15 * time.Second)
 	for {
 		mu.Lock()

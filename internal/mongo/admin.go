@@ -208,8 +208,8 @@ func (s *Store) MarkRefunded(ctx context.Context, bookingID, refundID, by string
 		if err != nil {
 			return booking.Booking{}, err
 		}
-		if _, err := s.col(colBookings).ReplaceOne(ctx, byID(b.ID), toBookingDoc(b)); err != nil {
-			return booking.Booking{}, fmt.Errorf("update booking: %w", err)
+		if err := s.saveBooking(ctx, d.booking(), b); err != nil {
+			return booking.Booking{}, err
 		}
 		return b, nil
 	})

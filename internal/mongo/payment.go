@@ -69,6 +69,8 @@ type bookingDoc struct {
 	RefundID   string   `bson:"refund_id"`   // absent in older documents: ""
 	AdmittedAt int64    `bson:"admitted_at"` // Unix ns; absent or 0 until admitted at the door
 	AdmittedBy string   `bson:"admitted_by"`
+	Email      string   `bson:"email"`      // absent in older documents: ""
+	Key        string   `bson:"access_key"` // absent in older documents: ""
 }
 
 func toBookingDoc(b booking.Booking) bookingDoc {
@@ -78,7 +80,7 @@ func toBookingDoc(b booking.Booking) bookingDoc {
 		State: string(b.State), TicketCode: b.TicketCode, Reason: b.Reason,
 		CreatedAt: nanos(b.CreatedAt), UpdatedAt: nanos(b.UpdatedAt),
 		RefundedAt: nanos(b.RefundedAt), RefundedBy: b.RefundedBy, RefundID: b.RefundID,
-		AdmittedAt: nanos(b.AdmittedAt), AdmittedBy: b.AdmittedBy,
+		AdmittedAt: nanos(b.AdmittedAt), AdmittedBy: b.AdmittedBy, Email: b.Email, Key: b.Key,
 	}
 }
 
@@ -89,7 +91,7 @@ func (d bookingDoc) booking() booking.Booking {
 		State: booking.BookingState(d.State), TicketCode: d.TicketCode, Reason: d.Reason,
 		CreatedAt: fromNanos(d.CreatedAt), UpdatedAt: fromNanos(d.UpdatedAt),
 		RefundedAt: fromNanos(d.RefundedAt), RefundedBy: d.RefundedBy, RefundID: d.RefundID,
-		AdmittedAt: fromNanos(d.AdmittedAt), AdmittedBy: d.AdmittedBy,
+		AdmittedAt: fromNanos(d.AdmittedAt), AdmittedBy: d.AdmittedBy, Email: d.Email, Key: d.Key,
 	}
 }
 
@@ -134,7 +136,7 @@ type paymentStart struct {
 // (booking.Show.CheckOnSale). The hold document records the payment id in
 // the same transaction, so two concurrent Pay presses conflict on it and the
 // retried one finds the first one's payment instead of creating a second.
-func (s *Store) StartPayment(ctx context.Context, holdID, owner string, ids booking.PaymentIDs, m booking.Moment) (booking.Payment, booking.Booking, error) {
+func (s *Store) StartPayment(ctx context.Context, holdID, owner string, ids booking.PaymentStart, m booking.Moment) (booking.Payment, booking.Booking, error) {
 	out, err := inTx(ctx, s, func(ctx context.Context) (paymentStart, error) {
 		hd, err := findHold(ctx, s.col(colHolds), byID(holdID))
 		if err != nil {
@@ -158,7 +160,15 @@ func (s *Store) StartPayment(ctx context.Context, holdID, owner string, ids book
 				return paymentStart{}, err
 			}
 			if p.State == booking.PaymentPending {
-				return paymentStart{p, b}, nil
+				if ids.Email == "" || ids.Email == b.Email {
+					return paymentStart{p, b}, nil
+				}
+				nb := b
+				nb.Email = ids.Email
+				if err := s.saveBooking(ctx, b, nb); err != nil {
+					return paymentStart{}, err
+				}
+				return paymentStart{p, nb}, nil
 			}
 		}
 		p, b := booking.NewPayment(h, ids, m.Now)
@@ -302,13 +312,11 @@ func (s *Store) settle(ctx context.Context, ev booking.PaymentEvent, ticketCode 
 		p.State = next
 	}
 	if st.Effect != booking.EffectIgnored {
-		b = st.Apply(b, ticketCode, m.Now)
-		if _, err := s.col(colBookings).ReplaceOne(ctx, byID(b.ID), toBookingDoc(b)); err != nil {
-			if isTicketCodeTaken(err) {
-				return booking.Settlement{}, booking.ErrTicketCodeTaken
-			}
-			return booking.Settlement{}, fmt.Errorf("update booking: %w", err)
+		nb := st.Apply(b, ticketCode, m.Now)
+		if err := s.saveBooking(ctx, b, nb); err != nil {
+			return booking.Settlement{}, err
 		}
+		b = nb
 	}
 	st.Payment, st.Booking = p, b
 	return st, nil
@@ -444,8 +452,8 @@ func (s *Store) settleRefund(ctx context.Context, ev booking.RefundEvent, m book
 		return booking.RefundSettlement{}, fmt.Errorf("record event: %w", err)
 	}
 	if st.Effect != booking.EffectIgnored {
-		if _, err := s.col(colBookings).ReplaceOne(ctx, byID(b.ID), toBookingDoc(b)); err != nil {
-			return booking.RefundSettlement{}, fmt.Errorf("update booking: %w", err)
+		if err := s.saveBooking(ctx, d.booking(), b); err != nil {
+			return booking.RefundSettlement{}, err
 		}
 	}
 	return st, nil

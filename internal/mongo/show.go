@@ -398,8 +398,8 @@ func (s *Store) cancelShow(ctx context.Context, showID string, m booking.Moment)
 		if !changed {
 			continue
 		}
-		if _, err := s.col(colBookings).ReplaceOne(ctx, byID(b.ID), toBookingDoc(b)); err != nil {
-			return cancellation{}, fmt.Errorf("update booking: %w", err)
+		if err := s.saveBooking(ctx, bd.booking(), b); err != nil {
+			return cancellation{}, err
 		}
 		due = append(due, b)
 	}

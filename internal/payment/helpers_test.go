@@ -54,7 +54,7 @@ func (w world) payment(t testing.TB) booking.Payment {
 	if err != nil {
 		t.Fatalf("HoldSeats: %v", err)
 	}
-	p, _, err := w.svc.StartPayment(ctx, holdID, "visitor1")
+	p, _, err := w.svc.StartPayment(ctx, holdID, "visitor1", "moviegoer@example.com")
 	if err != nil {
 		t.Fatalf("StartPayment: %v", err)
 	}

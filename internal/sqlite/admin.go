@@ -159,7 +159,7 @@ func (s *Store) MarkRefunded(ctx context.Context, bookingID, refundID, by string
 		if out, err = b.MarkRefunded(refundID, by, now); err != nil {
 			return err
 		}
-		return updateBooking(ctx, tx, out)
+		return updateBooking(ctx, tx, b, out)
 	})
 	if err != nil {
 		return booking.Booking{}, err

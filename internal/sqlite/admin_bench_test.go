@@ -59,7 +59,7 @@ func BenchmarkListOccupancy(b *testing.B) {
 			b.Fatalf("hold %d: %v", i, err)
 		}
 		if i%100 == 0 {
-			p, _, err := s.StartPayment(ctx, h.ID, h.Owner, booking.PaymentIDs{PaymentID: booking.NewID(), BookingID: booking.NewID()}, m)
+			p, _, err := s.StartPayment(ctx, h.ID, h.Owner, booking.PaymentStart{PaymentID: booking.NewID(), BookingID: booking.NewID()}, m)
 			if err != nil {
 				b.Fatal(err)
 			}

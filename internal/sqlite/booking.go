@@ -9,7 +9,7 @@ import (
 )
 
 const bookingColumns = `id, hold_id, payment_id, owner, show_id, seat_ids, amount, currency, state,
-	ticket_code, reason, created_at, updated_at, refunded_at, refunded_by, refund_id, admitted_at, admitted_by`
+	ticket_code, reason, created_at, updated_at, refunded_at, refunded_by, refund_id, admitted_at, admitted_by, email, access_key`
 
 func scanBooking(r scanner) (booking.Booking, error) {
 	var (
@@ -21,7 +21,7 @@ func scanBooking(r scanner) (booking.Booking, error) {
 	)
 	err := r.Scan(&b.ID, &b.HoldID, &b.PaymentID, &b.Owner, &b.ShowID, &seatIDs, &b.Amount, &b.Currency,
 		&b.State, &b.TicketCode, &b.Reason, &createdAt, &updatedAt, &refundedAt, &b.RefundedBy, &b.RefundID,
-		&admittedAt, &b.AdmittedBy)
+		&admittedAt, &b.AdmittedBy, &b.Email, &b.Key)
 	b.SeatIDs, b.CreatedAt, b.UpdatedAt = splitIDs(seatIDs), fromNanos(createdAt), fromNanos(updatedAt)
 	b.RefundedAt, b.AdmittedAt = fromNanos(refundedAt), fromNanos(admittedAt)
 	return b, err
@@ -33,19 +33,27 @@ func getBooking(ctx context.Context, q rowQuerier, bookingID string) (booking.Bo
 }
 
 func insertBooking(ctx context.Context, tx *sql.Tx, b booking.Booking) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO bookings (`+bookingColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+	_, err := tx.ExecContext(ctx, `INSERT INTO bookings (`+bookingColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		b.ID, b.HoldID, b.PaymentID, b.Owner, b.ShowID, joinIDs(b.SeatIDs), int64(b.Amount), b.Currency,
 		b.State, b.TicketCode, b.Reason, nanos(b.CreatedAt), nanos(b.UpdatedAt), nanos(b.RefundedAt), b.RefundedBy, b.RefundID,
-		nanos(b.AdmittedAt), b.AdmittedBy)
+		nanos(b.AdmittedAt), b.AdmittedBy, b.Email, b.Key)
 	return err
 }
 
-func updateBooking(ctx context.Context, tx *sql.Tx, b booking.Booking) error {
+// updateBooking writes booking old as it is now, b, and queues the mail
+// the change sends (booking.MailFor), in the caller's transaction.
+func updateBooking(ctx context.Context, tx *sql.Tx, old, b booking.Booking) error {
 	_, err := tx.ExecContext(ctx, `UPDATE bookings SET state = ?, ticket_code = ?, reason = ?, updated_at = ?,
-		refunded_at = ?, refunded_by = ?, refund_id = ?, admitted_at = ?, admitted_by = ? WHERE id = ?`,
+		refunded_at = ?, refunded_by = ?, refund_id = ?, admitted_at = ?, admitted_by = ?, email = ? WHERE id = ?`,
 		b.State, b.TicketCode, b.Reason, nanos(b.UpdatedAt), nanos(b.RefundedAt), b.RefundedBy, b.RefundID,
-		nanos(b.AdmittedAt), b.AdmittedBy, b.ID)
-	return err
+		nanos(b.AdmittedAt), b.AdmittedBy, b.Email, b.ID)
+	if err != nil {
+		return err
+	}
+	if m, ok := booking.MailFor(old, b, b.UpdatedAt); ok {
+		return queueMail(ctx, tx, m)
+	}
+	return nil
 }
 
 // Booking returns a booking by id.
@@ -84,7 +92,7 @@ func (s *Store) AdmitTicket(ctx context.Context, code, atShow, by string, now ti
 		if c, changed = booking.Admit(b, sh, atShow, by, now); !changed {
 			return nil
 		}
-		return updateBooking(ctx, tx, c.Booking)
+		return updateBooking(ctx, tx, b, c.Booking)
 	})
 	if err != nil {
 		return booking.Checkin{}, err

@@ -40,7 +40,7 @@ func (s *Store) Payment(ctx context.Context, paymentID string) (booking.Payment,
 // StartPayment creates a pending payment and booking for owner's hold if
 // Hold.CheckPayable allows it at m. A hold that already has a pending
 // payment gets that one back, so that pressing Pay twice starts one payment.
-func (s *Store) StartPayment(ctx context.Context, holdID, owner string, ids booking.PaymentIDs, m booking.Moment) (booking.Payment, booking.Booking, error) {
+func (s *Store) StartPayment(ctx context.Context, holdID, owner string, ids booking.PaymentStart, m booking.Moment) (booking.Payment, booking.Booking, error) {
 	var (
 		p booking.Payment
 		b booking.Booking
@@ -65,8 +65,19 @@ func (s *Store) StartPayment(ctx context.Context, holdID, owner string, ids book
 			WHERE hold_id = ? AND state = ? ORDER BY created_at LIMIT 1`, h.ID, booking.PaymentPending))
 		switch {
 		case err == nil:
-			b, err = getBooking(ctx, tx, p.BookingID)
-			return err
+			if b, err = getBooking(ctx, tx, p.BookingID); err != nil {
+				return err
+			}
+			if ids.Email == "" || ids.Email == b.Email {
+				return nil
+			}
+			nb := b
+			nb.Email = ids.Email
+			if err := updateBooking(ctx, tx, b, nb); err != nil {
+				return err
+			}
+			b = nb
+			return nil
 		case !errors.Is(err, sql.ErrNoRows):
 			return err
 		}
@@ -147,7 +158,7 @@ func (s *Store) settle(ctx context.Context, tx *sql.Tx, ev booking.PaymentEvent,
 		}
 	}
 	if nb := st.Apply(b, ticketCode, m.Now); nb.State != b.State || !nb.UpdatedAt.Equal(b.UpdatedAt) {
-		if err := updateBooking(ctx, tx, nb); err != nil {
+		if err := updateBooking(ctx, tx, b, nb); err != nil {
 			return booking.Settlement{}, ticketTaken(err, nb.TicketCode != b.TicketCode)
 		}
 		b = nb
@@ -265,7 +276,7 @@ func (s *Store) SettleRefund(ctx context.Context, ev booking.RefundEvent, m book
 		}
 		st, nb := booking.DecideRefundFailed(b, ev, m.Now)
 		if st.Effect != booking.EffectIgnored {
-			if err := updateBooking(ctx, tx, nb); err != nil {
+			if err := updateBooking(ctx, tx, b, nb); err != nil {
 				return err
 			}
 		}

@@ -198,7 +198,7 @@ func (s *Store) CancelShow(ctx context.Context, showID string, m booking.Moment)
 		}
 		for _, b := range confirmed {
 			if nb, changed := b.CancelledShow(m.Now); changed {
-				if err := updateBooking(ctx, tx, nb); err != nil {
+				if err := updateBooking(ctx, tx, b, nb); err != nil {
 					return err
 				}
 				due = append(due, nb)

@@ -18,9 +18,9 @@ import (
 const PhoneWidth, PhoneHeight = 390, 844
 
 // NeedBrowser returns the Chromium to drive. Without Chromium or the
-// npm-built htmx (make assets) the test skips, except when CI is set: CI
-// installs both, so there a browser test that cannot run fails rather than
-// passing as a skip.
+// npm-built files of static/vendor (htmx, jsQR: make assets) the test
+// skips, except when CI is set: CI installs both, so there a browser test
+// that cannot run fails rather than passing as a skip.
 func NeedBrowser(t testing.TB) string {
 	t.Helper()
 	skip := func(why string) {
@@ -42,8 +42,10 @@ func NeedBrowser(t testing.TB) string {
 	if chrome == "" {
 		skip("no Chromium found (set CHROME_PATH)")
 	}
-	if _, err := fs.Stat(static.FS, "vendor/htmx.min.js"); err != nil {
-		skip("static/vendor/htmx.min.js is missing: run make assets")
+	for _, name := range static.Vendored {
+		if _, err := fs.Stat(static.FS, name); err != nil {
+			skip("static/" + name + " is missing: run make assets")
+		}
 	}
 	return chrome
 }
@@ -65,10 +67,19 @@ type Browser struct {
 // window, and returns its tab, limited to 90 seconds.
 func NewBrowser(t *testing.T, allow func(text string) bool) *Browser {
 	t.Helper()
+	return NewBrowserWith(t, allow)
+}
+
+// NewBrowserWith is NewBrowser with more of Chromium's command-line
+// options, such as FakeCamera.
+func NewBrowserWith(t *testing.T, allow func(text string) bool, opts ...chromedp.ExecAllocatorOption) *Browser {
+	t.Helper()
 	chrome := NeedBrowser(t)
-	ctx, cancel := chromedp.NewExecAllocator(context.Background(),
+	opts = append([]chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chrome), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck, chromedp.WindowSize(PhoneWidth, PhoneHeight))
+		chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck, chromedp.WindowSize(PhoneWidth, PhoneHeight),
+	}, opts...)
+	ctx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	t.Cleanup(cancel)
 	ctx, cancel = chromedp.NewContext(ctx)
 	t.Cleanup(cancel)
@@ -78,6 +89,16 @@ func NewBrowser(t *testing.T, allow func(text string) bool) *Browser {
 		t.Fatalf("starting Chromium: %v", err)
 	}
 	return Attach(t, ctx, "", allow)
+}
+
+// FakeCamera gives the browser a camera that films the video file at path
+// (Y4M, or MJPEG) over and over, and lets every page use it without asking.
+func FakeCamera(path string) chromedp.ExecAllocatorOption {
+	return func(a *chromedp.ExecAllocator) {
+		chromedp.Flag("use-fake-ui-for-media-stream", true)(a)
+		chromedp.Flag("use-fake-device-for-media-stream", true)(a)
+		chromedp.Flag("use-file-for-fake-video-capture", path)(a)
+	}
 }
 
 // Attach makes a Browser of the open tab ctx and starts watching its

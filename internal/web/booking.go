@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"net/url"
 
 	"github.com/labstack/echo/v4"
 
@@ -64,19 +65,47 @@ func (s *Server) refreshPending(c echo.Context, b booking.Booking) booking.Booki
 	return nb
 }
 
-// bookingView reads the visitor's booking and its show. A booking stuck
-// pending is looked up at the provider first (Service.RefreshPending): the
-// page then shows what the provider knows, even if its event never came.
+// bookingView reads the booking and its show: the visitor's own, or, with
+// ?key=, the one the key opens, whoever asks (the booking link). A booking
+// stuck pending is looked up at the provider first
+// (Service.RefreshPending): the page then shows what the provider knows,
+// even if its event never came.
 func (s *Server) bookingView(c echo.Context) (model.Booking, error) {
 	ctx := c.Request().Context()
-	b, err := s.svc.Booking(ctx, c.Param("bookingID"), s.visitor(c))
+	id, key := c.Param("bookingID"), c.QueryParam("key")
+	var b booking.Booking
+	var err error
+	if c.QueryParams().Has("key") {
+		b, err = s.svc.BookingByKey(ctx, id, key)
+	} else {
+		b, err = s.svc.Booking(ctx, id, s.visitor(c))
+	}
 	if err != nil {
 		return model.Booking{}, err
 	}
 	b = s.refreshPending(c, b)
-	show, err := s.svc.Store().Show(ctx, b.ShowID)
+	show, err := s.svc.Show(ctx, b.ShowID)
 	if err != nil {
 		return model.Booking{}, errorf("web: show %s of booking %s: %w", b.ShowID, b.ID, err)
 	}
-	return s.bookingModel(b, show)
+	m, err := s.bookingModel(b, show)
+	if err != nil {
+		return m, err
+	}
+	if c.QueryParams().Has("key") {
+		// The page polls and links to itself with the key, so that it
+		// keeps working without the session.
+		q := "?key=" + url.QueryEscape(key)
+		m.URL, m.StatusURL = m.URL+q, bookingURL(b.ID)+"/status"+q
+	}
+	return m, nil
+}
+
+// bookingLink is the booking link of b, which opens it on any device
+// without the session: "" for a booking made before links existed.
+func (s *Server) bookingLink(b booking.Booking) string {
+	if b.Key == "" {
+		return ""
+	}
+	return s.publicURL + bookingURL(b.ID) + "?key=" + url.QueryEscape(b.Key)
 }

@@ -45,6 +45,9 @@ type app struct {
 	path    string // the SQLite file
 }
 
+// testEmail is the address the tests' moviegoers give at Pay.
+const testEmail = "moviegoer@example.com"
+
 // testSecret is PAYMENT_WEBHOOK_SECRET in tests.
 const testSecret = "whsec_test_secret"
 
@@ -288,7 +291,7 @@ func (a *app) bookAt(showID string, seats ...string) booking.Booking {
 	if err != nil {
 		a.t.Fatalf("HoldSeats: %v", err)
 	}
-	p, _, err := a.svc.StartPayment(ctx, holdID, owner)
+	p, _, err := a.svc.StartPayment(ctx, holdID, owner, testEmail)
 	if err != nil {
 		a.t.Fatalf("StartPayment: %v", err)
 	}

@@ -81,12 +81,13 @@ const multipartMemory = 64 << 10
 // handleHold is checkout: GET /holds/:holdID, for its owner only. A hold that
 // can no longer be paid for says why (410).
 func (s *Server) handleHold(c echo.Context) error {
-	return s.showCheckout(c, c.Param("holdID"), s.visitor(c))
+	return s.showCheckout(c, c.Param("holdID"), s.visitor(c), nil)
 }
 
 // showCheckout renders owner's hold holdID: 200 when it can be paid for,
-// 410 with why when not.
-func (s *Server) showCheckout(c echo.Context, holdID, owner string) error {
+// 410 with why when not, and 422 with the email field's problem when Pay
+// refused the address (badEmail).
+func (s *Server) showCheckout(c echo.Context, holdID, owner string, badEmail error) error {
 	ctx := c.Request().Context()
 	h, err := s.svc.Hold(ctx, holdID, owner)
 	if err != nil {
@@ -104,9 +105,15 @@ func (s *Server) showCheckout(c echo.Context, holdID, owner string) error {
 	}
 	m := s.checkoutModel(sm, h, gone)
 	m.Page = s.page(c, "Checkout")
+	m.Email = s.sessions.GetString(ctx, keyEmail)
 	status := http.StatusOK
-	if gone != nil {
+	switch {
+	case gone != nil:
 		status = http.StatusGone
+	case badEmail != nil:
+		status = http.StatusUnprocessableEntity
+		m.Email = truncateText(c.FormValue("email"), 254)
+		m.EmailErr = booking.ErrorMessage(badEmail)
 	}
 	return s.render(c, status, pages.Checkout(m))
 }

@@ -27,13 +27,22 @@ func (s *Server) handleHoldPay(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	holdID, owner := c.Param("holdID"), s.visitor(c)
-	p, _, err := s.svc.StartPayment(ctx, holdID, owner)
+	p, b, err := s.svc.StartPayment(ctx, holdID, owner, c.FormValue("email"))
 	switch {
 	case booking.ErrorCode(err) == booking.EGONE && !isHTMX(c):
-		return s.showCheckout(c, holdID, owner)
+		return s.showCheckout(c, holdID, owner, nil)
+	case booking.ErrorCode(err) == booking.EINVALID && !isHTMX(c):
+		return s.showCheckout(c, holdID, owner, err)
 	case err != nil:
 		return err
 	}
+	// Money is about to move: a new session token, so that one seen
+	// before (on a shared computer, say) is worth nothing now; and the
+	// address, to offer it again at the next checkout.
+	if err := s.sessions.RenewToken(ctx); err != nil {
+		return errorf("web: renew session token at Pay: %w", err)
+	}
+	s.sessions.Put(ctx, keyEmail, b.Email)
 	show, lines, err := s.svc.Checkout(ctx, p)
 	if err != nil {
 		return errorf("web: checkout of payment %s: %w", p.ID, err)

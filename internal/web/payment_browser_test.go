@@ -33,6 +33,7 @@ func TestBrowserPayment(t *testing.T) {
 		steps = append(steps,
 			chromedp.Click(chromedp.CSS(".holdbar-button")),
 			chromedp.WaitVisible(chromedp.CSS(".pay-form button")),
+			chromedp.SetValue(chromedp.CSS("#pay-email"), testEmail),
 			chromedp.Click(chromedp.CSS(".pay-form button")),
 			chromedp.WaitVisible(chromedp.CSS(`.sandbox__actions`)),
 		)

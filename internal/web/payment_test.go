@@ -21,7 +21,7 @@ import (
 // pay presses Pay on the hold at holdPath and returns the answer.
 func (c *client) pay(holdPath string, kv ...string) response {
 	c.t.Helper()
-	return c.post(holdPath+"/pay", url.Values{"_csrf": {c.csrf()}}, kv...)
+	return c.post(holdPath+"/pay", url.Values{"_csrf": {c.csrf()}, "email": {testEmail}}, kv...)
 }
 
 // mustPay holds seats, presses Pay and returns the pending payment the

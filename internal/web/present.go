@@ -347,6 +347,7 @@ func (s *Server) bookingModel(b booking.Booking, show booking.Show) (model.Booki
 		Seats:     strings.Join(b.SeatIDs, ", "), SeatCount: len(b.SeatIDs),
 		Total: b.Amount.Format(b.Currency), Amount: int64(b.Amount),
 		Reason: b.Reason, SeatMapURL: showURL(b.ShowID),
+		Email: b.Email, Link: s.bookingLink(b),
 	}
 	if b.Reason == booking.ReasonShowCancelled {
 		m.Reason = "The show was cancelled."

@@ -48,6 +48,8 @@ func (s *Server) routes() {
 		{http.MethodGet, "/holds/:holdID", s.handleHold},
 		{http.MethodPost, "/holds/:holdID/release", s.handleHoldRelease},
 		{http.MethodPost, "/holds/:holdID/pay", s.handleHoldPay},
+		{http.MethodGet, findBookingPath, s.handleFindBooking},
+		{http.MethodPost, findBookingPath, s.handleFindBookingSubmit},
 		{http.MethodGet, "/bookings/:bookingID", s.handleBooking},
 		{http.MethodGet, "/bookings/:bookingID/status", s.handleBookingStatus},
 

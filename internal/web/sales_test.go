@@ -45,7 +45,7 @@ func TestSalesClose(t *testing.T) {
 	if !strings.Contains(res.body, "Sales for this show have closed.") {
 		t.Errorf("hold after the close does not say why:\n%s", res.body)
 	}
-	res = late.post(latePath+"/pay", url.Values{"_csrf": {tokenBefore}})
+	res = late.post(latePath+"/pay", url.Values{"_csrf": {tokenBefore}, "email": {testEmail}})
 	wantStatus(t, res, http.StatusGone)
 	if !strings.Contains(res.body, "Sales for this show have closed.") {
 		t.Errorf("Pay after the close does not say why:\n%s", res.body)

@@ -57,6 +57,10 @@ type Options struct {
 	// request still waiting on the database then gets 503 with Retry-After.
 	// 0 means DefaultRequestTimeout.
 	RequestTimeout time.Duration
+	// SessionIdle ends a session after this long without a request (the
+	// deadline moves at most every few minutes); 0 means
+	// DefaultSessionIdle.
+	SessionIdle time.Duration
 	// AdminIdle ends an admin's or staff member's session after this long
 	// without a request; 0 means DefaultAdminIdle.
 	AdminIdle time.Duration
@@ -133,7 +137,11 @@ func New(svc *booking.Service, opts Options) *Server {
 	if s.adminIdle <= 0 {
 		s.adminIdle = DefaultAdminIdle
 	}
-	s.sessions = newSessionManager(opts.Sessions, secureCookies(opts.PublicURL), s.log)
+	idle := opts.SessionIdle
+	if idle <= 0 {
+		idle = DefaultSessionIdle
+	}
+	s.sessions = newSessionManager(opts.Sessions, secureCookies(opts.PublicURL), idle, s.log)
 	s.assets = newAssets()
 	s.metrics = newMetrics()
 

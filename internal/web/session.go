@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
@@ -18,6 +19,7 @@ import (
 const (
 	keyVisitor = "visitor" // stable random id: the owner of the visitor's holds
 	keyCSRF    = "csrf"    // the token forms and htmx send back
+	keyEmail   = "email"   // the address last given at Pay, offered at the next checkout
 )
 
 // sessionManager is scs adapted to Echo: the session is loaded before the
@@ -26,10 +28,11 @@ const (
 // saved too.
 type sessionManager struct {
 	*scs.SessionManager
-	log *slog.Logger
+	log          *slog.Logger
+	refreshEvery time.Duration // see keepAlive
 }
 
-func newSessionManager(store scs.Store, secure bool, log *slog.Logger) *sessionManager {
+func newSessionManager(store scs.Store, secure bool, idle time.Duration, log *slog.Logger) *sessionManager {
 	sm := scs.New()
 	if store != nil {
 		sm.Store = store
@@ -37,16 +40,40 @@ func newSessionManager(store scs.Store, secure bool, log *slog.Logger) *sessionM
 	sm.Codec = sessionCodec{}
 	// No IdleTimeout: with one, scs marks every loaded session modified, so
 	// each request (every poll) would rewrite it, and a slow read could write
-	// back an older copy over a concurrent change. Sessions are written only
-	// when they change, and end Lifetime after they were made.
-	sm.Lifetime = 7 * 24 * time.Hour
+	// back an older copy over a concurrent change. A session ends Lifetime
+	// after its deadline was last moved, which the middleware does at most
+	// once every refreshEvery (keepAlive).
+	sm.Lifetime = idle
 	sm.Cookie.Name = "boxoffice_session"
 	sm.Cookie.HttpOnly = true
 	sm.Cookie.SameSite = http.SameSiteLaxMode
 	sm.Cookie.Secure = secure
 	sm.Cookie.Path = "/"
 	sm.Cookie.Persist = true
-	return &sessionManager{sm, log}
+	return &sessionManager{SessionManager: sm, log: log, refreshEvery: min(sessionRefreshEvery, idle/10)}
+}
+
+// DefaultSessionIdle is how long a session lasts without a request when
+// Options.SessionIdle is 0 (SESSION_IDLE).
+const DefaultSessionIdle = 24 * time.Hour
+
+// sessionRefreshEvery is how stale a session's deadline may get before a
+// request moves it: the session is rewritten at most this often to stay
+// alive, not on every request.
+const sessionRefreshEvery = 5 * time.Minute
+
+// keepAlive moves the deadline of a stored session to Lifetime from now,
+// when it was last moved refreshEvery ago or more. A session not yet
+// stored (a first visit) is left alone: it is written only if it gets
+// something to keep.
+func (sm *sessionManager) keepAlive(ctx context.Context) {
+	if sm.Token(ctx) == "" {
+		return
+	}
+	now := time.Now()
+	if sm.Deadline(ctx).Sub(now) <= sm.Lifetime-sm.refreshEvery {
+		sm.SetDeadline(ctx, now.Add(sm.Lifetime).UTC())
+	}
 }
 
 // middleware loads the session of routes that use one. Errors are handled
@@ -73,6 +100,7 @@ func (sm *sessionManager) middleware(onError echo.HTTPErrorHandler) echo.Middlew
 			if err != nil {
 				return err
 			}
+			sm.keepAlive(ctx)
 			c.SetRequest(r.WithContext(ctx))
 			c.Set(ctxSessionLoaded, true)
 			c.Response().Header().Add("Vary", "Cookie")

@@ -50,7 +50,7 @@ func (a *stripeApp) pay(seats ...string) (*client, booking.Payment) {
 	a.t.Helper()
 	c := a.client()
 	holdPath := c.mustHold(seats...)
-	res := c.post(holdPath+"/pay", url.Values{"_csrf": {c.csrf()}})
+	res := c.post(holdPath+"/pay", url.Values{"_csrf": {c.csrf()}, "email": {testEmail}})
 	wantStatus(a.t, res, http.StatusSeeOther)
 	if loc := res.Header.Get("Location"); !strings.HasPrefix(loc, payment.StripeCheckoutOrigin+"/") {
 		a.t.Fatalf("Pay sent the browser to %q, want Stripe's checkout", loc)

@@ -148,6 +148,8 @@ type Checkout struct {
 	SeatMapURL    string
 	Gone          string // why this hold can no longer be paid for; empty when it can
 	ServerNow     string // the server's clock at render (RFC 3339, ms): the countdown runs by it
+	Email         string // the address for the tickets, as last given
+	EmailErr      string // what is wrong with it, after a refused Pay
 }
 
 // CheckoutSeat is one line of the checkout summary.
@@ -231,6 +233,8 @@ type Booking struct {
 	QR         *QR    // the ticket code, when confirmed
 	Reason     string // why it failed or is due a refund, for people
 	SeatMapURL string
+	Email      string // where its mails go
+	Link       string // the booking link (absolute, with its key); "" for old bookings
 }
 
 // Pending reports whether the booking still waits for the provider.
@@ -246,4 +250,14 @@ type QR struct {
 // QRRun is W dark modules from (X, Y) rightwards.
 type QRRun struct {
 	X, Y, W int
+}
+
+// FindBooking is "find my booking": an email address and a ticket code,
+// and after a search the one answer it gets.
+type FindBooking struct {
+	Page
+	Action string
+	Email  string
+	Code   string
+	Sent   string
 }

@@ -256,7 +256,7 @@ func testLapsedHoldLostToOthersStaysGone(t *testing.T, s booking.Store) {
 	if active, err := s.ActiveHold(ctx, show.ID, "o1"); err != nil || active.ID != h2.ID {
 		t.Errorf("ActiveHold = %s, %v; want the new hold %s", active.ID, err, h2.ID)
 	}
-	_, _, err := s.StartPayment(ctx, h1.ID, "o1", newPaymentIDs(), at(ttl+3*time.Minute))
+	_, _, err := s.StartPayment(ctx, h1.ID, "o1", newPaymentStart(), at(ttl+3*time.Minute))
 	wantCode(t, "StartPayment of the lapsed hold", err, booking.EGONE)
 }
 

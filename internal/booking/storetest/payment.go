@@ -34,7 +34,7 @@ func testStartPayment(t *testing.T, s booking.Store) {
 	show, _ := newShow(t, s, 2, 3, later)
 	h := hold(t, s, show.ID, "o1", at(0), "A1", "B3")
 	before := getSeats(t, s, show.ID)
-	ids := newPaymentIDs()
+	ids := newPaymentStart()
 	m := at(ttl - time.Nanosecond) // the last instant the hold can be paid
 	p, b, err := s.StartPayment(ctx, h.ID, "o1", ids, m)
 	if err != nil {
@@ -47,7 +47,7 @@ func testStartPayment(t *testing.T, s booking.Store) {
 	wantB := booking.Booking{
 		ID: ids.BookingID, HoldID: h.ID, PaymentID: ids.PaymentID, Owner: "o1", ShowID: show.ID,
 		SeatIDs: []string{"A1", "B3"}, Amount: classicPrice + primePrice, Currency: currency,
-		State: booking.BookingPending, CreatedAt: m.Now, UpdatedAt: m.Now,
+		State: booking.BookingPending, CreatedAt: m.Now, UpdatedAt: m.Now, Email: ids.Email, Key: ids.Key,
 	}
 	if diff := cmp.Diff(wantP, p); diff != "" {
 		t.Errorf("StartPayment payment (-want +got):\n%s", diff)
@@ -73,7 +73,7 @@ func testStartPaymentAgain(t *testing.T, s booking.Store) {
 	show, _ := newShow(t, s, 1, 3, later)
 	h := hold(t, s, show.ID, "o1", at(0), "A1")
 	p1, b1 := pay(t, s, h, at(time.Minute))
-	ids := newPaymentIDs()
+	ids := newPaymentStart()
 	p2, b2, err := s.StartPayment(ctx, h.ID, "o1", ids, at(2*time.Minute))
 	if err != nil {
 		t.Fatalf("StartPayment again: %v", err)
@@ -117,7 +117,7 @@ func testStartPaymentGone(t *testing.T, s booking.Store) {
 	}
 	for _, tt := range tests {
 		before := getSeats(t, s, show.ID)
-		ids := newPaymentIDs()
+		ids := newPaymentStart()
 		_, _, err := s.StartPayment(ctx, tt.h.ID, tt.h.Owner, ids, tt.m)
 		wantErr(t, "StartPayment of a hold "+tt.name, err, tt.want)
 		wantCode(t, "StartPayment of a hold "+tt.name, err, booking.EGONE)
@@ -134,7 +134,7 @@ func testStartPaymentNotOwner(t *testing.T, s booking.Store) {
 	show, _ := newShow(t, s, 1, 3, later)
 	h := hold(t, s, show.ID, "o1", at(0), "A1")
 	for _, owner := range []string{"o2", ""} {
-		ids := newPaymentIDs()
+		ids := newPaymentStart()
 		_, _, err := s.StartPayment(ctx, h.ID, owner, ids, at(time.Minute))
 		wantCode(t, "StartPayment by "+owner, err, booking.ENOTFOUND)
 		_, err = s.Payment(ctx, ids.PaymentID)

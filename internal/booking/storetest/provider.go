@@ -148,7 +148,7 @@ func testCheckoutRef(t *testing.T, s booking.Store) {
 	err := s.SetCheckoutRef(ctx, booking.NewID(), "cs_test_2")
 	wantErr(t, "SetCheckoutRef of an unknown payment", err, booking.ErrPaymentNotFound)
 	// Pay again returns the payment with its ref.
-	again, _, err := s.StartPayment(ctx, h.ID, "o1", newPaymentIDs(), at(2*time.Minute))
+	again, _, err := s.StartPayment(ctx, h.ID, "o1", newPaymentStart(), at(2*time.Minute))
 	if err != nil || again.CheckoutRef != "cs_test_1" {
 		t.Errorf("StartPayment again = ref %q, %v; want cs_test_1", again.CheckoutRef, err)
 	}

@@ -25,6 +25,7 @@ var raceTests = []test{
 	{"HoldsAgainstCancel", testRaceHoldsAgainstCancel},
 	{"LastAdmin", testRaceLastAdmin},
 	{"Admit", testRaceAdmit},
+	{"ClaimMail", testRaceClaimMail},
 }
 
 // raceTimeout bounds every race: a store that deadlocks fails, not hangs.
@@ -279,11 +280,11 @@ func testRaceStartPayment(t *testing.T, s booking.Store) {
 	show, _ := newShow(t, s, 1, 3, later)
 	h := hold(t, s, show.ID, "o1", at(0), "A1", "A2")
 	const n = 16
-	ids := make([]booking.PaymentIDs, n)
+	ids := make([]booking.PaymentStart, n)
 	payments := make([]booking.Payment, n)
 	errs := make([]error, n)
 	for i := range ids {
-		ids[i] = newPaymentIDs()
+		ids[i] = newPaymentStart()
 	}
 	concurrently(n, func(i int) {
 		payments[i], _, errs[i] = s.StartPayment(ctx, h.ID, "o1", ids[i], at(time.Minute))

@@ -66,7 +66,7 @@ func testPayRefusedFromTheClose(t *testing.T, s booking.Store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 1, 4, later)
 	h := hold(t, s, show.ID, "o1", closing(-10*time.Minute, 0), "A1", "A2")
-	ids := newPaymentIDs()
+	ids := newPaymentStart()
 	_, _, err := s.StartPayment(ctx, h.ID, "o1", ids, closing(0, 0))
 	wantErr(t, "StartPayment at the close", err, booking.ErrSalesClosed)
 	wantCode(t, "StartPayment at the close", err, booking.EGONE)
@@ -74,7 +74,7 @@ func testPayRefusedFromTheClose(t *testing.T, s booking.Store) {
 	wantErr(t, "Payment after a refused StartPayment", err, booking.ErrPaymentNotFound)
 	_, err = s.Booking(ctx, ids.BookingID)
 	wantErr(t, "Booking after a refused StartPayment", err, booking.ErrBookingNotFound)
-	if _, _, err := s.StartPayment(ctx, h.ID, "o1", newPaymentIDs(), closing(-time.Minute, 0)); err != nil {
+	if _, _, err := s.StartPayment(ctx, h.ID, "o1", newPaymentStart(), closing(-time.Minute, 0)); err != nil {
 		t.Errorf("StartPayment a minute before the close: %v", err)
 	}
 }
@@ -131,7 +131,7 @@ func testCancelShow(t *testing.T, s booking.Store) {
 	// Nothing more is sold; a payment in flight is refunded when it lands.
 	err = s.HoldSeats(ctx, newHold(show.ID, "late", at(2*time.Hour), "B1"), at(2*time.Hour))
 	wantErr(t, "HoldSeats of a cancelled show", err, booking.ErrShowCancelled)
-	_, _, err = s.StartPayment(ctx, paying.ID, "paying", newPaymentIDs(), at(time.Hour+2*time.Minute))
+	_, _, err = s.StartPayment(ctx, paying.ID, "paying", newPaymentStart(), at(time.Hour+2*time.Minute))
 	wantErr(t, "StartPayment of a cancelled show", err, booking.ErrShowCancelled)
 	st := settle(t, s, event(pendingP, booking.EventPaymentSucceeded), "CNCL-0001", at(time.Hour+3*time.Minute))
 	if st.Effect != booking.EffectRefundDue || st.Reason != booking.ReasonShowCancelled {

@@ -219,7 +219,7 @@ func testNotFound(t *testing.T, s booking.Store) {
 	wantCode(t, "ActiveHold on an unknown show", err, booking.ENOTFOUND)
 	_, err = s.ReleaseHold(ctx, unknown, "o1")
 	wantCode(t, "ReleaseHold", err, booking.ENOTFOUND)
-	_, _, err = s.StartPayment(ctx, unknown, "o1", newPaymentIDs(), at(0))
+	_, _, err = s.StartPayment(ctx, unknown, "o1", newPaymentStart(), at(0))
 	wantErr(t, "StartPayment", err, booking.ErrHoldNotFound)
 	_, err = s.Payment(ctx, unknown)
 	wantErr(t, "Payment", err, booking.ErrPaymentNotFound)

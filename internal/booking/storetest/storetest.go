@@ -79,6 +79,7 @@ func Run(t *testing.T, h Harness) {
 		{"Catalog", catalogTests, true},
 		{"Admin", adminTests, true},
 		{"Checkin", checkinTests, true},
+		{"Mail", mailTests, true},
 		{"Race", raceTests, false},
 	}
 	for _, g := range groups {
@@ -226,15 +227,18 @@ func hold(t *testing.T, s booking.Store, showID, owner string, m booking.Moment,
 // pay starts a payment for h at m.
 func pay(t *testing.T, s booking.Store, h booking.Hold, m booking.Moment) (booking.Payment, booking.Booking) {
 	t.Helper()
-	p, b, err := s.StartPayment(context.Background(), h.ID, h.Owner, newPaymentIDs(), m)
+	p, b, err := s.StartPayment(context.Background(), h.ID, h.Owner, newPaymentStart(), m)
 	if err != nil {
 		t.Fatalf("StartPayment(%s) at %v: %v", h.ID, m.Now, err)
 	}
 	return p, b
 }
 
-func newPaymentIDs() booking.PaymentIDs {
-	return booking.PaymentIDs{PaymentID: booking.NewID(), BookingID: booking.NewID()}
+// moviegoerEmail is where the suite's bookings are mailed.
+const moviegoerEmail = "moviegoer@example.com"
+
+func newPaymentStart() booking.PaymentStart {
+	return booking.PaymentStart{PaymentID: booking.NewID(), BookingID: booking.NewID(), Key: booking.NewBookingKey(), Email: moviegoerEmail}
 }
 
 // event is the provider's event for p.

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"net/url"
+	"time"
+
+	"boxoffice/internal/booking"
+	"boxoffice/internal/config"
+	"boxoffice/internal/mail"
+)
+
+// mailEvery is how often each process looks for mail to send: a cheap read
+// while nothing is due.
+const mailEvery = 2 * time.Second
+
+// mailBatch bounds the mails one process claims at a time, so that a slow
+// SMTP server holds few claims while others could send.
+const mailBatch = 10
+
+// newMailer is SMTP_URL's sender, or one that writes each mail to the log.
+func newMailer(cfg config.Config, logger *slog.Logger) (mail.Sender, error) {
+	if cfg.SMTPURL == "" {
+		logger.Warn("SMTP_URL is not set: mail is written to the log, not sent")
+		return mail.NewLog(logger, cfg.MailFrom), nil
+	}
+	return mail.NewSMTP(cfg.SMTPURL, cfg.MailFrom)
+}
+
+// sendMail runs Service.SendMail every mailEvery, and at once when kicked,
+// until ctx is done. Every process runs it; the outbox's claims keep two
+// from sending one mail.
+func sendMail(ctx context.Context, svc *booking.Service, sender mail.Sender, publicURL string, logger *slog.Logger) (kick func()) {
+	send := func(ctx context.Context, m booking.Mail, b booking.Booking, sh booking.Show) error {
+		err := sender.Send(ctx, mailMessage(m, b, sh, publicURL))
+		if err != nil {
+			logger.Warn("mail not sent; it will be tried again", "mail", m.ID, "kind", m.Kind, "attempt", m.Attempts, "err", err)
+		}
+		return err
+	}
+	return every(ctx, mailEvery, func(ctx context.Context) {
+		for {
+			runCtx, cancel := context.WithTimeout(ctx, booking.MailLease)
+			n, err := svc.SendMail(runCtx, mailBatch, send)
+			cancel()
+			if err != nil && ctx.Err() == nil {
+				logger.Warn("sending mail", "sent", n, "err", err)
+			}
+			if err != nil || n < mailBatch {
+				return
+			}
+		}
+	})
+}
+
+// mailMessage is what mail m about booking b of show sh says.
+func mailMessage(m booking.Mail, b booking.Booking, sh booking.Show, publicURL string) mail.Message {
+	reason := b.Reason
+	if reason == booking.ReasonShowCancelled {
+		reason = "The show was cancelled."
+	}
+	return mail.Message{
+		ID: m.ID, Kind: mail.Kind(m.Kind), To: m.To, BookingID: b.ID,
+		BookingURL: publicURL + "/bookings/" + b.ID + "?key=" + url.QueryEscape(b.Key),
+		State:      string(b.State),
+		Film:       sh.Movie.Title, Rating: sh.Movie.Rating, RuntimeMin: sh.Movie.RuntimeMin,
+		Theatre: sh.Theatre.Name, City: sh.Theatre.City, Screen: sh.Screen,
+		StartsAt: sh.StartsAt, TimeZone: sh.Theatre.TimeZone,
+		Seats: b.SeatIDs, Amount: b.Amount.Format(b.Currency), TicketCode: b.TicketCode, Reason: reason,
+	}
+}

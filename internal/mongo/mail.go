@@ -1,0 +1,159 @@
+package mongo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"boxoffice/internal/booking"
+)
+
+// colMail is the outbox: one document per mail, its _id the mail's id.
+// Index mail_due serves the sender's reads and claims.
+const colMail = "mail"
+
+// mailDoc is a mail; times are Unix ns, 0 for none.
+type mailDoc struct {
+	ID           string `bson:"_id"`
+	Kind         string `bson:"kind"`
+	BookingID    string `bson:"booking_id"`
+	To           string `bson:"to"`
+	CreatedAt    int64  `bson:"created_at"`
+	Attempts     int    `bson:"attempts"`
+	NextAt       int64  `bson:"next_at"`
+	ClaimedUntil int64  `bson:"claimed_until"`
+	SentAt       int64  `bson:"sent_at"`
+	GaveUpAt     int64  `bson:"gave_up_at"`
+	LastError    string `bson:"last_error"`
+}
+
+func toMailDoc(m booking.Mail) mailDoc {
+	return mailDoc{
+		ID: m.ID, Kind: string(m.Kind), BookingID: m.BookingID, To: m.To, CreatedAt: nanos(m.CreatedAt),
+		Attempts: m.Attempts, NextAt: nanos(m.NextAt), ClaimedUntil: nanos(m.ClaimedUntil),
+		SentAt: nanos(m.SentAt), GaveUpAt: nanos(m.GaveUpAt), LastError: m.LastError,
+	}
+}
+
+func (d mailDoc) mail() booking.Mail {
+	return booking.Mail{
+		ID: d.ID, Kind: booking.MailKind(d.Kind), BookingID: d.BookingID, To: d.To, CreatedAt: fromNanos(d.CreatedAt),
+		Attempts: d.Attempts, NextAt: fromNanos(d.NextAt), ClaimedUntil: fromNanos(d.ClaimedUntil),
+		SentAt: fromNanos(d.SentAt), GaveUpAt: fromNanos(d.GaveUpAt), LastError: d.LastError,
+	}
+}
+
+// queueMail inserts m (inside the caller's transaction, when it has one);
+// a mail with its id there already is left as it is.
+func (s *Store) queueMail(ctx context.Context, m booking.Mail) error {
+	_, err := s.col(colMail).InsertOne(ctx, toMailDoc(m))
+	if err != nil && !mongo.IsDuplicateKeyError(err) {
+		return fmt.Errorf("queue mail: %w", err)
+	}
+	return nil
+}
+
+// saveBooking replaces booking old with b and queues the mail the change
+// sends (booking.MailFor), inside the caller's transaction.
+func (s *Store) saveBooking(ctx context.Context, old, b booking.Booking) error {
+	if _, err := s.col(colBookings).ReplaceOne(ctx, byID(b.ID), toBookingDoc(b)); err != nil {
+		if isTicketCodeTaken(err) {
+			return booking.ErrTicketCodeTaken
+		}
+		return fmt.Errorf("update booking: %w", err)
+	}
+	if m, ok := booking.MailFor(old, b, b.UpdatedAt); ok {
+		return s.queueMail(ctx, m)
+	}
+	return nil
+}
+
+// QueueMail adds m, unless a mail with its id is there already.
+func (s *Store) QueueMail(ctx context.Context, m booking.Mail) error {
+	return wrap("queue mail", s.queueMail(ctx, m))
+}
+
+// dueAt selects what booking.Mail.Due allows at now.
+func dueAt(now time.Time) bson.D {
+	n := nanos(now)
+	return bson.D{
+		{Key: "sent_at", Value: int64(0)}, {Key: "gave_up_at", Value: int64(0)},
+		{Key: "next_at", Value: bson.D{{Key: "$lte", Value: n}}},
+		{Key: "claimed_until", Value: bson.D{{Key: "$lte", Value: n}}},
+	}
+}
+
+// MailDue reports whether any mail is due at now, with one indexed read.
+func (s *Store) MailDue(ctx context.Context, now time.Time) (bool, error) {
+	err := s.col(colMail).FindOne(ctx, dueAt(now), options.FindOne().SetProjection(bson.D{{Key: "_id", Value: 1}})).Err()
+	switch {
+	case errors.Is(err, mongo.ErrNoDocuments):
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("mongo: mail due: %w", err)
+	}
+	return true, nil
+}
+
+// ClaimMail claims due mails one findAndModify at a time: each is
+// conditional on the mail still being due, so of processes claiming at
+// once each mail goes to one.
+func (s *Store) ClaimMail(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]booking.Mail, error) {
+	var list []booking.Mail
+	opts := options.FindOneAndUpdate().
+		SetSort(bson.D{{Key: "next_at", Value: 1}, {Key: "_id", Value: 1}}).
+		SetReturnDocument(options.After)
+	update := bson.D{
+		{Key: "$set", Value: bson.D{{Key: "claimed_until", Value: nanos(now.Add(lease))}}},
+		{Key: "$inc", Value: bson.D{{Key: "attempts", Value: 1}}},
+	}
+	for len(list) < limit {
+		var d mailDoc
+		err := s.col(colMail).FindOneAndUpdate(ctx, dueAt(now), update, opts).Decode(&d)
+		if errors.Is(err, mongo.ErrNoDocuments) {
+			break
+		}
+		if err != nil {
+			return list, fmt.Errorf("mongo: claim mail: %w", err)
+		}
+		list = append(list, d.mail())
+	}
+	return list, nil
+}
+
+// MailSent records that mail id was sent at now.
+func (s *Store) MailSent(ctx context.Context, id string, now time.Time) error {
+	_, err := s.col(colMail).UpdateOne(ctx, byID(id), bson.D{{Key: "$set", Value: bson.D{
+		{Key: "sent_at", Value: nanos(now)}, {Key: "claimed_until", Value: int64(0)}, {Key: "last_error", Value: ""},
+	}}})
+	if err != nil {
+		return fmt.Errorf("mongo: mail sent: %w", err)
+	}
+	return nil
+}
+
+// MailFailed stores m as booking.Mail.Failed left it.
+func (s *Store) MailFailed(ctx context.Context, m booking.Mail) error {
+	_, err := s.col(colMail).UpdateOne(ctx, bson.D{{Key: "_id", Value: m.ID}, {Key: "sent_at", Value: int64(0)}}, bson.D{{Key: "$set", Value: bson.D{
+		{Key: "next_at", Value: nanos(m.NextAt)}, {Key: "claimed_until", Value: nanos(m.ClaimedUntil)},
+		{Key: "gave_up_at", Value: nanos(m.GaveUpAt)}, {Key: "last_error", Value: m.LastError},
+	}}})
+	if err != nil {
+		return fmt.Errorf("mongo: mail failed: %w", err)
+	}
+	return nil
+}
+
+// Mail returns one mail.
+func (s *Store) Mail(ctx context.Context, id string) (booking.Mail, error) {
+	var d mailDoc
+	if err := s.col(colMail).FindOne(ctx, byID(id)).Decode(&d); err != nil {
+		return booking.Mail{}, notFound(err, booking.ErrMailNotFound, "mail")
+	}
+	return d.mail(), nil
+}
