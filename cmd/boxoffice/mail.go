@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"log/slog"
-	"net/url"
 	"time"
 
 	"boxoffice/internal/booking"
@@ -33,7 +32,7 @@ func newMailer(cfg config.Config, logger *slog.Logger) (mail.Sender, error) {
 // from sending one mail.
 func sendMail(ctx context.Context, svc *booking.Service, sender mail.Sender, publicURL string, logger *slog.Logger) (kick func()) {
 	send := func(ctx context.Context, m booking.Mail, b booking.Booking, sh booking.Show) error {
-		err := sender.Send(ctx, mailMessage(m, b, sh, publicURL))
+		err := sender.Send(ctx, mail.About(m, b, sh, publicURL))
 		if err != nil {
 			logger.Warn("mail not sent; it will be tried again", "mail", m.ID, "kind", m.Kind, "attempt", m.Attempts, "err", err)
 		}
@@ -41,9 +40,7 @@ func sendMail(ctx context.Context, svc *booking.Service, sender mail.Sender, pub
 	}
 	return every(ctx, mailEvery, func(ctx context.Context) {
 		for {
-			runCtx, cancel := context.WithTimeout(ctx, booking.MailLease)
-			n, err := svc.SendMail(runCtx, mailBatch, send)
-			cancel()
+			n, err := svc.SendMail(ctx, mailBatch, send)
 			if err != nil && ctx.Err() == nil {
 				logger.Warn("sending mail", "sent", n, "err", err)
 			}
@@ -52,21 +49,4 @@ func sendMail(ctx context.Context, svc *booking.Service, sender mail.Sender, pub
 			}
 		}
 	})
-}
-
-// mailMessage is what mail m about booking b of show sh says.
-func mailMessage(m booking.Mail, b booking.Booking, sh booking.Show, publicURL string) mail.Message {
-	reason := b.Reason
-	if reason == booking.ReasonShowCancelled {
-		reason = "The show was cancelled."
-	}
-	return mail.Message{
-		ID: m.ID, Kind: mail.Kind(m.Kind), To: m.To, BookingID: b.ID,
-		BookingURL: publicURL + "/bookings/" + b.ID + "?key=" + url.QueryEscape(b.Key),
-		State:      string(b.State),
-		Film:       sh.Movie.Title, Rating: sh.Movie.Rating, RuntimeMin: sh.Movie.RuntimeMin,
-		Theatre: sh.Theatre.Name, City: sh.Theatre.City, Screen: sh.Screen,
-		StartsAt: sh.StartsAt, TimeZone: sh.Theatre.TimeZone,
-		Seats: b.SeatIDs, Amount: b.Amount.Format(b.Currency), TicketCode: b.TicketCode, Reason: reason,
-	}
 }

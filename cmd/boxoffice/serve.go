@@ -80,6 +80,7 @@ func (m *Main) serve(ctx context.Context, args []string, getenv func(string) str
 
 	svc := booking.NewService(db.Store, nil, booking.Policy{
 		HoldTTL: cfg.HoldTTL, MaxSeats: cfg.MaxSeats, SalesClose: cfg.SalesClose, RefundAutomatically: cfg.RefundAutomatically,
+		MailLease: cfg.MailLease,
 	})
 	svc.UsePayments(payments)
 	sweepCtx, stopSweep := context.WithCancel(context.WithoutCancel(ctx))

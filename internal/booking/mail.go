@@ -81,11 +81,12 @@ type Mail struct {
 
 // Outbox policy.
 const (
-	// MailLease is how long a claimed mail is left to its process. A
-	// process that dies while sending leaves it to be claimed again when
-	// the lease lapses, so a mail may be sent twice, never lost; never two
-	// processes at once, as long as sending takes less than the lease.
-	MailLease = 2 * time.Minute
+	// DefaultMailLease is how long a claimed mail is left to its process
+	// (MAIL_LEASE). A process that dies while sending leaves it to be
+	// claimed again when the lease lapses, so a mail may be sent twice,
+	// never lost; never by two processes at once, since SendMail stops
+	// sending when the lease ends.
+	DefaultMailLease = 2 * time.Minute
 	// MailAttempts is how often a mail is tried before it is given up: the
 	// waits between tries double from MailRetryFirst to MailRetryMax, so
 	// the last try is about a day after the first.
@@ -195,7 +196,11 @@ func (s *Service) SendMail(ctx context.Context, limit int, send MailSender) (int
 	if due, err := s.store.MailDue(ctx, now); err != nil || !due {
 		return 0, err
 	}
-	list, err := s.store.ClaimMail(ctx, now, MailLease, limit)
+	// Sending ends with the claim, a little before it by the wall clock,
+	// so that no mail is sent after another process may have claimed it.
+	ctx, cancel := context.WithTimeout(ctx, s.mailLease-s.mailLease/10)
+	defer cancel()
+	list, err := s.store.ClaimMail(ctx, now, s.mailLease, limit)
 	if err != nil {
 		return 0, err
 	}

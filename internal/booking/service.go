@@ -21,6 +21,7 @@ type Service struct {
 	ticket     func() string
 	payments   Payments
 	autoRefund bool
+	mailLease  time.Duration
 }
 
 // Policy is the part of the configuration the domain needs.
@@ -34,6 +35,9 @@ type Policy struct {
 	// as it becomes refund_due (REFUND_AUTOMATICALLY), instead of waiting
 	// for an admin.
 	RefundAutomatically bool
+	// MailLease is how long a process keeps a mail it claimed to send
+	// (MAIL_LEASE); 0 means DefaultMailLease.
+	MailLease time.Duration
 }
 
 // DefaultPolicy is SPEC §4's defaults.
@@ -51,8 +55,11 @@ func NewService(store Store, clock Clock, p Policy) *Service {
 	if p.MaxSeats <= 0 {
 		p.MaxSeats = DefaultPolicy.MaxSeats
 	}
+	if p.MailLease <= 0 {
+		p.MailLease = DefaultMailLease
+	}
 	return &Service{store: store, clock: clock, ttl: p.HoldTTL, close: p.SalesClose, maxSeats: p.MaxSeats,
-		newID: NewID, ticket: NewTicketCode, autoRefund: p.RefundAutomatically}
+		newID: NewID, ticket: NewTicketCode, autoRefund: p.RefundAutomatically, mailLease: p.MailLease}
 }
 
 // UsePayments sets the provider the service refunds through, closes
@@ -69,6 +76,10 @@ func (s *Service) Now() Moment { return Moment{Now: s.clock.Now(), TTL: s.ttl, S
 
 // Clock is the service's clock, for the services that share its time.
 func (s *Service) Clock() Clock { return s.clock }
+
+// MailLease is how long a claimed mail is left to the process that claimed
+// it: SendMail gives up sending before then.
+func (s *Service) MailLease() time.Duration { return s.mailLease }
 
 // HoldTTL is how long a lock protects a seat.
 func (s *Service) HoldTTL() time.Duration { return s.ttl }

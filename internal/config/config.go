@@ -67,6 +67,9 @@ type Config struct {
 
 	// SMTPURL is where mail goes (SMTP_URL); "" logs each message instead.
 	SMTPURL string
+	// MailLease is how long a process keeps a mail it is sending before
+	// another may try it (MAIL_LEASE).
+	MailLease time.Duration
 	// MailFrom is the From of every mail (MAIL_FROM); by default
 	// "boxoffice <tickets@HOST>", HOST being PUBLIC_URL's.
 	MailFrom  string
@@ -152,6 +155,7 @@ var Vars = []Var{
 	{Env: "SESSION_IDLE", Flag: "session-idle", Default: "24h", Usage: "a moviegoer's session ends after this long without a request (from 10m to 720h); bookings never depend on it"},
 	{Env: "SMTP_URL", Flag: "smtp-url", Default: "", Usage: "where mail goes: smtp://user:pass@host:587 (STARTTLS required, except to a loopback host) or smtps://user:pass@host:465; unset: each mail is written to the log, refused when PUBLIC_URL is https"},
 	{Env: "MAIL_FROM", Flag: "mail-from", Default: "", Usage: "From of every mail, an address or Name <address> (unset: boxoffice <tickets@HOST of PUBLIC_URL>)"},
+	{Env: "MAIL_LEASE", Flag: "mail-lease", Default: "2m", Usage: "how long a process keeps a mail it is sending before another process may send it (from 5s to 1h): longer than an SMTP send takes"},
 	{Env: "SEED_DEMO", Flag: "seed-demo", Default: "true", Usage: "seed a small demo catalog when the database is empty", isBool: true},
 	{Env: "HOLD_RATE", Flag: "hold-rate", Default: "20", Usage: "holds per session per minute (per address: ten times that), at most 100000; 0 disables"},
 	{Env: "LOG_FORMAT", Flag: "log-format", Default: "text", Usage: "log format: text or json"},
@@ -326,6 +330,12 @@ func Load(args []string, getenv func(string) string) (Config, error) {
 	case https:
 		errs = append(errs, fmt.Errorf("%s is https but SMTP_URL is not set: tickets would only be written to the log; "+
 			"set SMTP_URL=smtp://user:pass@host:587", urlSrc))
+	}
+	v, src, _ = lookup("MAIL_LEASE")
+	if c.MailLease, err = time.ParseDuration(v); err != nil {
+		bad(src, v, "not a duration; write it like 2m or 30s")
+	} else if c.MailLease < 5*time.Second || c.MailLease > time.Hour {
+		bad(src, v, "must be from 5s to 1h")
 	}
 	v, src, _ = lookup("MAIL_FROM")
 	if c.MailFrom = strings.TrimSpace(v); c.MailFrom == "" {

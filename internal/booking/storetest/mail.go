@@ -133,15 +133,15 @@ func testMailClaimSendRetry(t *testing.T, s booking.Store) {
 	}
 	claim := func(at time.Time) []string {
 		t.Helper()
-		list, err := s.ClaimMail(ctx, at, booking.MailLease, 10)
+		list, err := s.ClaimMail(ctx, at, booking.DefaultMailLease, 10)
 		if err != nil {
 			t.Fatalf("ClaimMail at %v: %v", at, err)
 		}
 		var ids []string
 		for _, m := range list {
 			ids = append(ids, fmt.Sprintf("%s#%d", m.ID, m.Attempts))
-			if !m.ClaimedUntil.Equal(at.Add(booking.MailLease)) {
-				t.Errorf("%s claimed until %v, want %v", m.ID, m.ClaimedUntil, at.Add(booking.MailLease))
+			if !m.ClaimedUntil.Equal(at.Add(booking.DefaultMailLease)) {
+				t.Errorf("%s claimed until %v, want %v", m.ID, m.ClaimedUntil, at.Add(booking.DefaultMailLease))
 			}
 		}
 		return ids
@@ -156,7 +156,7 @@ func testMailClaimSendRetry(t *testing.T, s booking.Store) {
 		t.Error("MailDue counts a claimed mail")
 	}
 	// The process died: the lease lapses and the mail is claimed again.
-	lapse := now.Add(booking.MailLease)
+	lapse := now.Add(booking.DefaultMailLease)
 	if got := claim(lapse); !cmp.Equal(got, []string{"m-a#2", "m-b#1"}) {
 		t.Errorf("claim after the lease %v, want [m-a#2 m-b#1]", got)
 	}
@@ -174,7 +174,7 @@ func testMailClaimSendRetry(t *testing.T, s booking.Store) {
 	if got := claim(lapse.Add(booking.MailRetryFirst - time.Millisecond)); got != nil {
 		t.Errorf("a claim before the retry is due got %v", got)
 	}
-	if got := claim(lapse.Add(10 * booking.MailLease)); !cmp.Equal(got, []string{"m-b#2"}) {
+	if got := claim(lapse.Add(10 * booking.DefaultMailLease)); !cmp.Equal(got, []string{"m-b#2"}) {
 		t.Errorf("claim after the retry wait %v, want [m-b#2] (m-a was sent)", got)
 	}
 	if got := getMail(t, s, "m-a"); !got.SentAt.Equal(lapse) {
@@ -199,7 +199,7 @@ func testRaceClaimMail(t *testing.T, s booking.Store) {
 	errs := make([]error, senders)
 	concurrently(senders, func(i int) {
 		for {
-			list, err := s.ClaimMail(ctx, later, booking.MailLease, 3)
+			list, err := s.ClaimMail(ctx, later, booking.DefaultMailLease, 3)
 			if err != nil || len(list) == 0 {
 				errs[i] = err
 				return
