@@ -76,6 +76,15 @@ type Config struct {
 	SeedDemo  bool // seed the demo catalog into an empty database
 	HoldRate  int  // holds per session per minute; 0 disables the limit
 	LogFormat string
+	// HoldSeatsPerAddress caps the seats held live from one client address
+	// in one show (HOLD_SEATS_PER_ADDRESS); 0 disables the cap.
+	HoldSeatsPerAddress int
+	// MetricsToken, when set, is the bearer token /metrics needs
+	// (METRICS_TOKEN); unset, /metrics answers loopback clients only.
+	MetricsToken string
+	// Retention is how long history is kept before it is pruned
+	// (RETENTION): sessions, holds, callbacks, events and sent mail.
+	Retention time.Duration
 
 	// TrustedProxies are the proxies (load balancers, CDNs) whose
 	// X-Forwarded-For entries are believed: the client's address, which the
@@ -158,6 +167,9 @@ var Vars = []Var{
 	{Env: "MAIL_LEASE", Flag: "mail-lease", Default: "2m", Usage: "how long a process keeps a mail it is sending before another process may send it (from 5s to 1h): longer than an SMTP send takes"},
 	{Env: "SEED_DEMO", Flag: "seed-demo", Default: "true", Usage: "seed a small demo catalog when the database is empty", isBool: true},
 	{Env: "HOLD_RATE", Flag: "hold-rate", Default: "20", Usage: "holds per session per minute (per address: ten times that), at most 100000; 0 disables"},
+	{Env: "HOLD_SEATS_PER_ADDRESS", Flag: "hold-seats-per-address", Default: "40", Usage: "most seats held at once from one client address in one show, across its sessions and processes: 0 (no cap) or at least MAX_SEATS"},
+	{Env: "METRICS_TOKEN", Flag: "metrics-token", Default: "", Usage: "bearer token /metrics needs (Authorization: Bearer TOKEN); unset, /metrics answers loopback clients only"},
+	{Env: "RETENTION", Flag: "retention", Default: "2160h", Usage: "how long history (sessions, ended holds, callbacks, events, sent mail) is kept before it is pruned, from 24h; anything a booking or payment needs is kept"},
 	{Env: "LOG_FORMAT", Flag: "log-format", Default: "text", Usage: "log format: text or json"},
 	{Env: "TRUSTED_PROXIES", Flag: "trusted-proxies", Default: DefaultTrustedProxies, Usage: "proxies whose X-Forwarded-For is believed when finding a client's address (per-address limits; IPv6 counted by /64): comma-separated CIDRs or addresses, or none"},
 }
@@ -167,9 +179,11 @@ var Vars = []Var{
 // the hold it pays for.
 const MaxStripeHoldTTL = 30 * time.Minute
 
-// DefaultTrustedProxies trusts the loopback, link-local and private ranges
-// (RFC 1918, RFC 4193): a load balancer inside the same private network.
-const DefaultTrustedProxies = "127.0.0.0/8,::1/128,169.254.0.0/16,fe80::/10,10.0.0.0/8,172.16.0.0/12,192.168.0.0/16,fc00::/7"
+// DefaultTrustedProxies trusts the loopback only: a proxy on the same host.
+// Trusting more by default would let any client behind a private hop name
+// its own address in X-Forwarded-For; a load balancer's network is added
+// by whoever deploys one (deploy/compose.yaml does).
+const DefaultTrustedProxies = "127.0.0.0/8,::1/128"
 
 // setting is one Var's flag: it remembers whether it was given, since an
 // explicitly empty flag must still beat the environment.
@@ -375,6 +389,26 @@ func Load(args []string, getenv func(string) string) (Config, error) {
 		bad(src, v, "must be from 0 (no limit) to %d", MaxHoldRate)
 	}
 
+	v, src, _ = lookup("HOLD_SEATS_PER_ADDRESS")
+	if c.HoldSeatsPerAddress, err = strconv.Atoi(v); err != nil {
+		bad(src, v, "not a whole number")
+	} else if c.HoldSeatsPerAddress < 0 || (c.HoldSeatsPerAddress > 0 && c.HoldSeatsPerAddress < c.MaxSeats) || c.HoldSeatsPerAddress > MaxHoldSeatsPerAddress {
+		bad(src, v, "must be 0 (no cap) or from MAX_SEATS (%d) to %d", c.MaxSeats, MaxHoldSeatsPerAddress)
+	}
+
+	v, src, _ = lookup("METRICS_TOKEN")
+	if c.MetricsToken = strings.TrimSpace(v); c.MetricsToken != "" && len(c.MetricsToken) < MinMetricsToken {
+		// The value stays out of the message: it is a secret.
+		errs = append(errs, fmt.Errorf("%s: must be at least %d characters; generate one with: openssl rand -hex 32", src, MinMetricsToken))
+	}
+
+	v, src, _ = lookup("RETENTION")
+	if c.Retention, err = time.ParseDuration(v); err != nil {
+		bad(src, v, "not a duration; write it like 2160h (90 days)")
+	} else if c.Retention < MinRetention {
+		bad(src, v, "must be at least 24h")
+	}
+
 	v, src, _ = lookup("LOG_FORMAT")
 	switch v {
 	case "text", "json":
@@ -506,6 +540,12 @@ const (
 	// refreshes its deadline at most every five minutes.
 	MinSessionIdle = 10 * time.Minute
 	MaxSessionIdle = 30 * 24 * time.Hour
+	// MaxHoldSeatsPerAddress bounds HOLD_SEATS_PER_ADDRESS.
+	MaxHoldSeatsPerAddress = 100000
+	// MinMetricsToken is the shortest METRICS_TOKEN accepted.
+	MinMetricsToken = 16
+	// MinRetention bounds RETENTION: a day of history at least.
+	MinRetention = 24 * time.Hour
 	// MaxMaxSeats bounds MAX_SEATS: no party books a whole hall at once.
 	MaxMaxSeats = 50
 	// MaxHoldRate bounds HOLD_RATE, well below where the per-address limit
