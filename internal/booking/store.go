@@ -115,6 +115,19 @@ type Store interface {
 	MailStore
 }
 
+// PruneStore deletes history older than RETENTION (SPEC §12): expired
+// sessions, ended holds nothing refers to, callback records, payment events
+// and sent or given-up mail. Anything a payment or booking refers to stays,
+// and event ids stay at least RETENTION, so that a late duplicate is still
+// recognised.
+type PruneStore interface {
+	// Prune deletes up to limit rows (documents) of history from before
+	// before, in steps small enough to hold the database's write lock for
+	// a few milliseconds at most, and returns how many it deleted; callers
+	// repeat while it deletes limit.
+	Prune(ctx context.Context, before time.Time, limit int) (int, error)
+}
+
 // MailStore is the outbox (SPEC §11). Every step that changes a booking's
 // state also queues the Mail that MailFor says the change sends, in the
 // same transaction; these steps send it.
