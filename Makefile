@@ -45,9 +45,11 @@ test: assets
 	$(GO) test -race -count=1 ./internal/e2e/...
 	@[ -n "$$MONGODB_URI" ] || echo 'NOTE: MONGODB_URI is not set: the MongoDB conformance suite was SKIPPED (set it to a replica set, then make test-mongo)'
 
-## test-mongo: the MongoDB adapter against MONGODB_URI; fails instead of skipping without it
-test-mongo:
+## test-mongo: the MongoDB adapter and the command's MongoDB tests against
+## MONGODB_URI (a replica set); they fail instead of skipping without it
+test-mongo: assets
 	REQUIRE_MONGO=1 $(GO) test -race -count=1 ./internal/mongo/...
+	REQUIRE_MONGO=1 $(GO) test -race -count=1 -run Mongo ./cmd/boxoffice/
 
 ## bench: benchmarks only
 bench: assets

@@ -81,6 +81,8 @@ func (m *Main) Run(ctx context.Context, args []string, getenv func(string) strin
 		err = m.migrate(ctx, args, getenv)
 	case "admin":
 		err = m.admin(ctx, args, getenv)
+	case "backup":
+		err = m.backup(ctx, args, getenv)
 	case "healthcheck":
 		err = m.healthcheck(ctx, args, getenv)
 	case "help":
@@ -115,6 +117,9 @@ Usage:
                                create an account (admin by default; staff only admit at the
                                door), or set its password and role (the password is asked on
                                the terminal, or read as one line from stdin)
+  boxoffice backup [--database-url URL] PATH
+                               copy the SQLite database to PATH (a new file) while it serves;
+                               see docs/OPERATIONS.md
   boxoffice healthcheck        exit 0 when the server at ADDR answers /healthz (for Docker)
   boxoffice help               show this help
 
@@ -133,6 +138,9 @@ Flags of seed:
   --database-url URL  as DATABASE_URL
 
 Flags of migrate:
+  --database-url URL  as DATABASE_URL
+
+Flags of backup:
   --database-url URL  as DATABASE_URL
 `, defaultSeedShows, maxRows, defaultSeedRows, maxCols, defaultSeedCols, catalog.SyntheticZone, catalog.DefaultSeedEvery)
 }

@@ -80,7 +80,7 @@ func (m *Main) serve(ctx context.Context, args []string, getenv func(string) str
 
 	svc := booking.NewService(db.Store, nil, booking.Policy{
 		HoldTTL: cfg.HoldTTL, MaxSeats: cfg.MaxSeats, SalesClose: cfg.SalesClose, RefundAutomatically: cfg.RefundAutomatically,
-		MailLease: cfg.MailLease,
+		MailLease: cfg.MailLease, SeatsPerAddress: cfg.HoldSeatsPerAddress, AllowGaps: cfg.AllowGaps,
 	})
 	svc.UsePayments(payments)
 	sweepCtx, stopSweep := context.WithCancel(context.WithoutCancel(ctx))
@@ -92,6 +92,13 @@ func (m *Main) serve(ctx context.Context, args []string, getenv func(string) str
 			}
 		})
 	}
+	if skew, margin, ok, err := svc.ClockSkew(ctx); err != nil {
+		logger.Warn("could not compare this host's clock with the database's", "err", err)
+	} else if ok && booking.SkewTooLarge(skew, margin) {
+		logger.Warn("this host's clock is far from the database's: the seat rule frees locks early or late in this process; synchronise it (NTP)",
+			"skew", skew.String(), "margin", margin.String(), "max", booking.MaxClockSkew.String())
+	}
+	prune(sweepCtx, db.Store, cfg.Retention, logger)
 	mailer, err := newMailer(cfg, logger)
 	if err != nil {
 		return err
@@ -109,6 +116,7 @@ func (m *Main) serve(ctx context.Context, args []string, getenv func(string) str
 
 		TrustedProxies: cfg.TrustedProxies,
 		SessionIdle:    cfg.SessionIdle,
+		MetricsToken:   cfg.MetricsToken,
 		AdminIdle:      cfg.AdminIdle,
 	})
 	srv := &http.Server{
@@ -308,4 +316,46 @@ func listenURL(addr net.Addr) string {
 func portOf(addr net.Addr) string {
 	_, port, _ := net.SplitHostPort(addr.String())
 	return port
+}
+
+// Pruning (SPEC §12): every process, once an hour, deletes history older
+// than RETENTION in batches (booking.PruneStore); the first run is a
+// minute after start, away from the start's own work.
+const (
+	pruneEvery = time.Hour
+	pruneFirst = time.Minute
+	pruneBatch = 1000
+)
+
+// prune runs the store's Prune until ctx is done.
+func prune(ctx context.Context, store booking.PruneStore, retention time.Duration, logger *slog.Logger) {
+	run := func(ctx context.Context) {
+		before := time.Now().Add(-retention)
+		total := 0
+		for ctx.Err() == nil {
+			n, err := store.Prune(ctx, before, pruneBatch)
+			total += n
+			if err != nil {
+				if ctx.Err() == nil {
+					logger.Warn("pruning history", "deleted", total, "err", err)
+				}
+				return
+			}
+			if n < pruneBatch {
+				break
+			}
+		}
+		if total > 0 {
+			logger.Info("pruned history", "deleted", total, "before", before.Format(time.RFC3339))
+		}
+	}
+	go func() {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(pruneFirst):
+		}
+		run(ctx)
+		every(ctx, pruneEvery, run)
+	}()
 }

@@ -1,6 +1,7 @@
 package booking
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/base32"
 	"sync"
@@ -91,4 +92,53 @@ func NewTicketCode() string {
 		code = append(code, ticketAlphabet[int(v)%len(ticketAlphabet)])
 	}
 	return string(code)
+}
+
+// DatabaseClock is a store whose database server keeps time of its own
+// (MongoDB, on other hosts). Every process decides the seat rule by its own
+// clock, so processes on hosts whose clocks disagree disagree about when a
+// lock lapses: a host 30 s fast frees seats 30 s early. The skew is checked
+// against the database's clock, the one all processes share.
+type DatabaseClock interface {
+	DatabaseTime(ctx context.Context) (time.Time, error)
+}
+
+// MaxClockSkew is how far a process's clock may be from the database's
+// before it warns: well under a second, compared with HOLD_TTL's minutes,
+// is what NTP keeps.
+const MaxClockSkew = time.Second
+
+// ClockSkew is how far clock is ahead of db's (negative: behind), measured
+// against the middle of one round trip; the error of the measure is at
+// most half the round trip, which it returns too.
+func ClockSkew(ctx context.Context, db DatabaseClock, clock Clock) (skew, margin time.Duration, err error) {
+	before := clock.Now()
+	at, err := db.DatabaseTime(ctx)
+	if err != nil {
+		return 0, 0, err
+	}
+	after := clock.Now()
+	rtt := after.Sub(before)
+	return before.Add(rtt / 2).Sub(at), rtt / 2, nil
+}
+
+// ClockSkew is ClockSkew of the service's clock against its store's
+// database, when the store has a clock of its own (ok false otherwise: an
+// embedded SQLite file shares the process's host and clock).
+func (s *Service) ClockSkew(ctx context.Context) (skew, margin time.Duration, ok bool, err error) {
+	db, ok := s.store.(DatabaseClock)
+	if !ok {
+		return 0, 0, false, nil
+	}
+	skew, margin, err = ClockSkew(ctx, db, s.clock)
+	return skew, margin, true, err
+}
+
+// SkewTooLarge reports whether skew, measured within margin, is surely
+// beyond MaxClockSkew.
+func SkewTooLarge(skew, margin time.Duration) bool {
+	if skew < 0 {
+		skew = -skew
+	}
+	return skew-margin > MaxClockSkew
 }

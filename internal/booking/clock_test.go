@@ -1,6 +1,7 @@
 package booking_test
 
 import (
+	"context"
 	"encoding/base32"
 	"regexp"
 	"testing"
@@ -123,5 +124,31 @@ func TestSystemClock(t *testing.T) {
 	// No monotonic reading: == agrees with Equal after a round trip.
 	if rt := time.Unix(0, got.UnixNano()).UTC(); rt != got {
 		t.Errorf("Now() = %#v does not survive a round trip through UnixNano (%#v)", got, rt)
+	}
+}
+
+// dbClock is a database whose clock is off the process's by off.
+type dbClock struct {
+	clock booking.Clock
+	off   time.Duration
+}
+
+func (d dbClock) DatabaseTime(context.Context) (time.Time, error) {
+	return d.clock.Now().Add(d.off), nil
+}
+
+func TestClockSkew(t *testing.T) {
+	c := booking.NewManualClock(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC))
+	for _, off := range []time.Duration{0, -45 * time.Second, 2 * time.Second, 300 * time.Millisecond} {
+		skew, margin, err := booking.ClockSkew(context.Background(), dbClock{c, off}, c)
+		if err != nil || skew != -off || margin != 0 {
+			t.Errorf("database %v off: skew %v ± %v, %v; want %v", off, skew, margin, err, -off)
+		}
+		if got, want := booking.SkewTooLarge(skew, margin), off > time.Second || off < -time.Second; got != want {
+			t.Errorf("SkewTooLarge(%v) = %v, want %v", skew, got, want)
+		}
+	}
+	if booking.SkewTooLarge(1500*time.Millisecond, time.Second) {
+		t.Error("a skew of 1.5 s measured to within 1 s is not surely too large")
 	}
 }

@@ -28,6 +28,13 @@ type Hold struct {
 	Currency  string
 	CreatedAt time.Time // equal to the lockedAt of its seats
 	State     HoldState
+	// Address is the client address the hold came from, as the
+	// per-address limits count it (an IPv6 /64); "" for none, which no
+	// cap counts.
+	Address string
+	// Extensions counts the times the hold was given more time
+	// (Hold.Extend); CreatedAt is then the last of them.
+	Extensions int
 }
 
 // ExpiresAt is when the hold's locks stop protecting its seats.
@@ -152,4 +159,52 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return fmt.Sprintf("%s…", string(r[:n]))
+}
+
+// HeldCapError refuses a hold that would leave more seats of a show held at
+// once from one client address than the cap (HOLD_SEATS_PER_ADDRESS): one
+// client with many sessions must not lock a hall.
+type HeldCapError struct {
+	Cap        int
+	RetryAfter time.Duration // until the oldest of the address's live locks lapses
+}
+
+func (e *HeldCapError) Error() string {
+	return fmt.Sprintf("At most %d seats of a show can be held at once from one address, and that many are held from yours. "+
+		"Please finish or release a hold, or try again when one ends.", e.Cap)
+}
+
+// CheckHeldPerAddress says whether a hold may stand when, with it, held
+// seats of its show are locked live by holds from its address, the oldest
+// of them at oldest: no more than m.SeatsPerAddress (0: no cap).
+func CheckHeldPerAddress(held int, oldest time.Time, m Moment) error {
+	if m.SeatsPerAddress <= 0 || held <= m.SeatsPerAddress {
+		return nil
+	}
+	return &HeldCapError{Cap: m.SeatsPerAddress, RetryAfter: max(oldest.Add(m.TTL).Sub(m.Now), time.Second)}
+}
+
+// MaxExtensions is how often a hold may get more time (WCAG 2.2.1: the
+// moviegoer is warned before the time runs out and can ask for more; SPEC
+// §13 caps it, so that seats are not held for ever).
+const MaxExtensions = 2
+
+// ErrExtendLimit refuses more time to a hold that has had it MaxExtensions
+// times.
+var ErrExtendLimit = &Error{Code: ECONFLICT, Message: "This hold has had more time twice already; please pay now, or choose your seats again when it ends."}
+
+// Extend is h given more time at m: its locks are taken again at m.Now, so
+// that it expires HOLD_TTL from now by the one seat rule. Only a live,
+// active hold, on sale, with extensions left; stores call it inside the
+// step that moves its seats' locked_at, after Show.CheckOnSale.
+func (h Hold) Extend(m Moment) (Hold, error) {
+	if err := h.CheckPayable(m); err != nil {
+		return h, err
+	}
+	if h.Extensions >= MaxExtensions {
+		return h, ErrExtendLimit
+	}
+	h.Extensions++
+	h.CreatedAt = m.Now
+	return h, nil
 }

@@ -53,6 +53,12 @@ type Moment struct {
 	// SalesClose is when sales of a show close, relative to its start:
 	// 0 at the start, -30m half an hour before, 10m ten minutes after.
 	SalesClose time.Duration
+	// SeatsPerAddress caps the seats of a show held live at once from one
+	// client address (CheckHeldPerAddress); 0 is no cap.
+	SeatsPerAddress int
+	// AllowGaps turns off the single-gap rule (SEAT_GAPS=allow): by
+	// default a hold may not leave a seat alone (CheckGaps).
+	AllowGaps bool
 }
 
 // LapsedBefore is the cutoff of the seat rule: a lock taken at or before it

@@ -22,6 +22,10 @@ type Service struct {
 	payments   Payments
 	autoRefund bool
 	mailLease  time.Duration
+	// seatsPerAddress is Policy.SeatsPerAddress; allowGaps
+	// Policy.AllowGaps.
+	seatsPerAddress int
+	allowGaps       bool
 }
 
 // Policy is the part of the configuration the domain needs.
@@ -35,6 +39,11 @@ type Policy struct {
 	// as it becomes refund_due (REFUND_AUTOMATICALLY), instead of waiting
 	// for an admin.
 	RefundAutomatically bool
+	// SeatsPerAddress caps the seats of a show held live at once from one
+	// client address (HOLD_SEATS_PER_ADDRESS); 0 is no cap.
+	SeatsPerAddress int
+	// AllowGaps lets a hold leave a seat alone (SEAT_GAPS=allow).
+	AllowGaps bool
 	// MailLease is how long a process keeps a mail it claimed to send
 	// (MAIL_LEASE); 0 means DefaultMailLease.
 	MailLease time.Duration
@@ -59,7 +68,8 @@ func NewService(store Store, clock Clock, p Policy) *Service {
 		p.MailLease = DefaultMailLease
 	}
 	return &Service{store: store, clock: clock, ttl: p.HoldTTL, close: p.SalesClose, maxSeats: p.MaxSeats,
-		newID: NewID, ticket: NewTicketCode, autoRefund: p.RefundAutomatically, mailLease: p.MailLease}
+		newID: NewID, ticket: NewTicketCode, autoRefund: p.RefundAutomatically, mailLease: p.MailLease,
+		seatsPerAddress: p.SeatsPerAddress, allowGaps: p.AllowGaps}
 }
 
 // UsePayments sets the provider the service refunds through, closes
@@ -72,7 +82,9 @@ var errNoProvider = errors.New("booking: no payment provider")
 
 // Now is the current moment, with the hold TTL and the sales close, as
 // every operation sees it.
-func (s *Service) Now() Moment { return Moment{Now: s.clock.Now(), TTL: s.ttl, SalesClose: s.close} }
+func (s *Service) Now() Moment {
+	return Moment{Now: s.clock.Now(), TTL: s.ttl, SalesClose: s.close, SeatsPerAddress: s.seatsPerAddress, AllowGaps: s.allowGaps}
+}
 
 // Clock is the service's clock, for the services that share its time.
 func (s *Service) Clock() Clock { return s.clock }
@@ -133,6 +145,12 @@ func (s *Service) SeatMap(ctx context.Context, showID, viewer string) (SeatMap, 
 // HoldSeats holds seatIDs of show showID for owner, replacing owner's previous
 // hold for the show when it succeeds, and returns the new hold's id.
 func (s *Service) HoldSeats(ctx context.Context, showID, owner string, seatIDs []string) (string, error) {
+	return s.HoldSeatsFrom(ctx, showID, owner, "", seatIDs)
+}
+
+// HoldSeatsFrom is HoldSeats for a client at address, whose live held seats
+// of the show, over all its sessions, stay within Policy.SeatsPerAddress.
+func (s *Service) HoldSeatsFrom(ctx context.Context, showID, owner, address string, seatIDs []string) (string, error) {
 	if owner == "" {
 		return "", Errorf(EINVALID, "Your session has no visitor id.")
 	}
@@ -142,7 +160,7 @@ func (s *Service) HoldSeats(ctx context.Context, showID, owner string, seatIDs [
 	m := s.Now()
 	h := Hold{
 		ID: NewHoldID(m.Now), ShowID: showID, Owner: owner,
-		SeatIDs: NormalizeSeatIDs(seatIDs), CreatedAt: m.Now, State: HoldActive,
+		SeatIDs: NormalizeSeatIDs(seatIDs), CreatedAt: m.Now, State: HoldActive, Address: address,
 	}
 	if err := s.store.HoldSeats(ctx, h, m); err != nil {
 		return "", err
@@ -160,6 +178,13 @@ func (s *Service) Hold(ctx context.Context, holdID, owner string) (Hold, error) 
 		return Hold{}, err
 	}
 	return h, nil
+}
+
+// ExtendHold is "More time": owner's hold holdID expires HOLD_TTL from now,
+// at most MaxExtensions times (ErrExtendLimit, 409); a hold that ended or
+// whose sales closed is EGONE (410).
+func (s *Service) ExtendHold(ctx context.Context, holdID, owner string) (Hold, error) {
+	return s.store.ExtendHold(ctx, holdID, owner, s.Now())
 }
 
 // Release is Back: it frees the seats the hold still locks.

@@ -32,7 +32,7 @@ type Store interface {
 	// (Booking.CancelledShow), returning those bookings. Cancelling a
 	// cancelled show changes nothing and returns no booking.
 	CancelShow(ctx context.Context, showID string, m Moment) (Show, []Booking, error)
-	// Seats returns the seats of a show in map order (by GridRow, GridCol) as
+	// Seats returns the seats of a show in map order (by GridRow, GridCol, then seat id) as
 	// stored: status is what was written, the caller applies the seat rule.
 	Seats(ctx context.Context, showID string) ([]Seat, error)
 	// AvailableSeatIDs lists, in map order, the seats of a show that the
@@ -63,6 +63,11 @@ type Store interface {
 	// and marks an active hold released. Idempotent; ErrNotOwner for anyone
 	// but the owner.
 	ReleaseHold(ctx context.Context, holdID, owner string) (Hold, error)
+	// ExtendHold gives owner's hold more time at m (Hold.Extend): in one
+	// step, after the show's sales window (Show.CheckOnSale), the hold's
+	// seats are locked again at m.Now and the hold records it. Of two
+	// requests at once in any processes, each is counted.
+	ExtendHold(ctx context.Context, holdID, owner string, m Moment) (Hold, error)
 	// StartPayment creates a pending payment and booking for owner's hold,
 	// checked by Hold.CheckPayable at m. When the hold already has a pending
 	// payment, that one is returned and nothing new is created, except that
@@ -113,6 +118,7 @@ type Store interface {
 	AdminStore
 	CatalogStore
 	MailStore
+	PruneStore
 }
 
 // PruneStore deletes history older than RETENTION (SPEC §12): expired

@@ -82,6 +82,9 @@ type Config struct {
 	// MetricsToken, when set, is the bearer token /metrics needs
 	// (METRICS_TOKEN); unset, /metrics answers loopback clients only.
 	MetricsToken string
+	// AllowGaps lets a hold leave a single seat alone (SEAT_GAPS=allow);
+	// by default such a hold is refused.
+	AllowGaps bool
 	// Retention is how long history is kept before it is pruned
 	// (RETENTION): sessions, holds, callbacks, events and sent mail.
 	Retention time.Duration
@@ -169,6 +172,7 @@ var Vars = []Var{
 	{Env: "HOLD_RATE", Flag: "hold-rate", Default: "20", Usage: "holds per session per minute (per address: ten times that), at most 100000; 0 disables"},
 	{Env: "HOLD_SEATS_PER_ADDRESS", Flag: "hold-seats-per-address", Default: "40", Usage: "most seats held at once from one client address in one show, across its sessions and processes: 0 (no cap) or at least MAX_SEATS"},
 	{Env: "METRICS_TOKEN", Flag: "metrics-token", Default: "", Usage: "bearer token /metrics needs (Authorization: Bearer TOKEN); unset, /metrics answers loopback clients only"},
+	{Env: "SEAT_GAPS", Flag: "seat-gaps", Default: "refuse", Usage: "refuse: a hold that would leave a single seat alone (between taken seats, an aisle or the row's end) is refused with the nearest choice that does not; allow: no such check"},
 	{Env: "RETENTION", Flag: "retention", Default: "2160h", Usage: "how long history (sessions, ended holds, callbacks, events, sent mail) is kept before it is pruned, from 24h; anything a booking or payment needs is kept"},
 	{Env: "LOG_FORMAT", Flag: "log-format", Default: "text", Usage: "log format: text or json"},
 	{Env: "TRUSTED_PROXIES", Flag: "trusted-proxies", Default: DefaultTrustedProxies, Usage: "proxies whose X-Forwarded-For is believed when finding a client's address (per-address limits; IPv6 counted by /64): comma-separated CIDRs or addresses, or none"},
@@ -400,6 +404,15 @@ func Load(args []string, getenv func(string) string) (Config, error) {
 	if c.MetricsToken = strings.TrimSpace(v); c.MetricsToken != "" && len(c.MetricsToken) < MinMetricsToken {
 		// The value stays out of the message: it is a secret.
 		errs = append(errs, fmt.Errorf("%s: must be at least %d characters; generate one with: openssl rand -hex 32", src, MinMetricsToken))
+	}
+
+	v, src, _ = lookup("SEAT_GAPS")
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "refuse":
+	case "allow":
+		c.AllowGaps = true
+	default:
+		bad(src, v, "must be refuse or allow")
 	}
 
 	v, src, _ = lookup("RETENTION")

@@ -62,6 +62,9 @@ func tryStartServer(t *testing.T, bin string, env []string) (*server, error) {
 		"PAYMENT_WEBHOOK_SECRET="+webhookSecret,
 		"SEED_DEMO=true",
 		"HOLD_RATE=0",
+		// The journeys pick seats for what they test; the single-gap rule
+		// has tests of its own (TestGapJourney sets SEAT_GAPS=refuse).
+		"SEAT_GAPS=allow",
 	)
 	vars = append(vars, env...)
 	if _, err := testkit.TryStart(t, bin, vars, "serve"); err != nil {

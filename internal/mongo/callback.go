@@ -50,7 +50,14 @@ func (s *Store) Callbacks(ctx context.Context, q booking.CallbackQuery) ([]booki
 		filter = bson.D{{Key: "payment_id", Value: q.PaymentID}}
 	case q.ShowID != "":
 		var paymentIDs []string
-		err := s.col(colBookings).Distinct(ctx, "payment_id", bson.D{{Key: "show_id", Value: q.ShowID}}).Decode(&paymentIDs)
+		res := s.col(colBookings).Distinct(ctx, "payment_id", bson.D{{Key: "show_id", Value: q.ShowID}})
+		// DistinctResult.Decode does not return the operation's error,
+		// whatever its doc comment says (driver v2.10.0,
+		// mongo/results.go): Err is asked first.
+		err := res.Err()
+		if err == nil {
+			err = res.Decode(&paymentIDs)
+		}
 		if err != nil && !errors.Is(err, mongo.ErrNoDocuments) {
 			return nil, fmt.Errorf("mongo: callbacks: payments of show: %w", err)
 		}

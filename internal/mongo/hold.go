@@ -10,6 +10,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"boxoffice/internal/booking"
 )
@@ -27,13 +28,16 @@ type holdDoc struct {
 	CreatedAt int64    `bson:"created_at"` // Unix ns, equal to its seats' locked_at
 	State     string   `bson:"state"`
 	PaymentID string   `bson:"payment_id"`
+	Address   string   `bson:"address,omitempty"` // the client address, for HOLD_SEATS_PER_ADDRESS
+	// Extensions counts "More time"; absent in older documents: 0.
+	Extensions int `bson:"extensions"`
 }
 
 func toHoldDoc(h booking.Hold) holdDoc {
 	return holdDoc{
 		ID: h.ID, ShowID: h.ShowID, Owner: h.Owner, SeatIDs: h.SeatIDs,
 		Amount: int64(h.Amount), Currency: h.Currency, CreatedAt: nanos(h.CreatedAt),
-		State: string(h.State),
+		State: string(h.State), Address: h.Address, Extensions: h.Extensions,
 	}
 }
 
@@ -41,7 +45,8 @@ func (d holdDoc) hold() booking.Hold {
 	return booking.Hold{
 		ID: d.ID, ShowID: d.ShowID, Owner: d.Owner, SeatIDs: d.SeatIDs,
 		Amount: booking.Money(d.Amount), Currency: d.Currency,
-		CreatedAt: fromNanos(d.CreatedAt), State: booking.HoldState(d.State),
+		CreatedAt: fromNanos(d.CreatedAt), State: booking.HoldState(d.State), Address: d.Address,
+		Extensions: d.Extensions,
 	}
 }
 
@@ -203,7 +208,70 @@ func (s *Store) holdSeats(ctx context.Context, h booking.Hold, m booking.Moment)
 		}
 		return booking.Hold{}, fmt.Errorf("insert hold: %w", err)
 	}
+	if err := s.checkGaps(ctx, h, m); err != nil {
+		return booking.Hold{}, err
+	}
+	if err := s.checkHeldPerAddress(ctx, h, m); err != nil {
+		return booking.Hold{}, err
+	}
 	return h, nil
+}
+
+// checkHeldPerAddress counts, inside the hold's transaction and after its
+// writes, the seats of the show locked live by holds from the hold's
+// address, and lets booking.CheckHeldPerAddress decide. Two holds from one
+// address into one show at once would each count from their own snapshot
+// and could both pass; each first writes the address's guard document, so
+// they conflict and the retried one counts the other.
+func (s *Store) checkHeldPerAddress(ctx context.Context, h booking.Hold, m booking.Moment) error {
+	if m.SeatsPerAddress <= 0 || h.Address == "" {
+		return nil
+	}
+	if _, err := s.col(colAddressGuards).UpdateOne(ctx, byID(h.ShowID+"/"+h.Address),
+		bson.D{{Key: "$set", Value: bson.D{{Key: "at", Value: nanos(m.Now)}}}}, options.UpdateOne().SetUpsert(true)); err != nil {
+		return fmt.Errorf("guard address: %w", err)
+	}
+	cut := nanos(m.LapsedBefore())
+	cur, err := s.col(colHolds).Find(ctx, bson.D{
+		{Key: "show_id", Value: h.ShowID}, {Key: "address", Value: h.Address},
+		{Key: "created_at", Value: bson.D{{Key: "$gt", Value: cut}}},
+		{Key: "state", Value: string(booking.HoldActive)},
+	}, options.Find().SetProjection(bson.D{{Key: "_id", Value: 1}}))
+	if err != nil {
+		return fmt.Errorf("read the address's holds: %w", err)
+	}
+	var ids []struct {
+		ID string `bson:"_id"`
+	}
+	if err := cur.All(ctx, &ids); err != nil {
+		return fmt.Errorf("read the address's holds: %w", err)
+	}
+	holdIDs := make(bson.A, 0, len(ids))
+	for _, d := range ids {
+		holdIDs = append(holdIDs, d.ID)
+	}
+	cur, err = s.col(colSeats).Find(ctx, bson.D{
+		{Key: "show_id", Value: h.ShowID},
+		{Key: "hold_id", Value: bson.D{{Key: "$in", Value: holdIDs}}},
+		{Key: "status", Value: string(booking.SeatLocked)},
+		{Key: "locked_at", Value: bson.D{{Key: "$gt", Value: cut}}},
+	}, options.Find().SetProjection(bson.D{{Key: "locked_at", Value: 1}}))
+	if err != nil {
+		return fmt.Errorf("count the address's seats: %w", err)
+	}
+	var locks []struct {
+		LockedAt int64 `bson:"locked_at"`
+	}
+	if err := cur.All(ctx, &locks); err != nil {
+		return fmt.Errorf("count the address's seats: %w", err)
+	}
+	oldest := int64(0)
+	for _, l := range locks {
+		if oldest == 0 || l.LockedAt < oldest {
+			oldest = l.LockedAt
+		}
+	}
+	return booking.CheckHeldPerAddress(len(locks), fromNanos(oldest), m)
 }
 
 // holdRacePasses is how many times HoldSeats runs its transaction when it

@@ -48,11 +48,18 @@ func (d mailDoc) mail() booking.Mail {
 	}
 }
 
-// queueMail inserts m (inside the caller's transaction, when it has one);
-// a mail with its id there already is left as it is.
+// queueMail adds m (inside the caller's transaction, when it has one)
+// unless a mail with its id is there: an upsert that only inserts. A
+// duplicate-key error aborts a whole transaction on the server, so it must
+// never be provoked there and ignored; a concurrent insert of the same id
+// is a write conflict instead, which the transaction's retry resolves.
 func (s *Store) queueMail(ctx context.Context, m booking.Mail) error {
-	_, err := s.col(colMail).InsertOne(ctx, toMailDoc(m))
-	if err != nil && !mongo.IsDuplicateKeyError(err) {
+	doc, err := withoutID(toMailDoc(m))
+	if err != nil {
+		return fmt.Errorf("queue mail: %w", err)
+	}
+	_, err = s.col(colMail).UpdateOne(ctx, byID(m.ID), bson.D{{Key: "$setOnInsert", Value: doc}}, options.UpdateOne().SetUpsert(true))
+	if err != nil {
 		return fmt.Errorf("queue mail: %w", err)
 	}
 	return nil
@@ -75,7 +82,11 @@ func (s *Store) saveBooking(ctx context.Context, old, b booking.Booking) error {
 
 // QueueMail adds m, unless a mail with its id is there already.
 func (s *Store) QueueMail(ctx context.Context, m booking.Mail) error {
-	return wrap("queue mail", s.queueMail(ctx, m))
+	err := s.queueMail(ctx, m)
+	if mongo.IsDuplicateKeyError(err) {
+		return nil // two upserts of one id at once, outside a transaction
+	}
+	return wrap("queue mail", err)
 }
 
 // dueAt selects what booking.Mail.Due allows at now.

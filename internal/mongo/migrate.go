@@ -17,11 +17,11 @@ import (
 const migrateTimeout = 10 * time.Minute
 
 // Migrate creates the collections and their indexes, and makes the
-// one-time conversions of stored documents (conversions). It is idempotent
-// and safe to run from several processes at once. Open runs it. Building an
-// index on a big existing collection can outlast clientTimeout, so when ctx
-// has no deadline Migrate gives itself migrateTimeout instead (a context
-// deadline takes precedence over the client's timeout).
+// one-time conversions of stored documents and indexes (conversions). It is
+// idempotent and safe to run from several processes at once. Open runs it.
+// Building an index on a big existing collection can outlast clientTimeout,
+// so when ctx has no deadline Migrate gives itself migrateTimeout instead (a
+// context deadline takes precedence over the client's timeout).
 func (s *Store) Migrate(ctx context.Context) error {
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
@@ -29,15 +29,17 @@ func (s *Store) Migrate(ctx context.Context) error {
 		defer cancel()
 	}
 	for _, name := range []string{colShows, colSeats, colHolds, colPayments, colBookings, colPaymentEvents, colSessions, colAdmins, colCallbacks,
-		colTheatres, colScreens, colMovies, colMigrations, colMail} {
+		colTheatres, colScreens, colMovies, colMigrations, colMail, colAddressGuards} {
 		err := s.db.CreateCollection(ctx, name)
 		if err != nil && !hasCode(err, codeNamespaceExists) {
 			return fmt.Errorf("mongo: migrate: create %s: %w", name, err)
 		}
 	}
-	for name, models := range indexes() {
-		if _, err := s.col(name).Indexes().CreateMany(ctx, models); err != nil {
-			return fmt.Errorf("mongo: migrate: indexes of %s: %w", name, err)
+	for _, set := range []map[string][]mongo.IndexModel{indexes(), pruneIndexes()} {
+		for name, models := range set {
+			if _, err := s.col(name).Indexes().CreateMany(ctx, models); err != nil {
+				return fmt.Errorf("mongo: migrate: indexes of %s: %w", name, err)
+			}
 		}
 	}
 	if err := s.migrateRateLimits(ctx); err != nil {
@@ -81,9 +83,19 @@ func indexes() map[string][]mongo.IndexModel {
 			unique(idx("show_seat", bson.D{{Key: "show_id", Value: 1}, {Key: "seat_id", Value: 1}})),
 			// Releasing a hold finds the seats it still locks.
 			idx("show_hold", bson.D{{Key: "show_id", Value: 1}, {Key: "hold_id", Value: 1}}),
-			// Seat maps are read in map order without an in-memory sort,
-			// also for the very large shows `boxoffice seed` makes.
-			idx("show_grid", bson.D{{Key: "show_id", Value: 1}, {Key: "grid_row", Value: 1}, {Key: "grid_col", Value: 1}}),
+			// Seat maps are read in map order (mapOrder, seat_id breaking
+			// ties) without an in-memory sort, also for the very large shows
+			// `boxoffice seed` makes. It replaces show_grid, which lacked
+			// seat_id (conversion 0013_retire_show_grid).
+			idx(showGridSeatIndex, bson.D{
+				{Key: "show_id", Value: 1}, {Key: "grid_row", Value: 1}, {Key: "grid_col", Value: 1}, {Key: "seat_id", Value: 1},
+			}),
+			// Occupancy and the admin's overview count a show's seats from
+			// this index alone, and the listing's seats left by the seat
+			// rule: it holds every field they read (occupancyFacet,
+			// seatsLeft). Holds and releases rewrite its entries, one per
+			// seat they touch, as they do show_hold's.
+			idx(showStatusIndex, bson.D{{Key: "show_id", Value: 1}, {Key: "status", Value: 1}, {Key: "locked_at", Value: 1}}),
 		},
 		colHolds: {
 			// At most one active hold per session and show (SPEC §2), also
@@ -92,6 +104,13 @@ func indexes() map[string][]mongo.IndexModel {
 			mongo.IndexModel{
 				Keys: bson.D{{Key: "show_id", Value: 1}, {Key: "owner", Value: 1}, {Key: "state", Value: 1}},
 				Options: options.Index().SetName("show_owner_active").SetUnique(true).
+					SetPartialFilterExpression(bson.D{{Key: "state", Value: string(booking.HoldActive)}}),
+			},
+			// An address's holds of a show that may still lock seats
+			// (HOLD_SEATS_PER_ADDRESS).
+			mongo.IndexModel{
+				Keys: bson.D{{Key: "show_id", Value: 1}, {Key: "address", Value: 1}, {Key: "created_at", Value: 1}},
+				Options: options.Index().SetName("show_address_live").
 					SetPartialFilterExpression(bson.D{{Key: "state", Value: string(booking.HoldActive)}}),
 			},
 		},
@@ -151,6 +170,12 @@ func indexes() map[string][]mongo.IndexModel {
 	}
 }
 
+// Names of the seat indexes that queries rely on (tests check the plans).
+const (
+	showGridSeatIndex = "show_grid_seat"
+	showStatusIndex   = "show_status_locked"
+)
+
 // colMigrations records the one-time conversions Migrate has made, one
 // document per conversion, its _id the conversion's name.
 const colMigrations = "migrations"
@@ -163,8 +188,21 @@ type conversion struct {
 	run  func(ctx context.Context, s *Store) error
 }
 
-// conversions are run by Migrate, in order, each until it is recorded.
+// conversions are run by Migrate, in order, each until it is recorded,
+// after the indexes are made.
 var conversions = []conversion{
+	// show_grid {show_id, grid_row, grid_col} had no tie-break for seats in
+	// one grid place; show_grid_seat, made before this runs, has it and
+	// serves every query show_grid served, so show_grid is only a cost to
+	// every seat insert. An index of that name with other keys would make
+	// creating it fail, hence the new name.
+	{name: "0013_retire_show_grid", run: func(ctx context.Context, s *Store) error {
+		err := s.col(colSeats).Indexes().DropOne(ctx, "show_grid")
+		if hasCode(err, codeIndexNotFound) {
+			return nil // a database made after show_grid was retired
+		}
+		return err
+	}},
 	// SQLite's 0007_provider_refs: a booking marked refunded while
 	// refunded was no state of its own (refund_due with refunded_at)
 	// becomes refunded. Booking.RefundFailed clears refunded_at as it goes

@@ -56,6 +56,10 @@ const (
 	colTheatres      = "theatres"
 	colScreens       = "screens"
 	colMovies        = "movies"
+	// colAddressGuards has one document per show and client address that
+	// held seats: holds from one address write it, so that two at once
+	// conflict (checkHeldPerAddress).
+	colAddressGuards = "address_guards"
 )
 
 // Store is a booking.Store on a MongoDB replica set. It is safe for concurrent
@@ -131,27 +135,8 @@ func databaseName(uri string) (string, error) {
 // open is Open with the database name given, so that tests can use a fresh
 // database on the deployment that MONGODB_URI names.
 func open(ctx context.Context, uri, dbName string) (*Store, error) {
-	// Defaults first, the URI after: settings in the URI (w=, readPreference=,
-	// …) win, as an operator expects. Majority is also the server's default
-	// write concern since 5.0; saying it here keeps writes outside
-	// transactions (seats of a new show, sessions) durable across a failover
-	// on older or differently configured deployments.
-	//
-	// clientTimeout bounds every operation whose context has no deadline,
-	// and, above all, each commitTransaction: WithTransaction commits with a
-	// context that ignores ctx's deadline, so without a client timeout a
-	// majority commit that cannot be acknowledged would wait forever. An
-	// operator may change it with timeoutMS= in the URI.
-	opts := options.Client().
-		SetWriteConcern(writeconcern.Majority()).
-		SetReadPreference(readpref.Primary()).
-		SetTimeout(clientTimeout).
-		SetAppName("boxoffice").
-		ApplyURI(uri)
-	if err := opts.Validate(); err != nil {
-		return nil, fmt.Errorf("mongo: open: invalid URI: %w", err)
-	}
-	if err := readPreferenceError(opts.ReadPreference); err != nil {
+	opts, err := clientOptions(uri)
+	if err != nil {
 		return nil, err
 	}
 	client, err := mongo.Connect(opts)
@@ -166,12 +151,67 @@ func open(ctx context.Context, uri, dbName string) (*Store, error) {
 	return s, nil
 }
 
+// clientOptions are the client settings of a store on uri, checked before
+// anything connects. Defaults first, the URI after: settings in the URI (w=,
+// readPreference=, …) win, as an operator expects, except those refused
+// here. Majority is also the server's default write concern since 5.0;
+// saying it here keeps writes outside transactions (seats of a new show,
+// sessions) durable across a failover on older or differently configured
+// deployments.
+//
+// clientTimeout bounds every operation whose context has no deadline, and,
+// above all, each commitTransaction: WithTransaction commits with a context
+// that ignores ctx's deadline, so without a client timeout a majority commit
+// that cannot be acknowledged would wait forever. An operator may change it
+// with timeoutMS= in the URI, within what timeoutError allows.
+func clientOptions(uri string) (*options.ClientOptions, error) {
+	opts := options.Client().
+		SetWriteConcern(writeconcern.Majority()).
+		SetReadPreference(readpref.Primary()).
+		SetTimeout(clientTimeout).
+		SetAppName("boxoffice").
+		ApplyURI(uri)
+	if err := opts.Validate(); err != nil {
+		return nil, fmt.Errorf("mongo: open: invalid URI: %w", err)
+	}
+	if err := readPreferenceError(opts.ReadPreference); err != nil {
+		return nil, err
+	}
+	if err := timeoutError(opts.Timeout); err != nil {
+		return nil, err
+	}
+	return opts, nil
+}
+
 // clientTimeout is the client-wide operation timeout (CSOT) Open sets
 // unless the URI has timeoutMS=. It bounds each commit of a transaction,
-// which TxTimeout cannot (see open), and makes WithTransaction's own overall
-// limit this instead of 120 s. Operations whose context has a deadline keep
-// that deadline.
+// which TxTimeout cannot (see clientOptions), and makes WithTransaction's
+// own overall limit this instead of 120 s. Operations whose context has a
+// deadline keep that deadline.
 const clientTimeout = 15 * time.Second
+
+// timeoutError refuses a client timeout (timeoutMS= in the URI) shorter than
+// TxTimeout. WithTransaction takes its retry budget from the client timeout,
+// not from the context (Session.WithTransaction in the driver's
+// mongo/session.go: a timer of client.timeout, 120 s only when none is set):
+// after a failed attempt it runs the callback again on a
+// TransientTransactionError, such as a write conflict with another hold,
+// only while that timer has not fired. A timeout shorter than TxTimeout
+// therefore cuts the retries short of the step's own deadline, and
+// timeoutMS=0, which means "no timeout" to every other operation, fires the
+// timer at once: every step gets one attempt, and two people holding at once
+// get an error instead of a retry. It would also leave each commit without
+// any bound (see clientTimeout). Longer values are accepted: they only
+// lengthen how long a commit that cannot be acknowledged is waited for.
+func timeoutError(timeout *time.Duration) error {
+	if timeout == nil || *timeout >= TxTimeout {
+		return nil
+	}
+	return fmt.Errorf("mongo: open: the URI sets timeoutMS=%d, below the %d ms a transaction step may take: "+
+		"the driver retries a transaction that conflicted with another only within timeoutMS (timeoutMS=0 means one attempt, "+
+		"not no limit); remove timeoutMS from DATABASE_URL (the default is %d) or set it to at least %d",
+		timeout.Milliseconds(), TxTimeout.Milliseconds(), clientTimeout.Milliseconds(), TxTimeout.Milliseconds())
+}
 
 // readPreferenceError refuses a read preference other than primary.
 // Transactions always read from the primary, but Hold, ActiveHold, Seats,
@@ -311,7 +351,10 @@ func inTx[T any](ctx context.Context, s *Store, fn func(ctx context.Context) (T,
 
 // Server error codes the adapter tells apart. Duplicate keys are recognised
 // with mongo.IsDuplicateKeyError.
-const codeNamespaceExists = 48
+const (
+	codeIndexNotFound   = 27
+	codeNamespaceExists = 48
+)
 
 func hasCode(err error, code int) bool {
 	var se mongo.ServerError

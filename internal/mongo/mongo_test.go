@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
@@ -72,6 +73,56 @@ func TestOpenRefusesSecondaryReads(t *testing.T) {
 		}
 		if !strings.Contains(err.Error(), "readPreference") {
 			t.Errorf("readPreference=%s: error %q does not name readPreference", mode, err)
+		}
+	}
+}
+
+// TestClientTimeout needs no server: a timeoutMS below TxTimeout, above all
+// timeoutMS=0, would leave WithTransaction no time to retry a write
+// conflict, so it is refused before connecting, naming timeoutMS; any other
+// URI gets clientTimeout or its own longer timeoutMS.
+func TestClientTimeout(t *testing.T) {
+	for _, uri := range []string{
+		"mongodb://127.0.0.1:1/x?timeoutMS=0",
+		"mongodb://127.0.0.1:1/x?replicaSet=rs0&timeoutMS=0",
+		"mongodb://127.0.0.1:1/x?timeoutMS=1000",
+		"mongodb://127.0.0.1:1/x?timeoutMS=4999",
+	} {
+		opts, err := clientOptions(uri)
+		if err == nil {
+			t.Errorf("clientOptions(%q) = timeout %v, want an error", uri, *opts.Timeout)
+			continue
+		}
+		if !strings.Contains(err.Error(), "timeoutMS") {
+			t.Errorf("clientOptions(%q): error %q does not name timeoutMS", uri, err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		s, err := Open(ctx, uri)
+		cancel()
+		if err == nil {
+			s.Close()
+			t.Errorf("Open(%q) succeeded", uri)
+		} else if !strings.Contains(err.Error(), "timeoutMS") {
+			t.Errorf("Open(%q): error %q does not name timeoutMS", uri, err)
+		}
+	}
+	tests := []struct {
+		uri  string
+		want time.Duration
+	}{
+		{"mongodb://localhost:27017/boxoffice?replicaSet=rs0", clientTimeout},
+		{"mongodb://u:p@a:27017,b:27018/tickets?replicaSet=rs0&retryWrites=true&w=majority", clientTimeout},
+		{"mongodb://localhost:27017/?timeoutMS=5000", TxTimeout},
+		{"mongodb://localhost:27017/?timeoutMS=30000", 30 * time.Second},
+	}
+	for _, tt := range tests {
+		opts, err := clientOptions(tt.uri)
+		if err != nil {
+			t.Errorf("clientOptions(%q): %v", tt.uri, err)
+			continue
+		}
+		if opts.Timeout == nil || *opts.Timeout != tt.want {
+			t.Errorf("clientOptions(%q) timeout = %v, want %v", tt.uri, opts.Timeout, tt.want)
 		}
 	}
 }
@@ -170,6 +221,297 @@ func TestNoTTLIndexOnSeats(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestSeatIndexesServeTheirQueries needs no server. The map-order index is
+// show_id then mapOrder, which ends with the seat_id tie-break, so an
+// equality on show_id reads seats in map order; show_status_locked holds
+// every field occupancyFields keeps, which keeps every field
+// occupancyFacet reads and drops _id, so the counts can come from the index
+// alone. show_grid, without the tie-break, is no longer made.
+func TestSeatIndexesServeTheirQueries(t *testing.T) {
+	keys := map[string]bson.D{}
+	for _, m := range indexes()[colSeats] {
+		var o options.IndexOptions
+		for _, set := range m.Options.Opts {
+			if err := set(&o); err != nil {
+				t.Fatal(err)
+			}
+		}
+		keys[*o.Name] = m.Keys.(bson.D)
+	}
+	if _, ok := keys["show_grid"]; ok {
+		t.Error("Migrate still makes show_grid")
+	}
+	if last := mapOrder[len(mapOrder)-1]; last.Key != "seat_id" {
+		t.Errorf("mapOrder %v does not end with seat_id", mapOrder)
+	}
+	want := append(bson.D{{Key: "show_id", Value: 1}}, mapOrder...)
+	if diff := cmp.Diff(want, keys[showGridSeatIndex]); diff != "" {
+		t.Errorf("%s is not show_id then mapOrder (-want +got):\n%s", showGridSeatIndex, diff)
+	}
+
+	status := keys[showStatusIndex]
+	if len(status) == 0 || status[0].Key != "show_id" {
+		t.Fatalf("%s = %v, want show_id first", showStatusIndex, status)
+	}
+	indexed := map[string]bool{}
+	for _, e := range status {
+		indexed[e.Key] = true
+	}
+	kept := map[string]bool{}
+	for _, e := range occupancyFields[0].Value.(bson.D) {
+		switch {
+		case e.Key == "_id":
+			if e.Value != 0 {
+				t.Errorf("occupancyFields keeps _id, which %s does not hold", showStatusIndex)
+			}
+		case !indexed[e.Key]:
+			t.Errorf("occupancyFields keeps %s, which %s does not hold", e.Key, showStatusIndex)
+		default:
+			kept[e.Key] = true
+		}
+	}
+	read := map[string]bool{}
+	for _, e := range occupancyFacet(booking.Moment{Now: time.Now(), TTL: time.Minute, AllowGaps: true})[0].Value.(bson.D) {
+		for _, st := range e.Value.(bson.A) {
+			stage := st.(bson.D)[0]
+			switch stage.Key {
+			case "$match":
+				filterFields(stage.Value.(bson.D), read)
+			case "$group":
+				exprFields(stage.Value, read)
+			case "$count":
+			default:
+				t.Errorf("facet %s has a stage %s this test does not read", e.Key, stage.Key)
+			}
+		}
+	}
+	if len(read) == 0 {
+		t.Fatal("found no field that occupancyFacet reads")
+	}
+	for f := range read {
+		if !kept[f] {
+			t.Errorf("occupancyFacet reads %s, which occupancyFields does not keep", f)
+		}
+	}
+}
+
+// filterFields adds the fields a query filter reads to into.
+func filterFields(filter bson.D, into map[string]bool) {
+	for _, e := range filter {
+		switch e.Key {
+		case "$or", "$and", "$nor":
+			for _, sub := range e.Value.(bson.A) {
+				filterFields(sub.(bson.D), into)
+			}
+		default:
+			into[e.Key] = true
+		}
+	}
+}
+
+// exprFields adds the fields an aggregation expression reads ("$field") to
+// into.
+func exprFields(v any, into map[string]bool) {
+	switch v := v.(type) {
+	case string:
+		if strings.HasPrefix(v, "$") && !strings.HasPrefix(v, "$$") {
+			into[strings.TrimPrefix(v, "$")] = true
+		}
+	case bson.D:
+		for _, e := range v {
+			exprFields(e.Value, into)
+		}
+	case bson.A:
+		for _, x := range v {
+			exprFields(x, into)
+		}
+	}
+}
+
+// TestSeatsInOneGridPlace: seats that share a grid place come back by
+// seat_id, in whatever order they were created.
+func TestSeatsInOneGridPlace(t *testing.T) {
+	s := mustOpen(t)
+	ctx := context.Background()
+	show := booking.Show{ID: booking.NewID(), StartsAt: time.Now().Add(time.Hour), Currency: "INR"}
+	mk := func(row string, num, col int) booking.Seat {
+		return booking.Seat{ID: row + strconv.Itoa(num), Row: row, Number: num, GridCol: col, Price: 100}
+	}
+	// Created against the map order: by place, then by id descending.
+	if err := s.CreateShow(ctx, show, []booking.Seat{mk("C", 3, 1), mk("B", 2, 0), mk("A", 9, 1), mk("A", 1, 0)}); err != nil {
+		t.Fatalf("CreateShow: %v", err)
+	}
+	want := []string{"A1", "B2", "A9", "C3"}
+	seats, err := s.Seats(ctx, show.ID)
+	if err != nil {
+		t.Fatalf("Seats: %v", err)
+	}
+	var got []string
+	for _, st := range seats {
+		got = append(got, st.ID)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Seats not in map order (-want +got):\n%s", diff)
+	}
+	avail, err := s.AvailableSeatIDs(ctx, show.ID, booking.Moment{Now: time.Now(), TTL: time.Minute, AllowGaps: true})
+	if err != nil {
+		t.Fatalf("AvailableSeatIDs: %v", err)
+	}
+	if diff := cmp.Diff(want, avail); diff != "" {
+		t.Errorf("AvailableSeatIDs not in map order (-want +got):\n%s", diff)
+	}
+}
+
+// TestSeatQueryPlans asks the server how it runs the seat reads: the map
+// order comes from show_grid_seat without a sort in memory, and Occupancy
+// and the overview's $lookup count seats from show_status_locked without
+// fetching a seat document.
+func TestSeatQueryPlans(t *testing.T) {
+	s := mustOpen(t)
+	ctx := context.Background()
+	show := booking.Show{ID: booking.NewID(), StartsAt: time.Now().Add(time.Hour), Currency: "INR"}
+	var seats []booking.Seat
+	for r, row := range []string{"A", "B", "C"} {
+		for c := range 4 {
+			seats = append(seats, booking.Seat{ID: row + strconv.Itoa(c+1), Row: row, Number: c + 1, GridRow: r, GridCol: c, Price: 100})
+		}
+	}
+	if err := s.CreateShow(ctx, show, seats); err != nil {
+		t.Fatalf("CreateShow: %v", err)
+	}
+	m := booking.Moment{Now: time.Now(), TTL: time.Minute, AllowGaps: true}
+	h := booking.Hold{ID: booking.NewHoldID(m.Now), ShowID: show.ID, Owner: "o1", SeatIDs: []string{"A1", "A2"}}
+	if err := s.HoldSeats(ctx, h, m); err != nil {
+		t.Fatalf("HoldSeats: %v", err)
+	}
+
+	find := explain(t, s, bson.D{
+		{Key: "find", Value: colSeats}, {Key: "filter", Value: bson.D{{Key: "show_id", Value: show.ID}}}, {Key: "sort", Value: mapOrder},
+	}, "queryPlanner")
+	stages, indexNames := winningPlan(t, find)
+	if !indexNames[showGridSeatIndex] || stages["SORT"] || stages["COLLSCAN"] {
+		t.Errorf("seats in map order: winning plan has stages %v on indexes %v; want %s and no SORT:\n%s",
+			stages, indexNames, showGridSeatIndex, find)
+	}
+
+	occ := explain(t, s, bson.D{
+		{Key: "aggregate", Value: colSeats}, {Key: "pipeline", Value: occupancyPipeline(show.ID, m)}, {Key: "cursor", Value: bson.D{}},
+	}, "queryPlanner")
+	stages, indexNames = winningPlan(t, occ)
+	if !indexNames[showStatusIndex] || stages["FETCH"] || stages["COLLSCAN"] {
+		t.Errorf("Occupancy: winning plan has stages %v on indexes %v; want %s and no FETCH:\n%s",
+			stages, indexNames, showStatusIndex, occ)
+	}
+
+	list := explain(t, s, bson.D{
+		{Key: "aggregate", Value: colShows}, {Key: "pipeline", Value: listOccupancyPipeline(booking.ShowFilter{}, m)}, {Key: "cursor", Value: bson.D{}},
+	}, "executionStats")
+	lookup, ok := lookupStats(list, colSeats)
+	if !ok {
+		t.Fatalf("ListOccupancy: no $lookup from %s in the explain output:\n%s", colSeats, list)
+	}
+	used := false
+	if vals, err := lookup.Lookup("indexesUsed").Array().Values(); err == nil {
+		for _, v := range vals {
+			used = used || v.StringValue() == showStatusIndex
+		}
+	}
+	if docs, ok := lookup.Lookup("totalDocsExamined").AsInt64OK(); !used || !ok || docs != 0 {
+		t.Errorf("ListOccupancy: the $lookup of seats used indexes %v and examined %v documents; want %s and none:\n%s",
+			lookup.Lookup("indexesUsed"), lookup.Lookup("totalDocsExamined"), showStatusIndex, lookup)
+	}
+}
+
+// explain runs the explain command on cmd at verbosity.
+func explain(t *testing.T, s *Store, cmd bson.D, verbosity string) bson.Raw {
+	t.Helper()
+	var out bson.Raw
+	err := s.Database().RunCommand(context.Background(), bson.D{
+		{Key: "explain", Value: cmd}, {Key: "verbosity", Value: verbosity},
+	}).Decode(&out)
+	if err != nil {
+		t.Fatalf("explain %v: %v", cmd[0], err)
+	}
+	return out
+}
+
+// winningPlan collects the stage and index names of every winningPlan in an
+// explain output, wherever the server's version nests them (under
+// stages[0].$cursor for an aggregation, under queryPlan for the slot-based
+// engine).
+func winningPlan(t *testing.T, explained bson.Raw) (stages, indexNames map[string]bool) {
+	t.Helper()
+	stages, indexNames = map[string]bool{}, map[string]bool{}
+	var walk func(v bson.RawValue, inPlan bool)
+	walk = func(v bson.RawValue, inPlan bool) {
+		if doc, ok := v.DocumentOK(); ok {
+			elems, err := doc.Elements()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range elems {
+				switch key := e.Key(); {
+				case inPlan && key == "stage":
+					stages[e.Value().StringValue()] = true
+				case inPlan && key == "indexName":
+					indexNames[e.Value().StringValue()] = true
+				case key == "rejectedPlans":
+				default:
+					walk(e.Value(), inPlan || key == "winningPlan")
+				}
+			}
+		}
+		if arr, ok := v.ArrayOK(); ok {
+			vals, err := arr.Values()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, x := range vals {
+				walk(x, inPlan)
+			}
+		}
+	}
+	walk(bson.RawValue{Type: bson.TypeEmbeddedDocument, Value: explained}, false)
+	if len(stages) == 0 {
+		t.Fatalf("no winning plan in the explain output:\n%s", explained)
+	}
+	return stages, indexNames
+}
+
+// lookupStats finds, in an aggregation's explain output at executionStats,
+// the stage of the $lookup from collection from, with its statistics
+// (indexesUsed, totalDocsExamined, …) beside the $lookup's spec; at any
+// depth, so that a mongos's output, which nests each shard's, works too.
+func lookupStats(explained bson.Raw, from string) (bson.Raw, bool) {
+	if spec, ok := explained.Lookup("$lookup").DocumentOK(); ok && spec.Lookup("from").StringValue() == from {
+		return explained, true
+	}
+	elems, err := explained.Elements()
+	if err != nil {
+		return nil, false
+	}
+	for _, e := range elems {
+		var docs []bson.Raw
+		if doc, ok := e.Value().DocumentOK(); ok {
+			docs = append(docs, doc)
+		}
+		if arr, ok := e.Value().ArrayOK(); ok {
+			vals, _ := arr.Values()
+			for _, v := range vals {
+				if doc, ok := v.DocumentOK(); ok {
+					docs = append(docs, doc)
+				}
+			}
+		}
+		for _, doc := range docs {
+			if stage, ok := lookupStats(doc, from); ok {
+				return stage, true
+			}
+		}
+	}
+	return nil, false
 }
 
 // TestOpenReplicaSet opens the deployment MONGODB_URI names, which must be a
@@ -335,7 +677,7 @@ func TestCreateShowInBatches(t *testing.T) {
 	if err := s.CreateShow(ctx, show, seats); err != nil {
 		t.Fatalf("CreateShow: %v", err)
 	}
-	o, err := s.Occupancy(ctx, show.ID, booking.Moment{Now: time.Now(), TTL: time.Minute})
+	o, err := s.Occupancy(ctx, show.ID, booking.Moment{Now: time.Now(), TTL: time.Minute, AllowGaps: true})
 	if err != nil || o.Total != len(seats) || o.Available != len(seats) {
 		t.Errorf("Occupancy = %+v, %v; want %d seats, all available", o, err, len(seats))
 	}

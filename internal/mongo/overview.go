@@ -12,10 +12,40 @@ import (
 
 // ListOccupancy is the admin's overview as one aggregation on shows: the
 // shows f selects (starts_at or theatre_starts_at index), then for each a
-// $lookup of its seats (show_seat index) counted by status and by the seat
-// rule's own filter form (seatRule, as Occupancy does), and a $lookup of
-// its bookings (show_state index) summed. No seat leaves the database.
+// $lookup of its seats counted by status and by the seat rule's own filter
+// form (seatRule, as Occupancy does) from the show_status_locked index
+// alone (occupancyFields says why the planner can), and a $lookup of its
+// bookings (show_state index) summed. No seat leaves the database, nor is
+// one read from the collection.
 func (s *Store) ListOccupancy(ctx context.Context, f booking.ShowFilter, m booking.Moment) ([]booking.ShowOccupancy, error) {
+	cur, err := s.col(colShows).Aggregate(ctx, listOccupancyPipeline(f, m))
+	if err != nil {
+		return nil, fmt.Errorf("mongo: list occupancy: %w", err)
+	}
+	var docs []struct {
+		showDoc    `bson:",inline"`
+		SeatCounts []seatCounts `bson:"seat_counts"`
+		Money      []struct {
+			Revenue    int64 `bson:"revenue"`
+			RefundsDue int   `bson:"refunds_due"`
+		} `bson:"money"`
+	}
+	if err := cur.All(ctx, &docs); err != nil {
+		return nil, fmt.Errorf("mongo: list occupancy: %w", err)
+	}
+	list := make([]booking.ShowOccupancy, 0, len(docs))
+	for _, d := range docs {
+		so := booking.ShowOccupancy{Show: d.show(), Occupancy: occupancyOf(d.SeatCounts)}
+		if len(d.Money) == 1 {
+			so.Revenue, so.RefundsDue = booking.Money(d.Money[0].Revenue), d.Money[0].RefundsDue
+		}
+		list = append(list, so)
+	}
+	return list, nil
+}
+
+// listOccupancyPipeline is ListOccupancy's aggregation on shows.
+func listOccupancyPipeline(f booking.ShowFilter, m booking.Moment) mongo.Pipeline {
 	match := bson.D{}
 	starts := bson.D{}
 	if !f.From.IsZero() {
@@ -42,7 +72,7 @@ func (s *Store) ListOccupancy(ctx context.Context, f booking.ShowFilter, m booki
 			{Key: "from", Value: colSeats},
 			{Key: "localField", Value: "_id"},
 			{Key: "foreignField", Value: "show_id"},
-			{Key: "pipeline", Value: bson.A{occupancyFacet(m)}},
+			{Key: "pipeline", Value: bson.A{occupancyFields, occupancyFacet(m)}},
 			{Key: "as", Value: "seat_counts"},
 		}}},
 		bson.D{{Key: "$lookup", Value: bson.D{
@@ -64,30 +94,7 @@ func (s *Store) ListOccupancy(ctx context.Context, f booking.ShowFilter, m booki
 			{Key: "as", Value: "money"},
 		}}},
 	)
-	cur, err := s.col(colShows).Aggregate(ctx, pipeline)
-	if err != nil {
-		return nil, fmt.Errorf("mongo: list occupancy: %w", err)
-	}
-	var docs []struct {
-		showDoc    `bson:",inline"`
-		SeatCounts []seatCounts `bson:"seat_counts"`
-		Money      []struct {
-			Revenue    int64 `bson:"revenue"`
-			RefundsDue int   `bson:"refunds_due"`
-		} `bson:"money"`
-	}
-	if err := cur.All(ctx, &docs); err != nil {
-		return nil, fmt.Errorf("mongo: list occupancy: %w", err)
-	}
-	list := make([]booking.ShowOccupancy, 0, len(docs))
-	for _, d := range docs {
-		so := booking.ShowOccupancy{Show: d.show(), Occupancy: occupancyOf(d.SeatCounts)}
-		if len(d.Money) == 1 {
-			so.Revenue, so.RefundsDue = booking.Money(d.Money[0].Revenue), d.Money[0].RefundsDue
-		}
-		list = append(list, so)
-	}
-	return list, nil
+	return pipeline
 }
 
 // Theatres lists the theatres that have shows, by name.

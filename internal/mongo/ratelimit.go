@@ -2,6 +2,7 @@ package mongo
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -98,4 +99,23 @@ func (l *RateLimiter) allowAt(ctx context.Context, now time.Time, key string, li
 		return false, doc.ExpiresAt.Sub(now), nil
 	}
 	return true, 0, nil
+}
+
+// Count is how many events key has in its current window, and the time
+// left in that window, read without counting one: the sign-in checks an
+// account's failures before it checks a password, and counts only the
+// failures.
+func (l *RateLimiter) Count(ctx context.Context, key string) (int, time.Duration, error) {
+	now := l.now().Truncate(time.Millisecond).UTC()
+	var doc rateLimitDoc
+	err := l.col.FindOne(ctx, bson.D{{Key: "_id", Value: key}}).Decode(&doc)
+	switch {
+	case errors.Is(err, mongo.ErrNoDocuments):
+		return 0, 0, nil
+	case err != nil:
+		return 0, 0, fmt.Errorf("mongo: rate limit count: %w", err)
+	case !doc.ExpiresAt.After(now):
+		return 0, 0, nil
+	}
+	return doc.Count, doc.ExpiresAt.Sub(now), nil
 }

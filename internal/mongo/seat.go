@@ -12,9 +12,7 @@ import (
 )
 
 // seatDoc is one seat of one show. Its _id is "<show id>/<seat id>", derived
-// from the seat key, so that inserting a seat twice fails on _id even where
-// the unique {show_id, seat_id} index cannot be enforced (a collection
-// sharded by hashed show_id: both copies would land on one shard).
+// from the seat key, so that a seat is one document whatever index exists.
 type seatDoc struct {
 	ID        string `bson:"_id"`
 	ShowID    string `bson:"show_id"`
@@ -99,9 +97,12 @@ var releaseUpdate = bson.D{{Key: "$set", Value: bson.D{
 	{Key: "locked_at", Value: int64(0)},
 }}}
 
-// mapOrder sorts seats as booking.Store.Seats promises, served by the
-// show_grid index.
-var mapOrder = bson.D{{Key: "grid_row", Value: 1}, {Key: "grid_col", Value: 1}}
+// mapOrder sorts seats as booking.Store.Seats promises: by grid place, and
+// seats in one place (which CreateShow does not forbid) by seat_id, bytewise
+// as SQLite's BINARY collation orders them, so that both stores and every
+// read agree. The show_grid_seat index has these keys after show_id, so an
+// equality on show_id reads seats in this order with no sort in memory.
+var mapOrder = bson.D{{Key: "grid_row", Value: 1}, {Key: "grid_col", Value: 1}, {Key: "seat_id", Value: 1}}
 
 // Seats returns the seats of a show in map order, as stored. The show is
 // looked up first (one _id lookup), so that seats left behind by a
@@ -147,13 +148,10 @@ func (s *Store) AvailableSeatIDs(ctx context.Context, showID string, m booking.M
 // Occupancy counts a show's seats at m in one aggregation: seats by status,
 // and the available ones by the seat rule's own filter (not a second
 // expression of it), so held = total - booked - available exactly as
-// booking.CountOccupancy counts.
+// booking.CountOccupancy counts. It reads the show_status_locked index, not
+// the seats (occupancyFields).
 func (s *Store) Occupancy(ctx context.Context, showID string, m booking.Moment) (booking.Occupancy, error) {
-	pipeline := mongo.Pipeline{
-		{{Key: "$match", Value: bson.D{{Key: "show_id", Value: showID}}}},
-		occupancyFacet(m),
-	}
-	cur, err := s.col(colSeats).Aggregate(ctx, pipeline)
+	cur, err := s.col(colSeats).Aggregate(ctx, occupancyPipeline(showID, m))
 	if err != nil {
 		return booking.Occupancy{}, fmt.Errorf("mongo: occupancy: %w", err)
 	}
@@ -168,6 +166,15 @@ func (s *Store) Occupancy(ctx context.Context, showID string, m booking.Moment) 
 		}
 	}
 	return o, nil
+}
+
+// occupancyPipeline is Occupancy's aggregation on seats.
+func occupancyPipeline(showID string, m booking.Moment) mongo.Pipeline {
+	return mongo.Pipeline{
+		{{Key: "$match", Value: bson.D{{Key: "show_id", Value: showID}}}},
+		occupancyFields,
+		occupancyFacet(m),
+	}
 }
 
 // findSeats runs a seat query and returns the seats in map order.
@@ -195,9 +202,29 @@ func seatsOf(ctx context.Context, c *mongo.Collection, showID string, seatIDs []
 	})
 }
 
+// occupancyFields keeps of each seat what occupancyFacet reads: status and
+// locked_at (the seat rule without a previous hold reads no more). Placed
+// right after an equality on show_id — Occupancy's $match, or the one a
+// $lookup on foreignField show_id puts in front of its pipeline — it lets
+// the planner answer both from the show_status_locked index
+// {show_id, status, locked_at} alone: the equality bounds the scan to the
+// show's entries, every field left is in the index, and _id, which is not,
+// is dropped, so the plan is an index scan with a covered projection and
+// no FETCH. The other indexes on show_id (show_seat, show_hold,
+// show_grid_seat) would have to fetch every seat document; the plan ranker
+// prefers a plan without a fetch, and this one also does less work per
+// seat, so it wins the trial. No field is an array (the index is not
+// multikey) and every seat document has both fields, which a covered
+// projection needs. Without this stage the pipeline would depend on
+// $facet's dependency analysis to narrow what the query reads.
+var occupancyFields = bson.D{{Key: "$project", Value: bson.D{
+	{Key: "_id", Value: 0}, {Key: "status", Value: 1}, {Key: "locked_at", Value: 1},
+}}}
+
 // occupancyFacet counts a show's seats in one stage: by stored status, and
 // those available by the seat rule's filter, so the rule is not written a
-// second time in expression syntax. Held is what is left (occupancyOf).
+// second time in expression syntax. Held is what is left (occupancyOf). It
+// reads status and locked_at only, which occupancyFields keeps.
 func occupancyFacet(m booking.Moment) bson.D {
 	return bson.D{{Key: "$facet", Value: bson.D{
 		{Key: "by_status", Value: bson.A{

@@ -12,7 +12,11 @@ import (
 func TestSessionStore(t *testing.T) {
 	s := mustOpen(t)
 	ss := s.Sessions()
-	now := time.Date(2026, 4, 1, 10, 0, 0, 0, time.UTC)
+	// Relative to the real clock: the server's TTL monitor deletes a
+	// session whose stored expiry has passed by that clock, whatever ss.now
+	// says, so a fixed date would let it delete the test's session mid-test.
+	// Whole milliseconds, as a BSON date keeps them.
+	now := time.Now().UTC().Truncate(time.Millisecond)
 	ss.now = func() time.Time { return now }
 
 	if _, found, err := ss.Find("nope"); err != nil || found {

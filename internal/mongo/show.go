@@ -146,7 +146,12 @@ func (s *Store) CreateShow(ctx context.Context, show booking.Show, seats []booki
 		if err != nil {
 			return fmt.Errorf("mongo: create show: %w", err)
 		}
-		batch = append(batch, mongo.NewUpdateOneModel().SetFilter(byID(d.ID)).
+		// The filter names the seat key besides _id (which implies it), so
+		// that a seats collection sharded on {show_id, seat_id} or
+		// {show_id} can route the upsert to one shard, which MongoDB does
+		// only for an upsert whose filter names the whole shard key.
+		filter := bson.D{{Key: "_id", Value: d.ID}, {Key: "show_id", Value: d.ShowID}, {Key: "seat_id", Value: d.SeatID}}
+		batch = append(batch, mongo.NewUpdateOneModel().SetFilter(filter).
 			SetUpdate(bson.D{{Key: "$setOnInsert", Value: fields}}).SetUpsert(true))
 		if len(batch) == seatBatch {
 			if err := flush(); err != nil {
@@ -260,7 +265,12 @@ func (s *Store) UpcomingShows(ctx context.Context, from time.Time, limit int, m 
 	return out, nil
 }
 
-// seatsLeft counts the available seats of each show by the seat rule.
+// seatsLeft counts the available seats of each show by the seat rule. The
+// $group needs only show_id, and the filter reads show_id, status and
+// locked_at, all in show_status_locked, so the planner can push the
+// show_id $in into each branch of the rule's $or, scan that index once per
+// branch (status available; status locked with locked_at up to the cutoff)
+// and fetch no seat document.
 func (s *Store) seatsLeft(ctx context.Context, showIDs []string, m booking.Moment) (map[string]int, error) {
 	pipeline := mongo.Pipeline{
 		{{Key: "$match", Value: bson.D{

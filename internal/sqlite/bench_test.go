@@ -86,7 +86,7 @@ func (db *benchDB) next() (string, []string, booking.Moment) {
 	i := int(db.step.Add(1))
 	show := db.shows[(i*7919)%len(db.shows)]
 	block := db.blocks[(i/len(db.shows))%len(db.blocks)]
-	return show, block, booking.Moment{Now: t0.Add(time.Duration(i) * ttl), TTL: ttl}
+	return show, block, booking.Moment{Now: t0.Add(time.Duration(i) * ttl), TTL: ttl, AllowGaps: true}
 }
 
 func BenchmarkStore(b *testing.B) {

@@ -9,7 +9,7 @@ import (
 	"boxoffice/internal/booking"
 )
 
-const holdColumns = `id, show_id, owner, seat_ids, amount, currency, created_at, state`
+const holdColumns = `id, show_id, owner, seat_ids, amount, currency, created_at, state, address, extensions`
 
 func scanHold(r scanner) (booking.Hold, error) {
 	var (
@@ -17,7 +17,7 @@ func scanHold(r scanner) (booking.Hold, error) {
 		seatIDs   string
 		createdAt sql.NullInt64
 	)
-	err := r.Scan(&h.ID, &h.ShowID, &h.Owner, &seatIDs, &h.Amount, &h.Currency, &createdAt, &h.State)
+	err := r.Scan(&h.ID, &h.ShowID, &h.Owner, &seatIDs, &h.Amount, &h.Currency, &createdAt, &h.State, &h.Address, &h.Extensions)
 	h.SeatIDs, h.CreatedAt = splitIDs(seatIDs), fromNanos(createdAt)
 	return h, err
 }
@@ -60,59 +60,87 @@ func (s *Store) HoldSeats(ctx context.Context, h booking.Hold, m booking.Moment)
 	seatIDs := joinIDs(h.SeatIDs)
 
 	return s.inTx(ctx, "hold seats", func(tx *sql.Tx) error {
-		if err := s.checkOnSale(ctx, tx, h.ShowID, m); err != nil {
+		if err := s.holdSeats(ctx, tx, h, m, lockArgs, seatIDs); err != nil {
 			return err
 		}
-		locked, err := s.lockSeats(ctx, tx, n, lockArgs)
-		if err != nil {
+		if err := s.checkGaps(ctx, tx, h, m); err != nil {
 			return err
 		}
-		if locked == n {
-			inserted, err := s.insertHold(ctx, tx, h, seatIDs, now, n)
-			if err != nil || inserted {
-				return err
-			}
-		}
-		// The owner locks other seats of the show, a previous hold's, or
-		// some requested seats were not free.
-		prevs, err := s.prevHolds(ctx, tx, h) // one, but see lockPrevSQL
-		if err != nil {
-			return err
-		}
-		if len(prevs) > 0 && locked < n {
-			args := append(slices.Clip(lockArgs[:4+n]), h.Owner, h.ID)
-			res, err := tx.ExecContext(ctx, lockPrevSQL(n), args...)
-			if err != nil {
-				return err
-			}
-			more, err := res.RowsAffected()
-			if err != nil {
-				return err
-			}
-			locked += int(more)
-		}
-		if locked < n {
-			// Every requested seat of the owner's is taken over by now,
-			// so the seats missed are others'.
-			return s.whyNotHeld(ctx, tx, h, m)
-		}
-		// The seats the new hold took over carry its id already; the
-		// previous hold's others go back to available, after which the
-		// owner's locked seats are the new hold's alone.
-		if _, err := tx.StmtContext(ctx, s.stmts.releasePrev).ExecContext(ctx, h.ShowID, h.Owner, h.ID); err != nil {
-			return err
-		}
-		for _, prev := range prevs {
-			if _, err := tx.StmtContext(ctx, s.stmts.replaceHold).ExecContext(ctx, prev); err != nil {
-				return err
-			}
-		}
-		inserted, err := s.insertHold(ctx, tx, h, seatIDs, now, n)
-		if err == nil && !inserted {
-			err = fmt.Errorf("hold %s of show %s was not inserted (previous holds %v): %w", h.ID, h.ShowID, prevs, errIntegrity)
-		}
-		return err
+		return s.checkHeldPerAddress(ctx, tx, h, m)
 	})
+}
+
+// checkHeldPerAddress counts, after the hold's writes and before its
+// commit, the seats of the show locked live by holds from the hold's
+// address, and lets booking.CheckHeldPerAddress decide. Without a cap or an
+// address it reads nothing.
+func (s *Store) checkHeldPerAddress(ctx context.Context, tx *sql.Tx, h booking.Hold, m booking.Moment) error {
+	if m.SeatsPerAddress <= 0 || h.Address == "" {
+		return nil
+	}
+	var held int
+	var oldest sql.NullInt64
+	if err := tx.StmtContext(ctx, s.stmts.heldFrom).QueryRowContext(ctx, h.ShowID, h.Address, cutoff(m)).Scan(&held, &oldest); err != nil {
+		return err
+	}
+	return booking.CheckHeldPerAddress(held, fromNanos(oldest), m)
+}
+
+// holdSeats is HoldSeats' work inside its transaction.
+func (s *Store) holdSeats(ctx context.Context, tx *sql.Tx, h booking.Hold, m booking.Moment, lockArgs []any, seatIDs string) error {
+	n, now := len(h.SeatIDs), m.Now.UnixNano()
+	if err := s.checkOnSale(ctx, tx, h.ShowID, m); err != nil {
+		return err
+	}
+	locked, err := s.lockSeats(ctx, tx, n, lockArgs)
+	if err != nil {
+		return err
+	}
+	if locked == n {
+		inserted, err := s.insertHold(ctx, tx, h, seatIDs, now, n)
+		if err != nil || inserted {
+			return err
+		}
+	}
+	// The owner locks other seats of the show, a previous hold's, or
+	// some requested seats were not free.
+	prevs, err := s.prevHolds(ctx, tx, h) // one, but see lockPrevSQL
+	if err != nil {
+		return err
+	}
+	if len(prevs) > 0 && locked < n {
+		args := append(slices.Clip(lockArgs[:4+n]), h.Owner, h.ID)
+		res, err := tx.ExecContext(ctx, lockPrevSQL(n), args...)
+		if err != nil {
+			return err
+		}
+		more, err := res.RowsAffected()
+		if err != nil {
+			return err
+		}
+		locked += int(more)
+	}
+	if locked < n {
+		// Every requested seat of the owner's is taken over by now,
+		// so the seats missed are others'.
+		return s.whyNotHeld(ctx, tx, h, m)
+	}
+	// The seats the new hold took over carry its id already; the
+	// previous hold's others go back to available, after which the
+	// owner's locked seats are the new hold's alone.
+	if _, err := tx.StmtContext(ctx, s.stmts.releasePrev).ExecContext(ctx, h.ShowID, h.Owner, h.ID); err != nil {
+		return err
+	}
+	for _, prev := range prevs {
+		if _, err := tx.StmtContext(ctx, s.stmts.replaceHold).ExecContext(ctx, prev); err != nil {
+			return err
+		}
+	}
+	inserted, err := s.insertHold(ctx, tx, h, seatIDs, now, n)
+	if err == nil && !inserted {
+		err = fmt.Errorf("hold %s of show %s was not inserted (previous holds %v): %w", h.ID, h.ShowID, prevs, errIntegrity)
+	}
+	return err
 }
 
 // checkOnSale reads what the sales window needs of the show inside the
@@ -180,7 +208,7 @@ func (s *Store) whyNotHeld(ctx context.Context, tx *sql.Tx, h booking.Hold, m bo
 
 // insertHold runs insertHoldSQL for h and reports whether it inserted it.
 func (s *Store) insertHold(ctx context.Context, tx *sql.Tx, h booking.Hold, seatIDs string, now int64, n int) (bool, error) {
-	res, err := tx.StmtContext(ctx, s.stmts.insertHold).ExecContext(ctx, h.ID, h.Owner, seatIDs, h.ShowID, now, n)
+	res, err := tx.StmtContext(ctx, s.stmts.insertHold).ExecContext(ctx, h.ID, h.Owner, seatIDs, h.ShowID, now, n, h.Address)
 	if err != nil {
 		return false, err
 	}

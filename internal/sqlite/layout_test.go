@@ -41,7 +41,7 @@ func TestSeatsLayoutCache(t *testing.T) {
 		cached[0].Status = "tampered" // callers own what they get
 	}
 	check("fresh show")
-	m := booking.Moment{Now: t0, TTL: ttl}
+	m := booking.Moment{Now: t0, TTL: ttl, AllowGaps: true}
 	h := hold("s1", "o1", "A1", "B2")
 	if err := b.HoldSeats(ctx, h, m); err != nil {
 		t.Fatal(err)

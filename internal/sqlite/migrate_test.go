@@ -162,7 +162,7 @@ func TestChecksWithoutListsStillRefuse(t *testing.T) {
 			args     int
 		}{
 			{lockSQL(4), "status = 'available' OR", 10},
-			{insertHoldSQL, "state = 'active' OR", 6},
+			{insertHoldSQL, "state = 'active' OR", 7},
 		} {
 			q, check := c.q, c.check
 			rows, err := conn.QueryContext(ctx, "EXPLAIN "+q, make([]any, c.args)...)

@@ -167,3 +167,26 @@ func (s *Store) writeStmt(ctx context.Context, op string, fn func() error) error
 	}
 	return wrapErr(op, err)
 }
+
+// Count is how many events key has in its current window, and the time
+// left in that window, read without counting one: the sign-in checks an
+// account's failures before it checks a password, and counts only the
+// failures.
+func (l *RateLimiter) Count(ctx context.Context, key string) (int, time.Duration, error) {
+	return l.countAt(ctx, l.now(), key)
+}
+
+func (l *RateLimiter) countAt(ctx context.Context, now time.Time, key string) (int, time.Duration, error) {
+	var count int
+	var end int64
+	err := l.s.read.QueryRowContext(ctx, `SELECT count, window_end FROM rate_limits WHERE key = ?`, key).Scan(&count, &end)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return 0, 0, nil
+	case err != nil:
+		return 0, 0, fmt.Errorf("sqlite: rate limit count: %w", err)
+	case end <= now.UnixNano():
+		return 0, 0, nil
+	}
+	return count, time.Duration(end - now.UnixNano()), nil
+}

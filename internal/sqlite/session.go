@@ -94,12 +94,3 @@ func (ss *SessionStore) AllCtx(ctx context.Context) (map[string][]byte, error) {
 	}
 	return all, nil
 }
-
-// deleteExpired is the background sweep; Find already hides expired
-// sessions, so a failed sweep only costs disk space until the next one.
-func (ss *SessionStore) deleteExpired(ctx context.Context) {
-	_ = ss.s.inTx(ctx, "delete expired sessions", func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE expiry <= ?`, time.Now().UnixNano())
-		return err
-	})
-}

@@ -62,7 +62,7 @@ func TestSessionExpiry(t *testing.T) {
 	if _, found, err := ss.Find("old"); err != nil || found {
 		t.Errorf("Find(expired) = found %v, %v; want not found", found, err)
 	}
-	ss.deleteExpired(context.Background())
+	s.sweepSessions(context.Background())
 	var n int
 	if err := s.read.QueryRow(`SELECT count(*) FROM sessions`).Scan(&n); err != nil || n != 1 {
 		t.Errorf("sessions left after the sweep = %d, %v; want 1", n, err)

@@ -11,6 +11,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -71,6 +72,14 @@ type Store struct {
 	wg        sync.WaitGroup
 	closeOnce sync.Once
 	closeErr  error
+
+	// pruneMu orders calls of Prune and the session sweep in this
+	// process; it guards no seat (each step is a write of its own) but
+	// what they remember: where pruneHolds' walk of the holds got to, and
+	// when the next step may start.
+	pruneMu    sync.Mutex
+	pruneAfter string
+	pruneNext  time.Time
 }
 
 // Open opens (creating it if needed, with its parent directory) the database
@@ -117,7 +126,7 @@ func open(ctx context.Context, path string, o options) (*Store, error) {
 	}
 	s.sessions = &SessionStore{s: s}
 	s.background(o.checkpointEvery, s.checkpoint)
-	s.background(o.sessionGCEvery, s.sessions.deleteExpired)
+	s.background(o.sessionGCEvery, s.sweepSessions)
 	return s, nil
 }
 
@@ -157,16 +166,30 @@ func dsn(path string, o options, write bool) string {
 	return path + "?" + q.Encode()
 }
 
-// Close stops the background work, closes the prepared statements and both
-// pools. It is safe to call more than once.
+// Close stops the background work, empties the WAL if nobody is using it
+// (closingCheckpoint), closes the prepared statements and both pools. It is
+// safe to call more than once.
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
 		close(s.stop)
 		s.wg.Wait()
+		s.closingCheckpoint()
 		s.stmts.close()
 		s.closeErr = s.closeDBs()
 	})
 	return s.closeErr
+}
+
+// closingCheckpoint leaves the WAL empty when nobody else is using it, as
+// a process stops: what the last tick did not copy back, and a TRUNCATE
+// that, like the ticker's, waits for nobody. (When this process is the
+// last on the file, SQLite removes the WAL as the connection closes.)
+func (s *Store) closingCheckpoint() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if w, err := s.walCheckpoint(ctx, s.write, "PASSIVE"); err == nil {
+		s.truncateWhenCopied(ctx, w)
+	}
 }
 
 func (s *Store) closeDBs() error {
@@ -210,7 +233,7 @@ func (s *Store) background(period time.Duration, fn func(context.Context)) {
 }
 
 // restartFrames is the WAL length (in pages) beyond which the background
-// checkpoint forces a RESTART. SQLite's automatic checkpoint (every 1000
+// checkpoint tries a RESTART. SQLite's automatic checkpoint (every 1000
 // pages, PASSIVE, run by the committing connection) copies pages back but can
 // only rewind the WAL when no reader is using it; with writes and seat-map
 // reads arriving back to back that moment never comes and the WAL grows
@@ -218,32 +241,88 @@ func (s *Store) background(period time.Duration, fn func(context.Context)) {
 // with this, 17 MB at most).
 const restartFrames = 2000
 
-// checkpoint keeps the WAL small. When this process has written nothing
-// since the last tick it runs a TRUNCATE checkpoint, which empties the file.
-// Under load it runs a PASSIVE one, which never blocks anybody, and only if
-// the WAL has grown past restartFrames a RESTART, which briefly holds back
-// writers until the readers of old snapshots are done, so that the next
-// commit starts the WAL from its beginning again.
+// checkpoint is the ticker's: it keeps the WAL small without ever making
+// anybody wait. It runs a PASSIVE checkpoint, which copies what it can
+// and takes no lock that a reader or writer waits for. Then, if this
+// process has written nothing since the last tick and the PASSIVE one
+// found every frame copied back, it tries to empty the file with a
+// TRUNCATE; and under load, if the WAL has grown past restartFrames, it
+// tries a RESTART so that the next commit starts the WAL from its
+// beginning. Both are tried without waiting (tryCheckpoint): each needs
+// the write lock and then every reader, in every process, to be done with
+// the WAL, and waited for them holding that lock. An idle process's
+// TRUNCATE behind a long read of another process so held every write of
+// every process for its tick's second (issue 14: a one-seat hold took
+// 934 ms; in TestIdleProcessDoesNotStallHolds, behind an export-length
+// read, holds starved for 35-41 s and failed with SQLITE_BUSY). A try that finds a reader gives up at
+// once and the next tick tries again; SQLite's own autocheckpoint goes on
+// copying meanwhile.
 func (s *Store) checkpoint(ctx context.Context) {
 	idle := time.Since(time.Unix(0, s.lastWrite.Load())) > s.opt.checkpointEvery
-	mode := "PASSIVE"
-	if idle {
-		mode = "TRUNCATE"
-	}
 	// Errors are not fatal here: the next tick, or SQLite's own
 	// autocheckpoint, tries again.
-	frames, _ := s.walCheckpoint(ctx, mode)
-	if !idle && frames > restartFrames {
-		_, _ = s.walCheckpoint(ctx, "RESTART")
+	w, err := s.walCheckpoint(ctx, s.write, "PASSIVE")
+	switch {
+	case err != nil:
+	case idle:
+		s.truncateWhenCopied(ctx, w)
+	case w.frames > restartFrames:
+		_, _ = s.tryCheckpoint(ctx, "RESTART")
 	}
 }
 
-// walCheckpoint runs PRAGMA wal_checkpoint(mode) and returns the number of
-// frames in the WAL.
-func (s *Store) walCheckpoint(ctx context.Context, mode string) (int, error) {
-	var busy, frames, done int
-	err := s.write.QueryRowContext(ctx, "PRAGMA wal_checkpoint("+mode+")").Scan(&busy, &frames, &done)
-	return frames, err
+// truncateWhenCopied tries to empty the WAL when w, a PASSIVE checkpoint's
+// report, says that every frame is copied back: a reader of an older
+// snapshot would make the TRUNCATE give up anyway.
+func (s *Store) truncateWhenCopied(ctx context.Context, w walState) {
+	if w.frames > 0 && w.copied == w.frames {
+		_, _ = s.tryCheckpoint(ctx, "TRUNCATE")
+	}
+}
+
+// walState is what PRAGMA wal_checkpoint reports: whether a RESTART or
+// TRUNCATE was kept from finishing by a reader or writer (busy), the WAL's
+// length in frames and how many of them are copied back into the
+// database.
+type walState struct {
+	busy           bool
+	frames, copied int
+}
+
+// walCheckpoint runs PRAGMA wal_checkpoint(mode) on q.
+func (s *Store) walCheckpoint(ctx context.Context, q rowQuerier, mode string) (walState, error) {
+	var w walState
+	err := q.QueryRowContext(ctx, "PRAGMA wal_checkpoint("+mode+")").Scan(&w.busy, &w.frames, &w.copied)
+	return w, err
+}
+
+// tryCheckpoint runs a checkpoint of a mode that waits for others (RESTART,
+// TRUNCATE) with the write connection's busy handler off, so that it waits
+// for nobody: SQLite then gives up as soon as the write lock is taken or a
+// reader is still on the WAL, reports busy, and the checkpoint has done
+// what a PASSIVE one would have. The connection is held for the three
+// statements, so that no transaction of this process runs without its
+// busy_timeout meanwhile.
+func (s *Store) tryCheckpoint(ctx context.Context, mode string) (walState, error) {
+	conn, err := s.write.Conn(ctx)
+	if err != nil {
+		return walState{}, err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "PRAGMA busy_timeout = 0"); err != nil {
+		return walState{}, err
+	}
+	w, err := s.walCheckpoint(ctx, conn, mode)
+	// Restored on a context of its own: a connection left without its
+	// busy_timeout would fail every write of this process that meets
+	// another's lock.
+	restore := "PRAGMA busy_timeout = " + strconv.FormatInt(s.opt.busyTimeout.Milliseconds(), 10)
+	if _, rerr := conn.ExecContext(context.WithoutCancel(ctx), restore); rerr != nil {
+		// Discard the connection rather than keep it without a timeout.
+		_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+		return w, errors.Join(err, rerr)
+	}
+	return w, err
 }
 
 // isBusy reports SQLITE_BUSY in any of its extended forms: the sign that a
@@ -375,4 +454,113 @@ func placeholders(n int) string {
 		return ""
 	}
 	return strings.Repeat("?,", n-1) + "?"
+}
+
+// Backup writes a consistent copy of the database at path to dst, a new
+// file, while other processes go on using the database, and checks the
+// copy (PRAGMA quick_check). It opens the file by itself, not as a Store:
+// no migration runs, so a backup never changes the schema under the
+// servers using it.
+//
+// It uses SQLite's online backup API, all pages in one step: that step is
+// one read transaction, a snapshot of the last commit before it began,
+// which in WAL mode holds back no writer (copying in smaller steps would
+// start again each time another process commits, and never end on a busy
+// server). The ticker's checkpoints meanwhile cannot empty the WAL, and
+// try again later (checkpoint). A dst that exists is refused, as is a path
+// that is not a plain file path; a copy that fails is removed.
+func Backup(ctx context.Context, path, dst string) (bytes int64, err error) {
+	for _, p := range []string{path, dst} {
+		if p == "" || p == ":memory:" || strings.HasPrefix(p, "file:") || strings.ContainsRune(p, '?') {
+			return 0, fmt.Errorf("sqlite: backup: %q is not a plain file path", p)
+		}
+	}
+	if _, err := os.Stat(path); err != nil {
+		return 0, fmt.Errorf("sqlite: backup: the database: %w", err)
+	}
+	// Created empty, exclusively, so that an existing file is never
+	// overwritten; SQLite takes an empty file for a new database.
+	f, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return 0, fmt.Errorf("sqlite: backup: %w", err)
+	}
+	f.Close()
+	defer func() {
+		if err != nil {
+			for _, suffix := range []string{"", "-journal", "-wal", "-shm"} {
+				os.Remove(dst + suffix)
+			}
+		}
+	}()
+	if err := copyDatabase(ctx, path, dst); err != nil {
+		return 0, fmt.Errorf("sqlite: backup: %w", err)
+	}
+	if err := checkCopy(ctx, dst); err != nil {
+		return 0, fmt.Errorf("sqlite: backup: the copy %s: %w", dst, err)
+	}
+	fi, err := os.Stat(dst)
+	if err != nil {
+		return 0, fmt.Errorf("sqlite: backup: %w", err)
+	}
+	return fi.Size(), nil
+}
+
+// backuper is what a modernc.org/sqlite connection offers for the online
+// backup API.
+type backuper interface {
+	NewBackup(dstURI string) (*sqlite.Backup, error)
+}
+
+// copyDatabase copies every page of the database at path to the empty
+// file dst, in one backup step.
+func copyDatabase(ctx context.Context, path, dst string) error {
+	o := defaultOptions
+	db, err := sql.Open("sqlite", dsn(path, o, false))
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	return conn.Raw(func(dc any) error {
+		b, ok := dc.(backuper)
+		if !ok {
+			return fmt.Errorf("driver connection %T has no backup API", dc)
+		}
+		bk, err := b.NewBackup(dst)
+		if err != nil {
+			return err
+		}
+		_, stepErr := bk.Step(-1)
+		return errors.Join(stepErr, bk.Finish())
+	})
+}
+
+// checkCopy runs PRAGMA quick_check on the copy at dst and makes its
+// bytes durable.
+func checkCopy(ctx context.Context, dst string) error {
+	db, err := sql.Open("sqlite", dst+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		return err
+	}
+	var verdict string
+	err = db.QueryRowContext(ctx, `PRAGMA quick_check`).Scan(&verdict)
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	switch {
+	case err != nil:
+		return err
+	case verdict != "ok":
+		return fmt.Errorf("quick_check: %s", verdict)
+	}
+	f, err := os.Open(dst)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
 }

@@ -21,7 +21,9 @@ var t0 = time.Date(2026, 1, 1, 18, 0, 0, 0, time.UTC)
 
 const ttl = 15 * time.Minute
 
-func at(d time.Duration) booking.Moment { return booking.Moment{Now: t0.Add(d), TTL: ttl} }
+func at(d time.Duration) booking.Moment {
+	return booking.Moment{Now: t0.Add(d), TTL: ttl, AllowGaps: true}
+}
 
 // mustOpen opens a store on a new file in a directory that does not exist
 // yet, and closes it when the test ends.

@@ -22,6 +22,7 @@ type statements struct {
 	releaseHold *sql.Stmt // seats still locked by a hold back to available
 	replaceHold *sql.Stmt
 	insertHold  *sql.Stmt
+	heldFrom    *sql.Stmt // seats of a show locked live by holds from one address (HOLD_SEATS_PER_ADDRESS)
 	showSale    *sql.Stmt // what booking.Show.CheckOnSale needs of a show
 	insertShow  *sql.Stmt
 	insertSeat  *sql.Stmt
@@ -97,12 +98,22 @@ const releaseWhereSQL = `UPDATE seats INDEXED BY seats_hold
 // owner's seats, with their prices) both sums and checks. INDEXED BY:
 // without it the planner walks the show's whole primary key range. It
 // returns nothing: RETURNING measured 15 µs more per hold, all of it inside
-// the write lock. Arguments: hold id, owner, seat ids, show id, now, n.
-const insertHoldSQL = `INSERT INTO holds (id, show_id, owner, seat_ids, amount, currency, created_at, state)
-	SELECT ?1, shows.id, ?2, ?3, locked.amount, shows.currency, ?5, 'active'
+// the write lock. Arguments: hold id, owner, seat ids, show id, now, n,
+// address.
+const insertHoldSQL = `INSERT INTO holds (id, show_id, owner, seat_ids, amount, currency, created_at, state, address)
+	SELECT ?1, shows.id, ?2, ?3, locked.amount, shows.currency, ?5, 'active', ?7
 	FROM shows, (SELECT coalesce(sum(price), 0) AS amount, count(*) AS seats FROM seats INDEXED BY seats_hold
 		WHERE show_id = ?4 AND hold_owner = ?2 AND status = 'locked' AND hold_id IS NOT NULL) AS locked
 	WHERE shows.id = ?4 AND locked.seats = ?6`
+
+// heldFromSQL counts the seats of show ?1 locked by live holds from
+// address ?2, the seat rule's cutoff being ?3, and the oldest of their
+// locks: holds_address narrows to the address's holds made after the
+// cutoff, seats_hold to their locked seats.
+const heldFromSQL = `SELECT count(*), min(seats.locked_at) FROM holds INDEXED BY holds_address
+	JOIN seats ON seats.show_id = holds.show_id AND seats.hold_owner = holds.owner AND seats.hold_id = holds.id
+	WHERE holds.show_id = ?1 AND holds.address = ?2 AND holds.created_at > ?3 AND holds.state = 'active' AND holds.address <> ''
+	AND seats.status = 'locked' AND seats.locked_at > ?3`
 
 // replaceHoldSQL marks a hold replaced by the same owner's next one.
 const replaceHoldSQL = `UPDATE holds SET state = 'replaced' WHERE id = ? AND state = 'active'`
@@ -127,11 +138,12 @@ func prepareStatements(ctx context.Context, write, read *sql.DB) (*statements, e
 	st.releaseHold = prep(write, releaseSQL)
 	st.replaceHold = prep(write, replaceHoldSQL)
 	st.insertHold = prep(write, insertHoldSQL)
+	st.heldFrom = prep(write, heldFromSQL)
 	st.showSale = prep(write, `SELECT starts_at, cancelled_at FROM shows WHERE id = ?`)
 	st.insertShow = prep(write, `INSERT INTO shows (`+showColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
 	st.insertSeat = prep(write, `INSERT INTO seats (show_id, seat_id, row_label, number, grid_row, grid_col, category, price, kind)
 		VALUES (?,?,?,?,?,?,?,?,?)`)
-	st.seats = prep(read, `SELECT `+seatColumns+` FROM seats WHERE show_id = ? ORDER BY grid_row, grid_col`)
+	st.seats = prep(read, seatsSQL)
 	st.seatStates = prep(read, `SELECT seat_id, status, coalesce(hold_id, ''), coalesce(locked_at, 0), coalesce(booking_id, '')
 		FROM seats WHERE show_id = ? AND status <> 'available' ORDER BY seat_id`)
 	st.findSession = prep(read, `SELECT data FROM sessions WHERE token = ? AND expiry > ?`)

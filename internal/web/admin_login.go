@@ -79,8 +79,8 @@ func (s *Server) renderLogin(c echo.Context, status int, email string, notice *m
 
 // handleAdminLoginSubmit is POST /admin/login (the CSRF middleware has
 // checked _csrf). Wrong password and unknown email get the same answer in
-// about the same time; attempts are limited per address and per account
-// (allowSignIn), across processes. A success renews the session token, so
+// about the same time; attempts are limited per address, and failures per
+// account (allowSignIn, signInFailed), across processes. A success renews the session token, so
 // a token planted before sign-in is worth nothing after.
 func (s *Server) handleAdminLoginSubmit(c echo.Context) error {
 	ctx := c.Request().Context()
@@ -98,6 +98,9 @@ func (s *Server) handleAdminLoginSubmit(c echo.Context) error {
 	adm, err := s.admins.Authenticate(ctx, email, password)
 	switch {
 	case errors.Is(err, booking.ErrBadCredentials):
+		if ferr := s.signInFailed(c, email); ferr != nil {
+			return ferr
+		}
 		s.log.WarnContext(ctx, "admin sign-in failed", "addr", c.RealIP(), "request_id", requestIDOf(c))
 		return s.renderLogin(c, http.StatusUnauthorized, email, &model.Notice{Kind: "error", Text: booking.ErrorMessage(err)})
 	case err != nil:

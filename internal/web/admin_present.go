@@ -79,7 +79,7 @@ func (s *Server) adminSeatRows(seats []booking.Seat, m booking.Moment) []model.A
 			default:
 				exp := seat.LockExpiresAt(m.TTL)
 				cell.State, cell.Mark = string(booking.StateHeld), prefix(seat.HoldID, 4)
-				cell.ExpiresAt = exp.Format(time.RFC3339)
+				cell.ExpiresAt = expiryAttr(exp)
 				cell.Title = fmt.Sprintf("%s: held by hold %s until %s", seat.ID, short(seat.HoldID), s.adminTime(exp))
 			}
 			cells[seat.GridCol] = cell

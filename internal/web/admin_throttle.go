@@ -8,44 +8,74 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-// Limits of admin sign-in attempts, counted in fixed windows by the same
-// Limiter as HOLD_RATE: in the database, so that they hold across every
-// process. An address gets more than an account, as many people may share
-// one (a NAT, an office).
+// Limits of sign-in, counted in fixed windows by the same Limiter as
+// HOLD_RATE: in the database, so that they hold across every process.
+//
+// Failures are what is limited, per account and client address: whoever
+// knows an admin's email can only lock that account out for their own
+// address, never for the admin at theirs. Every attempt is counted per
+// address too (a guesser spraying accounts), and failures per account from
+// everywhere, high enough that only guessing from many addresses reaches
+// it.
 const (
-	signInWindow         = 15 * time.Minute
-	signInsPerAccount    = 5
-	signInsPerAddress    = 20
-	signInKeyPrefix      = "admin-login:"
-	signInAccountKeyPart = "account:"
-	signInAddressKeyPart = "addr:"
+	signInWindow          = 15 * time.Minute
+	signInsPerAddress     = 20  // attempts from one address, whatever their outcome
+	failuresPerAccountAt  = 5   // failed attempts at one account from one address
+	failuresPerAccount    = 100 // failed attempts at one account from all addresses
+	signInKeyPrefix       = "admin-login:"
+	signInAddressKeyPart  = "addr:"
+	signInFailureKeyPart  = "fail:"
+	signInFailureAtSuffix = ":at:"
 )
 
-// allowSignIn counts a sign-in attempt against the client's address, then
-// against the account (the email as typed, known or not, so that the
-// answer tells nothing about which exist), and refuses it with how long to
-// wait once either is over its limit. Every attempt counts, before the
-// password is checked: a limiter can only count, so failures alone could
-// not be told apart without letting a locked-out guesser keep trying; an
-// admin signs in seldom. An address over its limit is refused before the
-// account is counted, so a guesser spraying emails from one address cannot
-// lock out accounts beyond its own twenty tries.
-//
-// A limiter that fails refuses the attempt (the error is returned): unlike
-// holds, nothing is lost by waiting, and the sign-in itself needs the same
-// database.
+// signInKeys are the limiter keys of an account as typed (hashed, so that
+// the table holds no addresses and known and unknown emails look alike):
+// its failures from this client's address, and from everywhere.
+func signInKeys(c echo.Context, email string) (at, all string) {
+	sum := sha256.Sum256([]byte(email))
+	all = signInKeyPrefix + signInFailureKeyPart + hex.EncodeToString(sum[:16])
+	return all + signInFailureAtSuffix + addressKey(c), all
+}
+
+// allowSignIn decides, before the password is checked, whether an attempt
+// may be made: it counts the attempt against the client's address, and
+// reads, without counting, the account's failures from this address and
+// from everywhere. Over any limit it says how long to wait, and the
+// password is not checked, even a right one. A limiter that fails refuses
+// the attempt (the error is returned): nothing is lost by waiting, and the
+// sign-in needs the same database.
 func (s *Server) allowSignIn(c echo.Context, email string) (wait time.Duration, err error) {
 	ctx := c.Request().Context()
-	sum := sha256.Sum256([]byte(email)) // bounded, and no addresses in the table
-	ok, retry, err := allowEach(ctx, s.limiter, []string{
-		signInKeyPrefix + signInAddressKeyPart + addressKey(c),
-		signInKeyPrefix + signInAccountKeyPart + hex.EncodeToString(sum[:16]),
-	}, []int{signInsPerAddress, signInsPerAccount}, signInWindow)
+	ok, retry, err := s.limiter.Allow(ctx, signInKeyPrefix+signInAddressKeyPart+addressKey(c), signInsPerAddress, signInWindow)
 	switch {
 	case err != nil:
 		return 0, errorf("web: admin sign-in limiter: %w", err)
 	case !ok:
 		return max(retry, time.Second), nil
 	}
+	at, all := signInKeys(c, email)
+	for _, k := range []struct {
+		key   string
+		limit int
+	}{{at, failuresPerAccountAt}, {all, failuresPerAccount}} {
+		n, retry, err := s.limiter.Count(ctx, k.key)
+		if err != nil {
+			return 0, errorf("web: admin sign-in limiter: %w", err)
+		}
+		if n >= k.limit {
+			return max(retry, time.Second), nil
+		}
+	}
 	return 0, nil
+}
+
+// signInFailed counts a failed attempt against the account, from this
+// address and from everywhere.
+func (s *Server) signInFailed(c echo.Context, email string) error {
+	at, all := signInKeys(c, email)
+	_, _, err := allowEach(c.Request().Context(), s.limiter, []string{at, all}, []int{failuresPerAccountAt, failuresPerAccount}, signInWindow)
+	if err != nil {
+		return errorf("web: admin sign-in limiter: %w", err)
+	}
+	return nil
 }

@@ -130,8 +130,8 @@ func TestSandboxCheckout(t *testing.T) {
 		t.Errorf("sandbox shows amount %q, want 50000", amount)
 	}
 	token, _ := d.Find(`input[name="_csrf"]`).Attr("value")
-	if token == "" || token != c.csrf() {
-		t.Fatalf("sandbox form's _csrf %q is not the session's token", token)
+	if token == "" { // masked per response: the POST below proves it is the session's
+		t.Fatal("the sandbox form has no _csrf")
 	}
 	if csp := page.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "script-src 'self'") {
 		t.Errorf("sandbox page without our CSP: %q", csp)

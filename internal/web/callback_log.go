@@ -2,15 +2,15 @@ package web
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"github.com/labstack/echo/v4"
+	dto "github.com/prometheus/client_model/go"
 
 	"boxoffice/internal/booking"
 )
 
-// recordCallback writes one received callback to the log. It runs after
+// recordCallback writes one verified callback to the log. It runs after
 // the answer is decided and must not change it: a failure is logged only.
 // It outlives a provider that hangs up, within a bound of its own.
 func (s *Server) recordCallback(c echo.Context, rec booking.CallbackRecord) {
@@ -22,39 +22,37 @@ func (s *Server) recordCallback(c echo.Context, rec booking.CallbackRecord) {
 	}
 }
 
-// claimedCallback is the log record of a callback refused before it was
-// verified: the event and payment ids its body claims, read leniently and
-// kept only when they look like ids, so that a forged body can put no
-// markup or megabytes into the log. The signature verdict says they are
-// claims.
-func claimedCallback(body []byte, verdict booking.SignatureVerdict, at time.Time) booking.CallbackRecord {
-	rec := booking.CallbackRecord{ID: booking.NewID(), ReceivedAt: at, Signature: verdict}
-	var claim struct {
-		ID   any `json:"id"`
-		Type any `json:"type"`
-		Data struct {
-			PaymentID any `json:"payment_id"`
-		} `json:"data"`
-	}
-	if len(body) == 0 || json.Unmarshal(body, &claim) != nil {
-		return rec
-	}
-	rec.EventID, rec.EventType, rec.PaymentID = plainID(claim.ID), plainID(claim.Type), plainID(claim.Data.PaymentID)
-	return rec
-}
+// Why a callback was refused before it was verified, as
+// boxoffice_payment_callbacks_total counts it.
+const (
+	refusedMalformed    = "malformed"     // unreadable, oversized or not an event
+	refusedBadSignature = "bad_signature" // missing, wrong or stale
+)
 
-// plainID is v when it is a string of at most 128 letters, digits, '_',
-// '-' and '.', else "".
-func plainID(v any) string {
-	s, ok := v.(string)
-	if !ok || s == "" || len(s) > 128 {
-		return ""
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-' || c == '.') {
-			return ""
+// refuseUnverified answers a callback refused before its signature was
+// verified, which stores nothing (SPEC §12): until it is verified it is
+// anybody's, and a row for each would let anyone grow the database
+// without bound on a public route. It is counted in
+// boxoffice_payment_callbacks_total by why, and logged at most now and
+// then (refusalLogged) with how many there were.
+func (s *Server) refuseUnverified(c echo.Context, status int, why, message string, err error) error {
+	counter := s.metrics.payments.WithLabelValues(why)
+	counter.Inc()
+	var m dto.Metric
+	if counter.Write(&m) == nil {
+		if n := int64(m.GetCounter().GetValue()); refusalLogged(n) {
+			s.log.WarnContext(c.Request().Context(), "payment callback refused before verification",
+				"why", why, "status", status, "err", err, "refused_so_far", n,
+				"note", "only the 1st, 10th, 100th and every 1000th of each why are logged; /metrics counts all",
+				"request_id", requestIDOf(c))
 		}
 	}
-	return s
+	return c.JSON(status, callbackAnswer{Error: message})
+}
+
+// refusalLogged reports whether the nth refusal of one kind is logged:
+// the 1st, 10th, 100th, then every 1000th. A provider misconfigured
+// shows at once, a flood costs a line per thousand.
+func refusalLogged(n int64) bool {
+	return n == 1 || n == 10 || n == 100 || n > 0 && n%1000 == 0
 }

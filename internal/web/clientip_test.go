@@ -52,6 +52,18 @@ func TestHoldRatePerAddress(t *testing.T) {
 			shared:  false,
 		},
 		{
+			// The default trusts the loopback only: a private hop is a
+			// client, whatever it says it relays.
+			name:   "a spoofed header behind a private hop is the hop",
+			xff:    func(i int) string { return fmt.Sprintf("198.51.100.%d, 10.0.0.5", i+1) },
+			shared: true,
+		},
+		{
+			name:   "a header the client wrote itself is seen through only as far as trusted hops",
+			xff:    func(i int) string { return fmt.Sprintf("198.51.100.%d, 203.0.113.9, 127.0.0.1", i+1) },
+			shared: true,
+		},
+		{
 			name:    "trusting no proxy ignores X-Forwarded-For",
 			trusted: []netip.Prefix{},
 			xff:     func(i int) string { return fmt.Sprintf("198.51.100.%d", i+1) },

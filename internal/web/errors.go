@@ -79,9 +79,12 @@ func (s *Server) handleError(err error, c echo.Context) {
 	}
 	status, message := s.classify(err)
 	var rl *rateLimitError
+	var capped *booking.HeldCapError
 	switch {
 	case errors.As(err, &rl):
 		c.Response().Header().Set("Retry-After", retryAfterSeconds(rl.retryAfter))
+	case errors.As(err, &capped):
+		c.Response().Header().Set("Retry-After", retryAfterSeconds(capped.RetryAfter))
 	case status >= 500 && timedOut(c, err):
 		// The database didn't answer in time (deadline): busy, not broken.
 		status, message = http.StatusServiceUnavailable, ""
@@ -141,9 +144,12 @@ func (s *Server) classify(err error) (int, string) {
 	var de *booking.Error
 	var ue *booking.UnavailableError
 	var rl *rateLimitError
+	var capped *booking.HeldCapError
 	switch {
 	case errors.As(err, &rl):
 		return http.StatusTooManyRequests, ""
+	case errors.As(err, &capped):
+		return http.StatusTooManyRequests, capped.Error()
 	case errors.As(err, &ue), errors.As(err, &de):
 		code := booking.ErrorCode(err)
 		status := statusByCode[code]

@@ -22,8 +22,10 @@ import (
 	"boxoffice/internal/web"
 )
 
-// testStart is when every test's clock starts.
-var testStart = time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)
+// testStart is when every test's clock starts: with parts of a second (and
+// of a millisecond), so that a time written to the second, or rounded the
+// wrong way, shows.
+var testStart = time.Date(2026, 3, 14, 12, 0, 0, 250_000_500, time.UTC)
 
 const testShowID = "show1"
 
@@ -74,12 +76,34 @@ func (a *app) sibling(edit ...func(*web.Options)) *app {
 
 func startApp(t testing.TB, path string, clock *booking.ManualClock, edit ...func(*web.Options)) *app {
 	t.Helper()
+	return startAppWith(t, path, clock, testPolicy, edit...)
+}
+
+// testPolicy is the service's policy in tests: holds of 15 minutes, of up
+// to 4 seats, no cap per address, single gaps allowed (TestGaps refuses
+// them).
+var testPolicy = booking.Policy{HoldTTL: 15 * time.Minute, MaxSeats: 4, AllowGaps: true}
+
+// newAppWith is newApp with the service's policy p.
+func newAppWith(t testing.TB, p booking.Policy, edit ...func(*web.Options)) *app {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "db.sqlite")
+	a := startAppWith(t, path, booking.NewManualClock(testStart), p, edit...)
+	show, seats := testShow()
+	if err := a.store.CreateShow(context.Background(), show, seats); err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func startAppWith(t testing.TB, path string, clock *booking.ManualClock, p booking.Policy, edit ...func(*web.Options)) *app {
+	t.Helper()
 	store, err := sqlite.Open(context.Background(), path)
 	if err != nil {
 		t.Fatalf("sqlite.Open: %v", err)
 	}
 	t.Cleanup(func() { store.Close() })
-	svc := booking.NewService(store, clock, booking.Policy{HoldTTL: 15 * time.Minute, MaxSeats: 4})
+	svc := booking.NewService(store, clock, p)
 
 	// The sandbox calls back PUBLIC_URL: the server's address is known
 	// before it starts, and it starts with its handler.
@@ -303,4 +327,15 @@ func (a *app) bookAt(showID string, seats ...string) booking.Booking {
 		a.t.Fatalf("SettlePayment: %v, %v", s.Effect, err)
 	}
 	return s.Booking
+}
+
+// wantExpiry fails the test unless attr, a data-expires-at, is want in RFC
+// 3339 with milliseconds, rounded up: never before the server's expiry,
+// and less than a millisecond after it.
+func wantExpiry(t testing.TB, what, attr string, want time.Time) {
+	t.Helper()
+	got, err := time.Parse(time.RFC3339Nano, attr)
+	if err != nil || len(attr) != len("2006-01-02T15:04:05.000Z") || got.Before(want) || !got.Before(want.Add(time.Millisecond)) {
+		t.Errorf("%s: data-expires-at %q (%v); want %s rounded up to the millisecond", what, attr, err, want.Format(time.RFC3339Nano))
+	}
 }

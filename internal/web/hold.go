@@ -27,7 +27,12 @@ func (s *Server) handleHoldCreate(c echo.Context) error {
 		s.metrics.hold(holdRateLimited)
 		return err
 	}
-	holdID, err := s.svc.HoldSeats(c.Request().Context(), showID, owner, seats)
+	holdID, err := s.svc.HoldSeatsFrom(c.Request().Context(), showID, owner, addressKey(c), seats)
+	var capped *booking.HeldCapError
+	if errors.As(err, &capped) {
+		s.metrics.hold(holdRateLimited)
+		return err // 429 with Retry-After, naming the cap
+	}
 	var status int
 	switch booking.ErrorCode(err) {
 	case "":
@@ -52,11 +57,21 @@ func (s *Server) handleHoldCreate(c echo.Context) error {
 	if status == http.StatusConflict {
 		text += " The rest of your choice is still selected: pick another seat or press Hold again."
 	}
-	m := s.seatMapModel(sm, selection{
+	sel := selection{
 		chosen:    setOf(seats),
 		conflicts: setOf(booking.UnavailableSeats(err)),
 		notice:    &model.Notice{Kind: "error", Text: text},
-	})
+	}
+	var gap *booking.GapError
+	if errors.As(err, &gap) {
+		// The nearest choice that leaves no seat alone, ticked: one press
+		// of Hold takes it.
+		sel.chosen, sel.suggested = setOf(gap.Suggestion), setOf(gap.Suggestion)
+	}
+	m := s.seatMapModel(sm, sel)
+	if gap != nil {
+		m.GapSeat = gap.Seat
+	}
 	if isHTMX(c) {
 		return s.render(c, status, partials.SeatMap(m))
 	}
@@ -77,6 +92,21 @@ func postForm(c echo.Context, key string) ([]string, error) {
 // multipartMemory bounds a multipart form in memory; the body limit is
 // smaller still.
 const multipartMemory = 64 << 10
+
+// handleHoldExtend is "More time": POST /holds/:holdID/extend, 303 to the
+// checkout with a later data-expires-at; 409 once the hold had it twice;
+// 410 when the hold is gone or its sales closed (the checkout says why).
+func (s *Server) handleHoldExtend(c echo.Context) error {
+	holdID, owner := c.Param("holdID"), s.visitor(c)
+	_, err := s.svc.ExtendHold(c.Request().Context(), holdID, owner)
+	switch {
+	case err == nil:
+		return redirect(c, holdURL(holdID)+"?extended=1")
+	case booking.ErrorCode(err) == booking.EGONE && !isHTMX(c):
+		return s.showCheckout(c, holdID, owner, nil)
+	}
+	return err
+}
 
 // handleHold is checkout: GET /holds/:holdID, for its owner only. A hold that
 // can no longer be paid for says why (410).
@@ -105,6 +135,7 @@ func (s *Server) showCheckout(c echo.Context, holdID, owner string, badEmail err
 	}
 	m := s.checkoutModel(sm, h, gone)
 	m.Page = s.page(c, "Checkout")
+	m.Extended = c.QueryParam("extended") != "" && gone == nil
 	m.Email = s.sessions.GetString(ctx, keyEmail)
 	status := http.StatusOK
 	switch {

@@ -41,9 +41,7 @@ func TestHoldAndCheckout(t *testing.T) {
 		t.Errorf("total shown as %q", d.Find("[data-amount]").Text())
 	}
 	exp := d.Find("[data-expires-at]").AttrOr("data-expires-at", "")
-	if at, err := time.Parse(time.RFC3339, exp); err != nil || !at.Equal(testStart.Add(15*time.Minute)) {
-		t.Errorf("data-expires-at %q, want %s", exp, testStart.Add(15*time.Minute).Format(time.RFC3339))
-	}
+	wantExpiry(t, "checkout", exp, testStart.Add(15*time.Minute))
 	id := strings.TrimPrefix(loc, "/holds/")
 	for _, action := range []string{"/holds/" + id + "/release", "/holds/" + id + "/pay"} {
 		f := d.Find(`form[method="post"][action="` + action + `"]`)

@@ -1,8 +1,11 @@
 package web
 
 import (
+	"crypto/sha256"
+	"crypto/subtle"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -96,7 +99,33 @@ func (m *metrics) hold(outcome string) { m.holds.WithLabelValues(outcome).Inc() 
 
 func (m *metrics) callback(outcome string) { m.payments.WithLabelValues(outcome).Inc() }
 
+// handleMetrics is GET /metrics (SPEC §12): with Options.MetricsToken set
+// it needs Authorization: Bearer <token> (401 otherwise); unset, it
+// answers clients on this host only (403 otherwise), by the client address
+// the per-address limits use, so a request relayed by a trusted proxy
+// counts as the client's.
 func (s *Server) handleMetrics(c echo.Context) error {
+	if s.opts.MetricsToken != "" {
+		if !bearerMatches(c.Request().Header.Get("Authorization"), s.opts.MetricsToken) {
+			c.Response().Header().Set("WWW-Authenticate", `Bearer realm="metrics"`)
+			return echo.ErrUnauthorized
+		}
+	} else if !isLoopbackClient(c) {
+		return echo.ErrForbidden
+	}
 	s.metrics.handler.ServeHTTP(c.Response(), c.Request())
 	return nil
+}
+
+// bearerMatches reports whether an Authorization header carries token as a
+// bearer token (RFC 6750), comparing digests so that the time taken tells
+// nothing, not even the token's length.
+func bearerMatches(authorization, token string) bool {
+	scheme, got, ok := strings.Cut(strings.TrimSpace(authorization), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return false
+	}
+	g := sha256.Sum256([]byte(strings.TrimSpace(got)))
+	w := sha256.Sum256([]byte(token))
+	return subtle.ConstantTimeCompare(g[:], w[:]) == 1
 }

@@ -99,12 +99,15 @@ var (
 // 200 processed or duplicate, 400 malformed, 401 bad signature, 404 unknown
 // payment, 422 mismatch; anything else is our fault (5xx, retried).
 //
-// Every callback, refused ones too, is then written to the callback log
-// (recordCallback) for the admin pages: after the settlement, not in its
-// transaction, because the log observes and decides nothing. The effect and
-// its idempotency are already recorded atomically with the event id; a log
-// line lost to a crash between the two is the only cost, and the provider,
-// which got no answer, retries and is logged as a duplicate.
+// A callback refused before it is verified (unreadable, oversized, badly
+// signed, malformed) is anybody's, on a public route: it stores nothing
+// and is only counted (refuseUnverified, SPEC §12). Every verified one is
+// then written to the callback log (recordCallback) for the admin pages:
+// after the settlement, not in its transaction, because the log observes
+// and decides nothing. The effect and its idempotency are already recorded
+// atomically with the event id; a log line lost to a crash between the two
+// is the only cost, and the provider, which got no answer, retries and is
+// logged as a duplicate.
 func (s *Server) handlePaymentCallback(c echo.Context) error {
 	if s.opts.Payments == nil {
 		return s.callbackFailed(c, http.StatusServiceUnavailable, errNoPayments)
@@ -116,17 +119,14 @@ func (s *Server) handlePaymentCallback(c echo.Context) error {
 	received := s.svc.Now().Now
 	body, err := io.ReadAll(io.LimitReader(r.Body, payment.MaxCallbackBytes+1))
 	if err != nil {
-		return s.refuseCallback(c, http.StatusBadRequest, "malformed", "The body could not be read.", err,
-			claimedCallback(nil, booking.SignatureUnchecked, received))
+		return s.refuseUnverified(c, http.StatusBadRequest, refusedMalformed, "The body could not be read.", err)
 	}
 	n, err := s.opts.Payments.VerifyCallback(r.Header, body, received)
 	switch {
 	case errors.Is(err, payment.ErrBadSignature):
-		return s.refuseCallback(c, http.StatusUnauthorized, "bad_signature", "The signature is missing, wrong or stale.", err,
-			claimedCallback(body, booking.SignatureInvalid, received))
+		return s.refuseUnverified(c, http.StatusUnauthorized, refusedBadSignature, "The signature is missing, wrong or stale.", err)
 	case errors.Is(err, payment.ErrMalformed):
-		return s.refuseCallback(c, http.StatusBadRequest, "malformed", "The body is not a well-formed event.", err,
-			claimedCallback(body, booking.SignatureUnchecked, received))
+		return s.refuseUnverified(c, http.StatusBadRequest, refusedMalformed, "The body is not a well-formed event.", err)
 	case err != nil:
 		s.metrics.callback("error")
 		return s.callbackFailed(c, http.StatusInternalServerError, errorf("web: verify callback: %w", err))
@@ -137,8 +137,9 @@ func (s *Server) handlePaymentCallback(c echo.Context) error {
 // handleStripeWebhook is POST /payments/stripe/webhook (SPEC §9); 404 with
 // another provider. A webhook that is too large, unsigned, badly signed,
 // stale, or on another API version is 400 and stores nothing: before its
-// signature is verified it is anybody's, and only a counter and a log line
-// note it. A verified one is settled like the sandbox's callback.
+// signature is verified it is anybody's, and only a counter and a sampled
+// log line note it (refuseUnverified). A verified one is settled like the
+// sandbox's callback.
 func (s *Server) handleStripeWebhook(c echo.Context) error {
 	if s.opts.Payments == nil || s.opts.Payments.CallbackPath() != payment.StripeWebhookPath {
 		return s.callbackFailed(c, http.StatusNotFound, echo.ErrNotFound)
@@ -153,13 +154,12 @@ func (s *Server) handleStripeWebhook(c echo.Context) error {
 			return s.applyNotification(c, n, received, stripeAnswers)
 		}
 	}
-	outcome := "malformed" // also a body that could not be read
+	why := refusedMalformed // also a body that could not be read
 	if errors.Is(err, payment.ErrBadSignature) {
-		outcome = "bad_signature"
+		why = refusedBadSignature
 	}
-	s.metrics.callback(outcome)
-	s.log.WarnContext(r.Context(), "stripe webhook refused", "why", outcome, "err", err, "request_id", requestIDOf(c))
-	return c.JSON(http.StatusBadRequest, callbackAnswer{Error: "The webhook is not a verified Stripe event of this endpoint: " + outcome + "."})
+	return s.refuseUnverified(c, http.StatusBadRequest, why,
+		"The webhook is not a verified Stripe event of this endpoint: "+why+".", err)
 }
 
 // applyNotification is the one path by which a verified provider event
@@ -202,11 +202,11 @@ func (s *Server) applyNotification(c echo.Context, n payment.Notification, recei
 		s.recordCallback(c, rec)
 		return c.JSON(http.StatusOK, callbackAnswer{Ignored: n.Ack})
 	}
-	switch booking.ErrorCode(err) {
-	case "":
-	case booking.ENOTFOUND:
+	switch {
+	case err == nil:
+	case namesNothingOfOurs(n, err):
 		return s.settleRefused(c, policy.unknown, "unknown_payment", err, rec)
-	case booking.EINVALID:
+	case booking.ErrorCode(err) == booking.EINVALID:
 		return s.settleRefused(c, policy.mismatch, "mismatch", err, rec)
 	default:
 		s.metrics.callback("error")
@@ -233,6 +233,19 @@ func (s *Server) applyNotification(c echo.Context, n payment.Notification, recei
 	return c.JSON(http.StatusOK, callbackAnswer{Effect: effect, Duplicate: duplicate})
 }
 
+// namesNothingOfOurs reports whether err, from settling n, says that the
+// event names no payment of ours (a payment event) or no booking (a refund
+// event): the provider's mistake, answered by the route's policy. Any
+// other not-found met while settling is a broken invariant of our
+// database (a payment whose booking, hold or show is missing) and so our
+// fault: a 5xx, logged as an error, which the provider retries.
+func namesNothingOfOurs(n payment.Notification, err error) bool {
+	if n.Refund != nil {
+		return errors.Is(err, booking.ErrBookingNotFound)
+	}
+	return errors.Is(err, booking.ErrPaymentNotFound)
+}
+
 // settleRefused answers a verified event the domain would not apply (it
 // names no payment of ours, or does not match it) with the provider's
 // policy's status, and logs it with the reason.
@@ -249,9 +262,9 @@ func (s *Server) settleRefused(c echo.Context, status int, why string, err error
 	return c.JSON(status, callbackAnswer{Ignored: why + ": " + message})
 }
 
-// refuseCallback answers a callback that will not take effect, and logs it
-// for the admin pages. Refusals are the sender's problem, so they are logged
-// as warnings, with the reason.
+// refuseCallback answers a verified callback that will not take effect,
+// and logs it for the admin pages. Refusals are the sender's problem, so
+// they are logged as warnings, with the reason.
 func (s *Server) refuseCallback(c echo.Context, status int, outcome, message string, err error, rec booking.CallbackRecord) error {
 	s.metrics.callback(outcome)
 	s.log.WarnContext(c.Request().Context(), "payment callback refused",

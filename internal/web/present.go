@@ -82,6 +82,7 @@ func runtime(min int) string {
 type selection struct {
 	chosen    map[string]bool // nil: the viewer's own hold is the selection
 	conflicts map[string]bool
+	suggested map[string]bool // best available's block
 	notice    *model.Notice
 }
 
@@ -106,6 +107,10 @@ func (s *Server) seatMapModel(sm booking.SeatMap, sel selection) model.SeatMap {
 		MaxSeats:    s.svc.MaxSeats(),
 		Currency:    sm.Show.Currency,
 		Notice:      sel.notice,
+		Best:        model.BestForm{Action: showURL(sm.Show.ID)},
+	}
+	for n := 1; n <= s.svc.MaxSeats(); n++ {
+		m.Best.Parties = append(m.Best.Parties, n)
 	}
 	if err := sm.Show.CheckOnSale(sm.At); err != nil {
 		m.ClosedReason = booking.ErrorMessage(err)
@@ -175,7 +180,7 @@ func (s *Server) seatModel(sm booking.SeatMap, st booking.Seat, priceText string
 		ID: st.ID, Number: strconv.Itoa(st.Number), State: string(state),
 		Kind: string(st.Kind), Category: st.Category,
 		Price: int64(st.Price), PriceText: priceText,
-		Conflict: sel.conflicts[st.ID],
+		Conflict: sel.conflicts[st.ID], Suggested: sel.suggested[st.ID],
 	}
 	if v.Kind == "" {
 		v.Kind = string(booking.KindStandard)
@@ -193,11 +198,11 @@ func (s *Server) seatModel(sm booking.SeatMap, st booking.Seat, priceText string
 		v.Status = "available"
 	case booking.StateMine:
 		v.Status = "held for you"
-		v.ExpiresAt = st.LockExpiresAt(sm.At.TTL).Format(time.RFC3339)
+		v.ExpiresAt = expiryAttr(st.LockExpiresAt(sm.At.TTL))
 	case booking.StateHeld:
 		exp := st.LockExpiresAt(sm.At.TTL)
 		v.Status = "held · may free at " + exp.In(s.loc).Format("15:04")
-		v.ExpiresAt = exp.Format(time.RFC3339)
+		v.ExpiresAt = expiryAttr(exp)
 		v.Disabled = true
 	case booking.StateBooked:
 		v.Status = "sold"
@@ -217,7 +222,17 @@ func (s *Server) seatModel(sm booking.SeatMap, st booking.Seat, priceText string
 // serverNow formats the server's clock for app.js, which keeps the offset
 // of the device's clock from it: a phone whose clock is minutes fast must not
 // free held seats, or end a countdown, before the server does.
-func serverNow(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z07:00") }
+func serverNow(t time.Time) string { return t.UTC().Format(rfc3339Milli) }
+
+// rfc3339Milli is RFC 3339 with milliseconds: every time the page's script
+// compares (SPEC §14).
+const rfc3339Milli = "2006-01-02T15:04:05.000Z07:00"
+
+// expiryAttr is an expiry for data-expires-at: to the millisecond, rounded
+// up, so that the page never frees a seat before the server does.
+func expiryAttr(t time.Time) string {
+	return t.UTC().Add(time.Millisecond - time.Nanosecond).Truncate(time.Millisecond).Format(rfc3339Milli)
+}
 
 // seatMapETag names what the fragment shows at this moment: the state of
 // every seat (with when held seats free up) and the viewer's hold.
@@ -261,7 +276,10 @@ func (s *Server) checkoutModel(sm booking.SeatMap, h booking.Hold, gone error) m
 		return m
 	}
 	exp := h.ExpiresAt(sm.At.TTL)
-	m.ExpiresAt = exp.Format(time.RFC3339)
+	if left := booking.MaxExtensions - h.Extensions; left > 0 {
+		m.ExtendAction, m.ExtensionsLeft = holdURL(h.ID)+"/extend", left
+	}
+	m.ExpiresAt = expiryAttr(exp)
 	m.ServerNow = serverNow(sm.At.Now)
 	left := max(exp.Sub(sm.At.Now), 0).Round(time.Second)
 	m.Remaining = fmt.Sprintf("%d:%02d", int(left.Minutes()), int(left.Seconds())%60)

@@ -13,6 +13,9 @@ import (
 // long until the window ends.
 type Limiter interface {
 	Allow(ctx context.Context, key string, limit int, window time.Duration) (ok bool, retryAfter time.Duration, err error)
+	// Count is how many events key has in its current window and how
+	// long that window still runs, without counting one.
+	Count(ctx context.Context, key string) (n int, retryAfter time.Duration, err error)
 }
 
 // allowHold applies HoldRate to a hold by visitor: per session, and ten
@@ -72,12 +75,27 @@ type memoryLimiter struct {
 }
 
 type window struct {
-	start time.Time
-	count int
+	start  time.Time
+	length time.Duration
+	count  int
 }
 
 func newMemoryLimiter(now func() time.Time) *memoryLimiter {
 	return &memoryLimiter{now: now, windows: map[string]*window{}}
+}
+
+func (l *memoryLimiter) Count(_ context.Context, key string) (int, time.Duration, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	w := l.windows[key]
+	if w == nil {
+		return 0, 0, nil
+	}
+	left := w.start.Add(w.length).Sub(l.now())
+	if left <= 0 {
+		return 0, 0, nil
+	}
+	return w.count, left, nil
 }
 
 func (l *memoryLimiter) Allow(_ context.Context, key string, limit int, d time.Duration) (bool, time.Duration, error) {
@@ -94,7 +112,7 @@ func (l *memoryLimiter) Allow(_ context.Context, key string, limit int, d time.D
 	}
 	w := l.windows[key]
 	if w == nil || now.Sub(w.start) >= d {
-		w = &window{start: now}
+		w = &window{start: now, length: d}
 		l.windows[key] = w
 	}
 	w.count++

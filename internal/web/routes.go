@@ -16,6 +16,9 @@ func (s *Server) routes() {
 	e.Use(
 		s.requestID,
 		s.securityHeaders,
+		// Text responses gzip-compressed for clients that accept it (CSRF
+		// tokens are masked per response, so compression leaks none).
+		s.compress,
 		// Outside everything else, so a panic in any middleware (or the
 		// error handler) is still a 500 with the headers above.
 		s.recoverPanics(),
@@ -48,6 +51,7 @@ func (s *Server) routes() {
 		{http.MethodGet, "/holds/:holdID", s.handleHold},
 		{http.MethodPost, "/holds/:holdID/release", s.handleHoldRelease},
 		{http.MethodPost, "/holds/:holdID/pay", s.handleHoldPay},
+		{http.MethodPost, "/holds/:holdID/extend", s.handleHoldExtend},
 		{http.MethodGet, findBookingPath, s.handleFindBooking},
 		{http.MethodPost, findBookingPath, s.handleFindBookingSubmit},
 		{http.MethodGet, "/bookings/:bookingID", s.handleBooking},

@@ -57,10 +57,6 @@ type Options struct {
 	// request still waiting on the database then gets 503 with Retry-After.
 	// 0 means DefaultRequestTimeout.
 	RequestTimeout time.Duration
-	// HoldSeatsPerAddress caps the seats held live from one client address
-	// in one show, over all its sessions (HOLD_SEATS_PER_ADDRESS); 0
-	// disables the cap.
-	HoldSeatsPerAddress int
 	// MetricsToken, when set, is the bearer token /metrics needs; unset,
 	// /metrics answers loopback clients only (METRICS_TOKEN).
 	MetricsToken string

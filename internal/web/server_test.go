@@ -201,3 +201,55 @@ func TestStaticAssets(t *testing.T) {
 	wantStatus(t, c.get("/static/abc/../../go.mod"), http.StatusNotFound)
 	wantStatus(t, c.get("/static/abc/css/nope.css"), http.StatusNotFound)
 }
+
+// TestCookieNames: over https the cookies are __Host- cookies (Secure,
+// Path=/, no Domain), which a sibling subdomain cannot set; over http they
+// keep their plain names.
+func TestCookieNames(t *testing.T) {
+	for _, tt := range []struct {
+		publicURL     string
+		csrf, session string
+		secure        bool
+	}{
+		{"http://localhost:8080", "boxoffice_csrf", "boxoffice_session", false},
+		{"https://tickets.example.com", "__Host-boxoffice_csrf", "__Host-boxoffice_session", true},
+	} {
+		t.Run(tt.publicURL, func(t *testing.T) {
+			a := newApp(t, func(o *web.Options) { o.PublicURL = tt.publicURL })
+			c := a.client()
+			c.http.Jar = nil // the test server is plain http: cookies go by hand
+			page := c.get("/shows/" + testShowID)
+			csrf := cookieNamed(t, page, tt.csrf, tt.secure)
+			tok, _ := page.doc(t).Find(`meta[name="csrf-token"]`).Attr("content")
+			hold := c.post("/shows/"+testShowID+"/holds", url.Values{"_csrf": {tok}, "seat": {"A1"}},
+				"Cookie", csrf.Name+"="+csrf.Value)
+			wantStatus(t, hold, http.StatusSeeOther)
+			session := cookieNamed(t, hold, tt.session, tt.secure)
+			res := c.get(hold.Header.Get("Location"), "Cookie", session.Name+"="+session.Value)
+			wantStatus(t, res, http.StatusOK)
+			if tt.secure {
+				// A cookie under the plain name is not this app's.
+				res := c.get(hold.Header.Get("Location"), "Cookie", "boxoffice_session="+session.Value)
+				wantStatus(t, res, http.StatusNotFound)
+			}
+		})
+	}
+}
+
+// cookieNamed is the cookie res sets under name, checked for the flags
+// every cookie of ours has.
+func cookieNamed(t *testing.T, res response, name string, secure bool) *http.Cookie {
+	t.Helper()
+	for _, ck := range res.Cookies() {
+		if ck.Name != name {
+			continue
+		}
+		if !ck.HttpOnly || ck.SameSite != http.SameSiteLaxMode || ck.Secure != secure || ck.Path != "/" || ck.Domain != "" {
+			t.Errorf("cookie %s: HttpOnly=%v SameSite=%v Secure=%v Path=%q Domain=%q, want true Lax %v / none",
+				name, ck.HttpOnly, ck.SameSite, ck.Secure, ck.Path, ck.Domain, secure)
+		}
+		return ck
+	}
+	t.Fatalf("%s %s sets no cookie %s; it sets %v", res.Request.Method, res.Request.URL.Path, name, res.Cookies())
+	return nil
+}

@@ -2,11 +2,12 @@ package web
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/base64"
+	"crypto/sha256"
+	"encoding/base32"
 	"errors"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/alexedwards/scs/v2"
@@ -24,12 +25,31 @@ const (
 
 // sessionManager is scs adapted to Echo: the session is loaded before the
 // handler and committed just before the response is written, so that what
-// the error handler does (it may mint a CSRF token for the error page) is
-// saved too.
+// the error handler does is saved too. A session is stored only once it
+// holds something to keep (a visitor id for a hold, a sign-in, Pay's
+// address): until then the visitor's CSRF token lives in csrfCookie
+// (csrf.go), and a GET costs no database write (SPEC §12).
 type sessionManager struct {
 	*scs.SessionManager
 	log          *slog.Logger
 	refreshEvery time.Duration // see keepAlive
+	csrfCookie   string        // the name of the CSRF cookie of visitors without a stored token
+}
+
+// Cookie names. Over https they carry the __Host- prefix, which browsers
+// accept only from a secure origin, with Path=/ and no Domain: a sibling
+// subdomain (or a man in the middle of plain http) cannot plant one.
+const (
+	sessionCookieName = "boxoffice_session"
+	csrfCookieName    = "boxoffice_csrf"
+	hostCookiePrefix  = "__Host-"
+)
+
+func cookieName(name string, secure bool) string {
+	if secure {
+		return hostCookiePrefix + name
+	}
+	return name
 }
 
 func newSessionManager(store scs.Store, secure bool, idle time.Duration, log *slog.Logger) *sessionManager {
@@ -44,13 +64,15 @@ func newSessionManager(store scs.Store, secure bool, idle time.Duration, log *sl
 	// after its deadline was last moved, which the middleware does at most
 	// once every refreshEvery (keepAlive).
 	sm.Lifetime = idle
-	sm.Cookie.Name = "boxoffice_session"
+	sm.Cookie.Name = cookieName(sessionCookieName, secure)
+	sm.Cookie.Domain = "" // __Host- forbids one, and no sibling host needs it
 	sm.Cookie.HttpOnly = true
 	sm.Cookie.SameSite = http.SameSiteLaxMode
 	sm.Cookie.Secure = secure
 	sm.Cookie.Path = "/"
 	sm.Cookie.Persist = true
-	return &sessionManager{SessionManager: sm, log: log, refreshEvery: min(sessionRefreshEvery, idle/10)}
+	return &sessionManager{SessionManager: sm, log: log, refreshEvery: min(sessionRefreshEvery, idle/10),
+		csrfCookie: cookieName(csrfCookieName, secure)}
 }
 
 // DefaultSessionIdle is how long a session lasts without a request when
@@ -119,11 +141,20 @@ func (sm *sessionManager) middleware(onError echo.HTTPErrorHandler) echo.Middlew
 // commit saves a changed session and sets its cookie, just before the
 // response's headers are written. A failure can no longer change the
 // response, so it is only logged.
+//
+// A session stored without a CSRF token of its own (made by this request,
+// for a visitor who had only the cookie) adopts the cookie's token, so the
+// pages already open keep working.
 func (sm *sessionManager) commit(c echo.Context) {
 	ctx := c.Request().Context()
 	w := c.Response().Writer
 	switch sm.Status(ctx) {
 	case scs.Modified:
+		if sm.GetString(ctx, keyCSRF) == "" {
+			if t := sm.cookieToken(c); t != "" {
+				sm.Put(ctx, keyCSRF, t)
+			}
+		}
 		token, expiry, err := sm.Commit(ctx)
 		if err != nil {
 			sm.log.ErrorContext(ctx, "session commit failed", "err", err, "request_id", requestIDOf(c))
@@ -150,51 +181,22 @@ func (s *Server) visitor(c echo.Context) string {
 }
 
 // ensureVisitor returns the visitor id, giving the session one first if
-// needed. It is the owner of the visitor's holds. Sessions get their visitor
-// id with their CSRF token, so this adds one only to sessions made before
-// that was so.
+// needed: it is the owner of the visitor's holds. A visitor's first hold is
+// what first stores their session.
+//
+// A visitor without a session yet but with the CSRF cookie gets an id
+// derived from the cookie's token: requests a browser fires together
+// before it has a session (a burst of holds) then share one visitor, and
+// one HOLD_RATE budget, though each makes a session of its own.
 func (s *Server) ensureVisitor(c echo.Context) string {
 	if v := s.visitor(c); v != "" {
 		return v
 	}
 	v := booking.NewID()
+	if t := s.sessions.cookieToken(c); t != "" {
+		sum := sha256.Sum256([]byte("boxoffice visitor\x00" + t))
+		v = strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(sum[:16]))
+	}
 	s.sessions.Put(c.Request().Context(), keyVisitor, v)
 	return v
-}
-
-// csrfToken returns the session's CSRF token, minting one if needed. Pages
-// put it in <meta name="csrf-token"> and in their forms.
-//
-// A new token comes with the session's visitor id: every key a session will
-// have is set when it is first made, so requests that overlap later (a poll
-// and a hold) can't write back a copy missing a key the other one added.
-func (s *Server) csrfToken(c echo.Context) string {
-	if !s.sessions.loaded(c) {
-		return ""
-	}
-	ctx := c.Request().Context()
-	if t := s.sessions.GetString(ctx, keyCSRF); t != "" || c.Request().Method == http.MethodHead {
-		return t // HEAD has no body to put a new token in
-	}
-	t := randomToken()
-	s.sessions.Put(ctx, keyCSRF, t)
-	if s.sessions.GetString(ctx, keyVisitor) == "" {
-		s.sessions.Put(ctx, keyVisitor, booking.NewID())
-	}
-	return t
-}
-
-// existingCSRFToken is the session's CSRF token if it has one, else "". Error
-// pages use it: they must not make a session for a request that had none.
-func (s *Server) existingCSRFToken(c echo.Context) string {
-	if !s.sessions.loaded(c) {
-		return ""
-	}
-	return s.sessions.GetString(c.Request().Context(), keyCSRF)
-}
-
-func randomToken() string {
-	var b [32]byte
-	_, _ = rand.Read(b[:])
-	return base64.RawURLEncoding.EncodeToString(b[:])
 }

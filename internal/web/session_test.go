@@ -102,9 +102,9 @@ func TestCookielessErrorsCreateNoSession(t *testing.T) {
 func TestPollsDoNotWriteTheSession(t *testing.T) {
 	a, cs := newCountingApp(t)
 	c := a.client()
-	c.csrf() // the first page makes the session
-	if n := cs.commits.Load(); n != 1 {
-		t.Fatalf("%d session writes for the first page, want 1", n)
+	c.csrf() // the first page keeps its token in a cookie, not a session
+	if n := cs.commits.Load(); n != 0 {
+		t.Fatalf("%d session writes for the first page, want 0", n)
 	}
 	c.mustHold("A1")
 	before := cs.commits.Load()
@@ -125,9 +125,9 @@ func TestPollsDoNotWriteTheSession(t *testing.T) {
 func TestUndecodableSessionStartsAfresh(t *testing.T) {
 	a := newApp(t)
 	c := a.client()
-	c.csrf() // the seat map mints a CSRF token: a session is saved
+	c.mustHold("A1") // a hold saves a session
 	if n := a.count(`SELECT count(*) FROM sessions`); n != 1 {
-		t.Fatalf("%d sessions after the first page, want 1", n)
+		t.Fatalf("%d sessions after the first hold, want 1", n)
 	}
 	db, err := sql.Open("sqlite", a.path)
 	if err != nil {
@@ -144,10 +144,90 @@ func TestUndecodableSessionStartsAfresh(t *testing.T) {
 	if tok := c.csrf(); tok == "" {
 		t.Fatal("no CSRF token in the new session")
 	}
+	if got := c.hold("A2"); got.StatusCode != http.StatusSeeOther {
+		t.Errorf("a hold in the new session: %d, want 303", got.StatusCode)
+	}
 	if n := a.count(`SELECT count(*) FROM sessions WHERE data <> x'ff00ff00'`); n != 1 {
 		t.Errorf("%d new sessions saved, want 1", n)
 	}
-	if got := c.hold("A1"); got.StatusCode != http.StatusSeeOther {
-		t.Errorf("a hold in the new session: %d, want 303", got.StatusCode)
+}
+
+// TestCookielessPagesStoreNoSession (SPEC §12): reading any page without a
+// session writes nothing to the database; the page's CSRF token lives in a
+// cookie until there is something to keep. The first hold, through the
+// page's own token, stores one session, which adopts the cookie's token so
+// that a page opened before it still works; a sign-in works the same way.
+func TestCookielessPagesStoreNoSession(t *testing.T) {
+	a := newAdminApp(t)
+	var cs *countingSessions
+	a = a.sibling(func(o *web.Options) {
+		o.AdminPasswordCost = 4
+		cs = &countingSessions{SessionStore: o.Sessions.(*sqlite.SessionStore)}
+		o.Sessions = cs
+	})
+	show := "/shows/" + testShowID
+	for i := range 50 {
+		for _, tc := range []struct {
+			path   string
+			header []string
+			want   int
+		}{
+			{"/", nil, http.StatusOK},
+			{show, nil, http.StatusOK},
+			{show + "/seats", nil, http.StatusOK},
+			{show + "/seats", []string{"HX-Request", "true"}, http.StatusOK},
+			{"/admin/login", nil, http.StatusOK},
+			{"/bookings/find", nil, http.StatusOK},
+			{"/admin", nil, http.StatusSeeOther},
+			{"/holds/" + itoa(i), nil, http.StatusNotFound},
+			{"/shows/nope", nil, http.StatusNotFound},
+		} {
+			wantStatus(t, a.client().get(tc.path, tc.header...), tc.want)
+		}
 	}
+	if n := a.count(`SELECT count(*) FROM sessions`); n != 0 {
+		t.Fatalf("%d session rows after cookieless GETs, want 0", n)
+	}
+	if n := cs.commits.Load(); n != 0 {
+		t.Fatalf("%d session writes after cookieless GETs, want 0", n)
+	}
+
+	c := a.client()
+	page := c.get(show)
+	if !hasCookie(page, "boxoffice_csrf") || hasCookie(page, "boxoffice_session") {
+		t.Errorf("the seat map sets cookies %v, want boxoffice_csrf only", page.Cookies())
+	}
+	opened, _ := page.doc(t).Find(`form input[name="_csrf"]`).Attr("value")
+	tok, _ := c.get(show).doc(t).Find(`meta[name="csrf-token"]`).Attr("content")
+	hold := c.post(show+"/holds", url.Values{"_csrf": {tok}, "seat": {"A1"}})
+	wantStatus(t, hold, http.StatusSeeOther)
+	if !hasCookie(hold, "boxoffice_session") {
+		t.Error("the first hold set no session cookie")
+	}
+	if n := a.count(`SELECT count(*) FROM sessions`); n != 1 {
+		t.Fatalf("%d session rows after the first hold, want 1", n)
+	}
+	// The page opened before the session existed still works.
+	wantStatus(t, c.post(show+"/holds", url.Values{"_csrf": {opened}, "seat": {"A2"}}), http.StatusSeeOther)
+	if n := a.count(`SELECT count(*) FROM sessions`); n != 1 {
+		t.Errorf("%d session rows after a second hold, want 1", n)
+	}
+	// The same visitor: the second hold replaced the first.
+	wantStatus(t, c.get(hold.Header.Get("Location")), http.StatusGone)
+
+	admin := a.client()
+	admin.mustLogin()
+	wantStatus(t, admin.get("/admin"), http.StatusOK)
+	if n := a.count(`SELECT count(*) FROM sessions`); n != 2 {
+		t.Errorf("%d session rows after a sign-in, want 2", n)
+	}
+}
+
+func hasCookie(res response, name string) bool {
+	for _, ck := range res.Cookies() {
+		if ck.Name == name {
+			return true
+		}
+	}
+	return false
 }

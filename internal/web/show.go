@@ -2,23 +2,73 @@ package web
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
+	"boxoffice/internal/booking"
+	"boxoffice/views/model"
 	"boxoffice/views/pages"
 	"boxoffice/views/partials"
 )
 
 // handleShow is the seat map page: GET /shows/:showID.
+//
+// With ?best=N (and &category=NAME, &wheelchair=1) it is the map with the
+// best block for a party of N ticked (data-suggested), for the moviegoer to
+// change or hold; no block is 200 with a message, a party outside 1 to
+// MAX_SEATS 422.
 func (s *Server) handleShow(c echo.Context) error {
 	sm, err := s.svc.SeatMap(c.Request().Context(), c.Param("showID"), s.visitor(c))
 	if err != nil {
 		return err
 	}
-	m := s.seatMapModel(sm, selection{})
+	status, sel, form := http.StatusOK, selection{}, model.BestForm{}
+	if q := c.QueryParams(); q.Has("best") {
+		form.Category, form.Wheelchair = truncateText(q.Get("category"), 40), q.Get("wheelchair") != ""
+		party, perr := strconv.Atoi(strings.TrimSpace(q.Get("best")))
+		if perr != nil {
+			party = 0 // BestAvailable names the problem
+		}
+		form.Party = party
+		block, ok, err := s.svc.BestAvailable(sm, booking.BestRequest{Party: party, Category: form.Category, Wheelchair: form.Wheelchair})
+		switch {
+		case booking.ErrorCode(err) == booking.EINVALID:
+			status, form.Error = http.StatusUnprocessableEntity, booking.ErrorMessage(err)
+			sel.notice = &model.Notice{Kind: "error", Text: form.Error}
+		case err != nil:
+			return err
+		case !ok:
+			sel.notice = &model.Notice{Kind: "info", Text: noBlockText(party, form)}
+		default:
+			ids := block.IDs()
+			sel.chosen, sel.suggested = setOf(ids), setOf(ids)
+			sel.notice = &model.Notice{Kind: "info", Text: "The best seats together for " + partyText(party) + ": " +
+				strings.Join(ids, ", ") + ". They are ticked on the map: change them if you like, then press Hold."}
+		}
+	}
+	m := s.seatMapModel(sm, sel)
+	form.Action, form.Parties = m.Best.Action, m.Best.Parties
+	m.Best = form
 	m.Page = s.page(c, sm.Show.Movie.Title)
-	return s.render(c, http.StatusOK, pages.SeatMap(m))
+	return s.render(c, status, pages.SeatMap(m))
+}
+
+func partyText(n int) string {
+	if n == 1 {
+		return "one"
+	}
+	return strconv.Itoa(n)
+}
+
+// noBlockText says that no block fits, and what may help.
+func noBlockText(party int, f model.BestForm) string {
+	text := "There are no " + strconv.Itoa(party) + " seats together left"
+	if f.Category != "" {
+		text += " in " + f.Category
+	}
+	return text + ". Try a smaller party or another category, or pick seats on the map."
 }
 
 // handleShowSeats is the seat map fragment the page refreshes itself with:

@@ -50,9 +50,7 @@ func TestSeatMapPage(t *testing.T) {
 	if !ok {
 		t.Fatal("held seat B2 has no data-expires-at")
 	}
-	if at, err := time.Parse(time.RFC3339, exp); err != nil || !at.Equal(testStart.Add(15*time.Minute)) {
-		t.Errorf("B2 data-expires-at = %q (%v), want %s", exp, err, testStart.Add(15*time.Minute).Format(time.RFC3339))
-	}
+	wantExpiry(t, "held seat B2", exp, testStart.Add(15*time.Minute))
 	if _, ok := d.Find(`[data-seat-id="A2"]`).Attr("data-expires-at"); ok {
 		t.Error("available seat A2 has data-expires-at")
 	}

@@ -83,6 +83,22 @@ type SeatMap struct {
 	// ServerNow is the server's clock as the map was drawn (RFC 3339 with
 	// milliseconds): app.js frees held seats by it, not the device's clock.
 	ServerNow string
+	// Best is the best-available form: what it asked for last.
+	Best BestForm
+	// GapSeat is the seat a refused hold would have left alone
+	// (data-gap-seat).
+	GapSeat string
+}
+
+// BestForm asks for the best seats for a party: a GET of the seat map
+// with ?best=N&category=NAME&wheelchair=1.
+type BestForm struct {
+	Action     string
+	Party      int // 0: not asked
+	Parties    []int
+	Category   string
+	Wheelchair bool
+	Error      string
 }
 
 // HoldLink points the viewer back to a hold they already have.
@@ -131,6 +147,7 @@ type Seat struct {
 	Checked   bool
 	Disabled  bool
 	Conflict  bool // requested but just taken by someone else
+	Suggested bool // chosen by best available (data-suggested)
 }
 
 // Checkout is a hold on its way to payment.
@@ -150,6 +167,11 @@ type Checkout struct {
 	ServerNow     string // the server's clock at render (RFC 3339, ms): the countdown runs by it
 	Email         string // the address for the tickets, as last given
 	EmailErr      string // what is wrong with it, after a refused Pay
+	// ExtendAction is where "More time" posts, while the hold has
+	// extensions left ("" when not); Extended says it just got some.
+	ExtendAction   string
+	ExtensionsLeft int
+	Extended       bool
 }
 
 // CheckoutSeat is one line of the checkout summary.

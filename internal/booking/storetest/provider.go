@@ -396,4 +396,14 @@ func testSettleRefundFailed(t *testing.T, s booking.Store) {
 
 	_, err = s.SettleRefund(ctx, booking.RefundEvent{ID: "evt_" + booking.NewID(), RefundID: "re_1", BookingID: booking.NewID()}, m)
 	wantErr(t, "SettleRefund of an unknown booking", err, booking.ErrBookingNotFound)
+
+	// The second refund goes through: the booking is refunded again, and
+	// its mail, queued at the first, is not queued twice.
+	again, err := s.MarkRefunded(ctx, due.ID, "re_2", "ops@example.com", at(5*time.Hour).Now)
+	if err != nil || again.State != booking.BookingRefunded || again.RefundID != "re_2" {
+		t.Fatalf("MarkRefunded after a failed refund = %+v, %v; want refunded by re_2", again, err)
+	}
+	if m := getMail(t, s, due.ID+".refunded"); !m.CreatedAt.Equal(at(time.Hour).Now) {
+		t.Errorf("the refund's mail was queued again at %v, want once at %v", m.CreatedAt, at(time.Hour).Now)
+	}
 }

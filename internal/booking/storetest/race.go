@@ -26,6 +26,8 @@ var raceTests = []test{
 	{"LastAdmin", testRaceLastAdmin},
 	{"Admit", testRaceAdmit},
 	{"ClaimMail", testRaceClaimMail},
+	{"AddressCap", testRaceAddressCap},
+	{"Extend", testRaceExtend},
 }
 
 // raceTimeout bounds every race: a store that deadlocks fails, not hangs.

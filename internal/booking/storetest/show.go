@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 var showTests = []test{
 	{"RoundTrip", testShowRoundTrip},
 	{"SeatsInMapOrder", testSeatsInMapOrder},
+	{"SeatsInOneGridPlace", testSeatsInOneGridPlace},
 	{"CountShows", testCountShows},
 	{"UpcomingShows", testUpcomingShows},
 	{"Occupancy", testOccupancy},
@@ -240,5 +242,31 @@ func testNotFound(t *testing.T, s booking.Store) {
 
 	if err := s.Ping(ctx); err != nil {
 		t.Errorf("Ping: %v", err)
+	}
+}
+
+// testSeatsInOneGridPlace: seats that share a grid place (CreateShow does
+// not forbid it) come back in seat id order, by Seats and by
+// AvailableSeatIDs alike.
+func testSeatsInOneGridPlace(t *testing.T, s booking.Store) {
+	id := booking.NewID()
+	show := booking.Show{ID: id, Theatre: booking.Theatre{ID: "t1"}, StartsAt: later, Currency: currency}
+	var seats []booking.Seat
+	for _, p := range []struct {
+		id       string
+		row, col int
+	}{{"C3", 0, 1}, {"B2", 0, 0}, {"A9", 0, 1}, {"A1", 0, 0}} {
+		seats = append(seats, booking.Seat{ShowID: id, ID: p.id, Row: p.id[:1], Number: 1, GridRow: p.row, GridCol: p.col,
+			Category: "Classic", Price: classicPrice, Kind: booking.KindStandard, Status: booking.SeatAvailable})
+	}
+	if err := s.CreateShow(context.Background(), show, seats); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"A1", "B2", "A9", "C3"}
+	if got := seatIDs(getSeats(t, s, id)); !slices.Equal(got, want) {
+		t.Errorf("Seats in map order: %v, want %v", got, want)
+	}
+	if got := availableIDs(t, s, id, at(0)); !slices.Equal(got, want) {
+		t.Errorf("AvailableSeatIDs in map order: %v, want %v", got, want)
 	}
 }

@@ -72,6 +72,9 @@ func Run(t *testing.T, h Harness) {
 		{"Rule", ruleTests, true},
 		{"Hold", holdTests, true},
 		{"Release", releaseTests, true},
+		{"Address", addressTests, true},
+		{"Gap", gapTests, true},
+		{"Extend", extendTests, true},
 		{"StartPayment", startPaymentTests, true},
 		{"Settle", settleTests, true},
 		{"Provider", providerTests, true},
@@ -80,6 +83,7 @@ func Run(t *testing.T, h Harness) {
 		{"Admin", adminTests, true},
 		{"Checkin", checkinTests, true},
 		{"Mail", mailTests, true},
+		{"Prune", pruneTests, true},
 		{"Race", raceTests, false},
 	}
 	for _, g := range groups {
@@ -130,8 +134,12 @@ var base = time.Date(2026, 4, 1, 10, 0, 0, 123456789, time.UTC)
 // sales window.
 var later = base.Add(30 * 24 * time.Hour)
 
-// at is base+d with the usual TTL.
-func at(d time.Duration) booking.Moment { return booking.Moment{Now: base.Add(d), TTL: ttl} }
+// at is base+d with the usual TTL. Single gaps are allowed, so that each
+// test picks seats for what it tests; the gap rule has tests of its own
+// (gapTests).
+func at(d time.Duration) booking.Moment {
+	return booking.Moment{Now: base.Add(d), TTL: ttl, AllowGaps: true}
+}
 
 // layout of the shows the suite creates: rows A, B, … nearest the screen
 // first; an aisle after the middle seat; the back row dearer.

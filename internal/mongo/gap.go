@@ -1,0 +1,41 @@
+package mongo
+
+import (
+	"context"
+	"fmt"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"boxoffice/internal/booking"
+)
+
+// checkGaps reads, inside the hold's transaction and after its writes, the
+// seats of every row the hold touches, as its snapshot has them with its
+// own writes, and lets booking.CheckGaps decide (SEAT_GAPS=refuse).
+func (s *Store) checkGaps(ctx context.Context, h booking.Hold, m booking.Moment) error {
+	if m.AllowGaps {
+		return nil
+	}
+	mine, err := seatsOf(ctx, s.col(colSeats), h.ShowID, h.SeatIDs)
+	if err != nil {
+		return fmt.Errorf("read the hold's seats: %w", err)
+	}
+	rows := make(bson.A, 0, len(mine))
+	seen := map[int]bool{}
+	for _, st := range mine {
+		if !seen[st.GridRow] {
+			seen[st.GridRow] = true
+			rows = append(rows, st.GridRow)
+		}
+	}
+	seats, err := findSeats(ctx, s.col(colSeats), bson.D{
+		{Key: "show_id", Value: h.ShowID},
+		{Key: "grid_row", Value: bson.D{{Key: "$in", Value: rows}}},
+	})
+	if err != nil {
+		return fmt.Errorf("read the hold's rows: %w", err)
+	}
+	return booking.CheckGaps(seats, h.SeatIDs, func(st booking.Seat) bool {
+		return st.HoldID == h.ID || st.AvailableAt(m)
+	})
+}

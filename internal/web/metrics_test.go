@@ -1,0 +1,52 @@
+package web_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"boxoffice/internal/web"
+)
+
+// TestMetricsAccess (SPEC §12): with a token, /metrics needs it as a bearer
+// token, from anywhere; without one, it answers clients on this host only,
+// by the client address the limits use (the tests' connections come from
+// the loopback, which is trusted as a proxy).
+func TestMetricsAccess(t *testing.T) {
+	const token = "0123456789abcdef0123456789abcdef"
+	withToken := newApp(t, func(o *web.Options) { o.MetricsToken = token })
+	without := newApp(t)
+	tests := []struct {
+		name   string
+		app    *app
+		header []string
+		want   int
+	}{
+		{"token: right bearer", withToken, []string{"Authorization", "Bearer " + token}, http.StatusOK},
+		{"token: scheme in any case", withToken, []string{"Authorization", "bearer " + token}, http.StatusOK},
+		{"token: right bearer from afar", withToken, []string{"Authorization", "Bearer " + token, "X-Forwarded-For", "198.51.100.7"}, http.StatusOK},
+		{"token: none, even from the loopback", withToken, nil, http.StatusUnauthorized},
+		{"token: wrong", withToken, []string{"Authorization", "Bearer " + token + "x"}, http.StatusUnauthorized},
+		{"token: a prefix", withToken, []string{"Authorization", "Bearer " + token[:16]}, http.StatusUnauthorized},
+		{"token: not bearer", withToken, []string{"Authorization", "Basic " + token}, http.StatusUnauthorized},
+		{"no token: loopback", without, nil, http.StatusOK},
+		{"no token: loopback behind the proxy", without, []string{"X-Forwarded-For", "::1"}, http.StatusOK},
+		{"no token: a client behind the proxy", without, []string{"X-Forwarded-For", "198.51.100.7"}, http.StatusForbidden},
+		{"no token: a bearer is no key", without, []string{"Authorization", "Bearer " + token, "X-Forwarded-For", "198.51.100.7"}, http.StatusForbidden},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := tt.app.client().get("/metrics", tt.header...)
+			wantStatus(t, res, tt.want)
+			challenge := res.Header.Get("WWW-Authenticate")
+			switch {
+			case tt.want == http.StatusOK && !strings.Contains(res.body, "boxoffice_holds_total"):
+				t.Error("200 without the metrics")
+			case tt.want != http.StatusOK && strings.Contains(res.body, "boxoffice_"):
+				t.Error("refused, yet the metrics are in the body")
+			case tt.want == http.StatusUnauthorized && !strings.HasPrefix(challenge, "Bearer"):
+				t.Errorf("401 with WWW-Authenticate %q, want Bearer", challenge)
+			}
+		})
+	}
+}
