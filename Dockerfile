@@ -9,7 +9,7 @@
 FROM node:22-bookworm-slim AS assets
 WORKDIR /src
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+RUN npm ci --omit=dev --no-audit --no-fund
 
 FROM golang:1.26 AS build
 WORKDIR /src
@@ -17,6 +17,7 @@ COPY go.mod go.sum ./
 RUN --mount=type=cache,target=/go/pkg/mod go mod download
 COPY . .
 COPY --from=assets /src/node_modules/htmx.org/dist/htmx.min.js static/vendor/htmx.min.js
+COPY --from=assets /src/node_modules/jsqr/dist/jsQR.js static/vendor/jsQR.js
 # Pure Go (modernc.org/sqlite), so no cgo and no libc in the final image.
 RUN --mount=type=cache,target=/go/pkg/mod --mount=type=cache,target=/root/.cache/go-build \
     CGO_ENABLED=0 go build -trimpath -ldflags='-s -w' -o /out/boxoffice ./cmd/boxoffice \

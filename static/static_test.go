@@ -1,6 +1,7 @@
 package static
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -48,5 +49,20 @@ func TestCheckMissing(t *testing.T) {
 	}
 	if err := check(all); err != nil {
 		t.Errorf("check with every vendored file = %v, want nil", err)
+	}
+}
+
+// TestDockerfileCopiesEveryVendoredFile: the image builds with a plain go
+// build, so its Dockerfile must put every vendored file in place first, or
+// the binary would refuse to start (Check).
+func TestDockerfileCopiesEveryVendoredFile(t *testing.T) {
+	b, err := os.ReadFile("../Dockerfile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range Vendored {
+		if !strings.Contains(string(b), " static/"+f) {
+			t.Errorf("the Dockerfile does not copy static/%s", f)
+		}
 	}
 }

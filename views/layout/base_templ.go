@@ -125,12 +125,12 @@ func Base(p model.Page) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		if p.Sandbox {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "<p class=\"sandbox-mode\" role=\"note\" data-sandbox-banner><strong>Sandbox</strong> · payments are simulated, no real money, tickets not valid for entry</p>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "<section class=\"sandbox-mode\" aria-label=\"Sandbox mode\" data-sandbox-banner><strong>Sandbox</strong> · payments are simulated, no real money, tickets not valid for entry</section>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, "<div id=\"flash\" class=\"wrap flash\" aria-live=\"assertive\"></div><main id=\"main\" class=\"wrap\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, "<div id=\"flash\" class=\"wrap flash\" role=\"region\" aria-label=\"Messages\" aria-live=\"assertive\"></div><main id=\"main\" class=\"wrap\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -1,0 +1,122 @@
+package web_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+
+	"boxoffice/internal/testkit"
+)
+
+// TestAxe runs axe-core's WCAG 2.0, 2.1 and 2.2 A and AA rules in a real
+// Chromium on every kind of page: home, the seat map on a phone, on a
+// laptop and in the dark, a conflict answered in place, checkout, the
+// sandbox's checkout, the booking, find-my-booking, the sign-in page and
+// the admin's pages, the door among them. Any violation fails it. It skips
+// without node_modules/axe-core (make assets), as NeedBrowser says.
+func TestAxe(t *testing.T) {
+	testkit.NeedBrowser(t)
+	testkit.NeedAxe(t)
+	a := newAdminApp(t)
+	a.clock.Set(time.Now().UTC().Round(0))
+	a.book("C1")
+	// A 409 answered in place is expected; the browser logs it anyway.
+	br := testkit.NewBrowser(t, func(text string) bool { return strings.Contains(text, "status of 409") })
+	seatmap := a.srv.URL + "/shows/" + testShowID
+	visit := func(path, visible string) {
+		t.Helper()
+		br.Do(chromedp.Navigate(a.srv.URL+path), chromedp.WaitVisible(chromedp.CSS(visible)))
+	}
+
+	visit("/", "main")
+	testkit.Axe(br, "home")
+	visit("/bookings/find", "main form")
+	testkit.Axe(br, "find my booking")
+
+	br.Do(chromedp.Navigate(seatmap), chromedp.WaitVisible(chromedp.CSS(".holdbar-button")))
+	testkit.Axe(br, "seat map, phone")
+	br.Do(chromedp.EmulateViewport(1280, 800))
+	testkit.Axe(br, "seat map, laptop")
+	br.Do(darkMode(true))
+	testkit.Axe(br, "seat map, laptop, dark")
+	br.Do(darkMode(false), chromedp.EmulateViewport(testkit.PhoneWidth, testkit.PhoneHeight))
+
+	// A conflict answered in place.
+	br.Do(
+		chromedp.Click(chromedp.CSS(`label[data-seat-id="A3"]`)),
+		chromedp.Click(chromedp.CSS(`label[data-seat-id="A4"]`)),
+	)
+	a.client().mustHold("A3")
+	br.Do(
+		chromedp.Click(chromedp.CSS(".holdbar-button")),
+		chromedp.WaitVisible(chromedp.CSS(`[data-conflict]`)),
+	)
+	testkit.Axe(br, "conflict")
+
+	// Checkout, the sandbox's checkout, the booking.
+	br.Do(
+		chromedp.Navigate(seatmap),
+		chromedp.WaitVisible(chromedp.CSS(".holdbar-button")),
+		chromedp.Click(chromedp.CSS(`label[data-seat-id="D5"]`)),
+		chromedp.Click(chromedp.CSS(".holdbar-button")),
+		chromedp.WaitVisible(chromedp.CSS(".pay-form button")),
+	)
+	testkit.Axe(br, "checkout")
+	br.Do(darkMode(true))
+	testkit.Axe(br, "checkout, dark")
+	br.Do(
+		darkMode(false),
+		chromedp.SetValue(chromedp.CSS("#pay-email"), testEmail),
+		chromedp.Click(chromedp.CSS(".pay-form button")),
+		chromedp.WaitVisible(chromedp.CSS(`.sandbox__actions`)),
+	)
+	testkit.Axe(br, "sandbox checkout")
+	br.Do(
+		chromedp.Click(chromedp.CSS(`button[value="succeed"]`)),
+		chromedp.WaitVisible(chromedp.CSS("[data-booking-id]")),
+	)
+	br.WaitFor(`document.querySelector('[data-booking-id]').dataset.state === 'confirmed'`, 10*time.Second)
+	testkit.Axe(br, "booking, confirmed")
+
+	// The admin's pages, signed in with the form.
+	visit("/admin/login", "#password")
+	testkit.Axe(br, "sign-in")
+	br.Do(
+		chromedp.SendKeys(chromedp.CSS(`#email`), adminEmail),
+		chromedp.SendKeys(chromedp.CSS(`#password`), adminPassword),
+		chromedp.Submit(chromedp.CSS(`#password`)),
+		chromedp.WaitVisible(chromedp.CSS(`tr[data-show-id="`+testShowID+`"]`)),
+	)
+	testkit.Axe(br, "admin overview")
+	for _, p := range []struct{ path, visible string }{
+		{"/admin/shows/" + testShowID, ".admin-seatmap"},
+		{"/admin/catalog", "main"},
+		{"/admin/accounts", "main"},
+		{"/admin/checkin", "[data-door-code]"},
+	} {
+		visit(p.path, p.visible)
+		testkit.Axe(br, p.path)
+	}
+	visit("/admin/shows/"+testShowID, ".admin-seatmap")
+	br.Do(darkMode(true))
+	testkit.Axe(br, "/admin/shows/"+testShowID+", dark")
+}
+
+// darkMode makes the page prefer a dark colour scheme, or stop preferring
+// one.
+func darkMode(on bool) chromedp.Action[chromedp.Void] {
+	value := "light"
+	if on {
+		value = "dark"
+	}
+	return chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: value}},
+		})
+		return err
+	})
+}
