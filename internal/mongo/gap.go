@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"boxoffice/internal/booking"
 )
@@ -23,9 +24,17 @@ func (s *Store) checkGaps(ctx context.Context, h booking.Hold, m booking.Moment)
 	rows := make(bson.A, 0, len(mine))
 	seen := map[int]bool{}
 	for _, st := range mine {
-		if !seen[st.GridRow] {
-			seen[st.GridRow] = true
-			rows = append(rows, st.GridRow)
+		if seen[st.GridRow] {
+			continue
+		}
+		seen[st.GridRow] = true
+		rows = append(rows, st.GridRow)
+		// Two holds into one row at once touch different seats and would
+		// each check the row without the other's seats; writing the row's
+		// guard makes them conflict, and the retried one sees both.
+		if _, err := s.col(colAddressGuards).UpdateOne(ctx, byID(fmt.Sprintf("%s/row/%d", h.ShowID, st.GridRow)),
+			bson.D{{Key: "$set", Value: bson.D{{Key: "at", Value: nanos(m.Now)}}}}, options.UpdateOne().SetUpsert(true)); err != nil {
+			return fmt.Errorf("guard row: %w", err)
 		}
 	}
 	seats, err := findSeats(ctx, s.col(colSeats), bson.D{

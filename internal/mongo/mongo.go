@@ -57,8 +57,9 @@ const (
 	colScreens       = "screens"
 	colMovies        = "movies"
 	// colAddressGuards has one document per show and client address that
-	// held seats: holds from one address write it, so that two at once
-	// conflict (checkHeldPerAddress).
+	// held seats, and per show and row: holds from one address, or into
+	// one row, write it, so that two at once conflict and the retried one
+	// counts the other (checkHeldPerAddress, checkGaps).
 	colAddressGuards = "address_guards"
 )
 

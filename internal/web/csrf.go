@@ -7,6 +7,8 @@ import (
 	"net/http"
 
 	"github.com/labstack/echo/v4"
+
+	"boxoffice/internal/booking"
 )
 
 // A visitor's CSRF token is the session's once the session is stored, and
@@ -81,14 +83,16 @@ func (s *Server) rawCSRFToken(c echo.Context, mint bool) string {
 	}
 	t := randomToken()
 	c.Set(ctxCSRFCookie, t)
-	c.SetCookie(&http.Cookie{
-		Name:     s.sessions.csrfCookie,
-		Value:    t,
-		Path:     "/",
-		HttpOnly: true,
-		Secure:   s.secure(),
-		SameSite: http.SameSiteLaxMode,
-	})
+	for _, ck := range []struct{ name, value string }{{s.sessions.csrfCookie, t}, {s.sessions.visitorCookie, booking.NewID()}} {
+		c.SetCookie(&http.Cookie{
+			Name:     ck.name,
+			Value:    ck.value,
+			Path:     "/",
+			HttpOnly: true,
+			Secure:   s.secure(),
+			SameSite: http.SameSiteLaxMode,
+		})
+	}
 	return t
 }
 

@@ -103,3 +103,29 @@ func serveOnce(t *testing.T, h http.Handler, path string) response {
 	res := rec.Result()
 	return response{Response: res, body: rec.Body.String()}
 }
+
+// TestCSRFTokenOwnsNothing: the CSRF token is in every page, so knowing it
+// (and even holding the victim's CSRF cookie) gives no access to the
+// victim's holds or bookings: those belong to a random visitor id that is
+// never written into a page.
+func TestCSRFTokenOwnsNothing(t *testing.T) {
+	a := newApp(t)
+	victim := a.client()
+	holdPath := victim.mustHold("A1", "A2")
+	u, _ := url.Parse(a.srv.URL)
+	var csrf *http.Cookie
+	for _, ck := range victim.http.Jar.Cookies(u) {
+		if strings.HasSuffix(ck.Name, "boxoffice_csrf") {
+			csrf = ck
+		}
+	}
+	if csrf == nil {
+		t.Fatal("the victim has no CSRF cookie")
+	}
+	attacker := a.client()
+	attacker.http.Jar.SetCookies(u, []*http.Cookie{{Name: csrf.Name, Value: csrf.Value}})
+	res := attacker.post("/shows/"+testShowID+"/holds", url.Values{"_csrf": {csrf.Value}})
+	wantStatus(t, res, http.StatusUnprocessableEntity) // no seats: but now it has a session
+	wantStatus(t, attacker.get(holdPath), http.StatusNotFound)
+	wantStatus(t, attacker.post(holdPath+"/pay", url.Values{"_csrf": {csrf.Value}, "email": {"attacker@example.com"}}), http.StatusNotFound)
+}

@@ -2,12 +2,9 @@ package web
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/base32"
 	"errors"
 	"log/slog"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/alexedwards/scs/v2"
@@ -34,6 +31,9 @@ type sessionManager struct {
 	log          *slog.Logger
 	refreshEvery time.Duration // see keepAlive
 	csrfCookie   string        // the name of the CSRF cookie of visitors without a stored token
+	// visitorCookie names the random visitor id given with the CSRF cookie
+	// (see ensureVisitor).
+	visitorCookie string
 }
 
 // Cookie names. Over https they carry the __Host- prefix, which browsers
@@ -42,6 +42,7 @@ type sessionManager struct {
 const (
 	sessionCookieName = "boxoffice_session"
 	csrfCookieName    = "boxoffice_csrf"
+	visitorCookieName = "boxoffice_visitor"
 	hostCookiePrefix  = "__Host-"
 )
 
@@ -72,7 +73,7 @@ func newSessionManager(store scs.Store, secure bool, idle time.Duration, log *sl
 	sm.Cookie.Path = "/"
 	sm.Cookie.Persist = true
 	return &sessionManager{SessionManager: sm, log: log, refreshEvery: min(sessionRefreshEvery, idle/10),
-		csrfCookie: cookieName(csrfCookieName, secure)}
+		csrfCookie: cookieName(csrfCookieName, secure), visitorCookie: cookieName(visitorCookieName, secure)}
 }
 
 // DefaultSessionIdle is how long a session lasts without a request when
@@ -184,18 +185,19 @@ func (s *Server) visitor(c echo.Context) string {
 // needed: it is the owner of the visitor's holds. A visitor's first hold is
 // what first stores their session.
 //
-// A visitor without a session yet but with the CSRF cookie gets an id
-// derived from the cookie's token: requests a browser fires together
-// before it has a session (a burst of holds) then share one visitor, and
-// one HOLD_RATE budget, though each makes a session of its own.
+// A visitor without a session yet gets the id of its visitor cookie, set
+// with the CSRF cookie at its first page: requests a browser fires
+// together before it has a session (a burst of holds) then share one
+// visitor, and one HOLD_RATE budget, though each makes a session of its
+// own. That cookie is random, HttpOnly and never written into a page (the
+// CSRF token is, so nothing that owns seats may be derived from it).
 func (s *Server) ensureVisitor(c echo.Context) string {
 	if v := s.visitor(c); v != "" {
 		return v
 	}
 	v := booking.NewID()
-	if t := s.sessions.cookieToken(c); t != "" {
-		sum := sha256.Sum256([]byte("boxoffice visitor\x00" + t))
-		v = strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(sum[:16]))
+	if ck, err := c.Request().Cookie(s.sessions.visitorCookie); err == nil && booking.ValidID(ck.Value) {
+		v = ck.Value
 	}
 	s.sessions.Put(c.Request().Context(), keyVisitor, v)
 	return v

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -64,5 +65,34 @@ func testGapRefusedInTheStep(t *testing.T, s booking.Store) {
 	// SEAT_GAPS=allow: the same hold passes.
 	if err := s.HoldSeats(t.Context(), newHold(show.ID, "o3", at(7*time.Second), "A10", "A11"), at(7*time.Second)); err != nil {
 		t.Errorf("with gaps allowed: %v", err)
+	}
+}
+
+// testRaceGaps: two sessions hold seats of one row at once, each choice
+// fine alone and together leaving a seat alone (A1-A2 and A4-A5 strand
+// A3); however they interleave, one of them is refused.
+func testRaceGaps(t *testing.T, s booking.Store) {
+	for round := range 10 {
+		show, _ := newShow(t, s, 1, 12, later) // A1–A6 | A7–A12
+		m := strict(time.Duration(round) * time.Second)
+		errs := make([]error, 2)
+		concurrently(2, func(i int) {
+			seats := [][]string{{"A1", "A2"}, {"A4", "A5"}}[i]
+			errs[i] = s.HoldSeats(t.Context(), newHold(show.ID, fmt.Sprintf("o%d", i), m, seats...), m)
+		})
+		won := 0
+		for i, err := range errs {
+			var ge *booking.GapError
+			switch {
+			case err == nil:
+				won++
+			case errors.As(err, &ge):
+			default:
+				t.Fatalf("round %d, session %d: %v", round, i, err)
+			}
+		}
+		if won != 1 {
+			t.Fatalf("round %d: %d of the two holds stood (errors %v); want exactly one, the other refused for A3", round, won, errs)
+		}
 	}
 }

@@ -28,6 +28,7 @@ var raceTests = []test{
 	{"ClaimMail", testRaceClaimMail},
 	{"AddressCap", testRaceAddressCap},
 	{"Extend", testRaceExtend},
+	{"Gaps", testRaceGaps},
 }
 
 // raceTimeout bounds every race: a store that deadlocks fails, not hangs.
