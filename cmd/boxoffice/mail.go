@@ -8,6 +8,7 @@ import (
 	"boxoffice/internal/booking"
 	"boxoffice/internal/config"
 	"boxoffice/internal/mail"
+	"boxoffice/internal/web"
 )
 
 // mailEvery is how often each process looks for mail to send: a cheap read
@@ -32,7 +33,7 @@ func newMailer(cfg config.Config, logger *slog.Logger) (mail.Sender, error) {
 // from sending one mail.
 func sendMail(ctx context.Context, svc *booking.Service, sender mail.Sender, publicURL string, logger *slog.Logger) (kick func()) {
 	send := func(ctx context.Context, m booking.Mail, b booking.Booking, sh booking.Show) error {
-		err := sender.Send(ctx, mail.About(m, b, sh, publicURL))
+		err := sender.Send(ctx, mail.About(m, b, sh, web.BookingLink(publicURL, b)))
 		if err != nil {
 			logger.Warn("mail not sent; it will be tried again", "mail", m.ID, "kind", m.Kind, "attempt", m.Attempts, "err", err)
 		}

@@ -3,6 +3,7 @@ package mongo
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
@@ -32,8 +33,7 @@ func (s *Store) checkGaps(ctx context.Context, h booking.Hold, m booking.Moment)
 		// Two holds into one row at once touch different seats and would
 		// each check the row without the other's seats; writing the row's
 		// guard makes them conflict, and the retried one sees both.
-		if _, err := s.col(colAddressGuards).UpdateOne(ctx, byID(fmt.Sprintf("%s/row/%d", h.ShowID, st.GridRow)),
-			bson.D{{Key: "$set", Value: bson.D{{Key: "at", Value: nanos(m.Now)}}}}, options.UpdateOne().SetUpsert(true)); err != nil {
+		if err := s.guard(ctx, fmt.Sprintf("%s/row/%d", h.ShowID, st.GridRow), m.Now); err != nil {
 			return fmt.Errorf("guard row: %w", err)
 		}
 	}
@@ -47,4 +47,13 @@ func (s *Store) checkGaps(ctx context.Context, h booking.Hold, m booking.Moment)
 	return booking.CheckGaps(seats, h.SeatIDs, func(st booking.Seat) bool {
 		return st.HoldID == h.ID || st.AvailableAt(m)
 	})
+}
+
+// guard writes guard document id at now, inside the caller's transaction:
+// two transactions that write one guard conflict, and the one retried sees
+// what the other committed (colAddressGuards).
+func (s *Store) guard(ctx context.Context, id string, now time.Time) error {
+	_, err := s.col(colAddressGuards).UpdateOne(ctx, byID(id),
+		bson.D{{Key: "$set", Value: bson.D{{Key: "at", Value: nanos(now)}}}}, options.UpdateOne().SetUpsert(true))
+	return err
 }

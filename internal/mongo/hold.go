@@ -227,8 +227,7 @@ func (s *Store) checkHeldPerAddress(ctx context.Context, h booking.Hold, m booki
 	if m.SeatsPerAddress <= 0 || h.Address == "" {
 		return nil
 	}
-	if _, err := s.col(colAddressGuards).UpdateOne(ctx, byID(h.ShowID+"/"+h.Address),
-		bson.D{{Key: "$set", Value: bson.D{{Key: "at", Value: nanos(m.Now)}}}}, options.UpdateOne().SetUpsert(true)); err != nil {
+	if err := s.guard(ctx, h.ShowID+"/"+h.Address, m.Now); err != nil {
 		return fmt.Errorf("guard address: %w", err)
 	}
 	cut := nanos(m.LapsedBefore())

@@ -68,8 +68,15 @@ func (s *Store) BookingByTicketCode(ctx context.Context, code string) (booking.B
 	if code == "" {
 		return booking.Booking{}, booking.ErrBookingNotFound
 	}
-	b, err := scanBooking(s.read.QueryRowContext(ctx, `SELECT `+bookingColumns+` FROM bookings WHERE ticket_code = ?`, code))
-	return b, wrapErr("booking by ticket code", notFound(err, booking.ErrBookingNotFound))
+	b, err := bookingByTicketCode(ctx, s.read, code)
+	return b, wrapErr("booking by ticket code", err)
+}
+
+// bookingByTicketCode reads the booking with a ticket code, through
+// bookings_ticket_code.
+func bookingByTicketCode(ctx context.Context, q rowQuerier, code string) (booking.Booking, error) {
+	b, err := scanBooking(q.QueryRowContext(ctx, `SELECT `+bookingColumns+` FROM bookings WHERE ticket_code = ?`, code))
+	return b, notFound(err, booking.ErrBookingNotFound)
 }
 
 // AdmitTicket reads the booking and its show, lets booking.Admit decide and
@@ -80,9 +87,9 @@ func (s *Store) AdmitTicket(ctx context.Context, code, atShow, by string, now ti
 		if code == "" {
 			return booking.ErrBookingNotFound
 		}
-		b, err := scanBooking(tx.QueryRowContext(ctx, `SELECT `+bookingColumns+` FROM bookings WHERE ticket_code = ?`, code))
+		b, err := bookingByTicketCode(ctx, tx, code)
 		if err != nil {
-			return notFound(err, booking.ErrBookingNotFound)
+			return err
 		}
 		sh, err := getShow(ctx, tx, b.ShowID)
 		if err != nil {

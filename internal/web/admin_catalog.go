@@ -85,11 +85,8 @@ func (s *Server) form(c echo.Context, heading, action, submit string, fs []model
 			fs[i].Error = inv.For(fs[i].Name)
 		}
 	}
-	f := model.AdminForm{AdminPage: s.adminPage(c, heading), Heading: heading, Action: action, Submit: submit, Fields: fs, Back: catalogPath}
-	if err != nil {
-		f.Notice = &model.Notice{Kind: "error", Text: "Nothing was saved: " + booking.ErrorMessage(err)}
-	}
-	return f
+	return model.AdminForm{AdminPage: s.adminPage(c, heading), Heading: heading, Action: action, Submit: submit,
+		Fields: fs, Back: catalogPath, Notice: refusal(err)}
 }
 
 // formStatus is 422 for a form shown again after a refused save.

@@ -101,11 +101,16 @@ func (s *Server) bookingView(c echo.Context) (model.Booking, error) {
 	return m, nil
 }
 
-// bookingLink is the booking link of b, which opens it on any device
-// without the session: "" for a booking made before links existed.
-func (s *Server) bookingLink(b booking.Booking) string {
+// bookingLink is BookingLink on this server's PUBLIC_URL.
+func (s *Server) bookingLink(b booking.Booking) string { return BookingLink(s.publicURL, b) }
+
+// BookingLink is the booking link of b on publicURL (without a trailing
+// slash), which opens it on any device without the session that made it
+// (SPEC §11); "" for a booking made before links existed. The booking page
+// and the mails share it.
+func BookingLink(publicURL string, b booking.Booking) string {
 	if b.Key == "" {
 		return ""
 	}
-	return s.publicURL + bookingURL(b.ID) + "?key=" + url.QueryEscape(b.Key)
+	return publicURL + bookingURL(b.ID) + "?key=" + url.QueryEscape(b.Key)
 }

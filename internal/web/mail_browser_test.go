@@ -13,6 +13,7 @@ import (
 	"boxoffice/internal/booking"
 	"boxoffice/internal/mail"
 	"boxoffice/internal/testkit"
+	"boxoffice/internal/web"
 )
 
 // TestTicketMail: the confirmation mail reaches a real SMTP server; its
@@ -32,7 +33,7 @@ func TestTicketMail(t *testing.T) {
 	}
 	ctx := context.Background()
 	n, err := a.svc.SendMail(ctx, 10, func(ctx context.Context, m booking.Mail, b booking.Booking, sh booking.Show) error {
-		return sender.Send(ctx, mail.About(m, b, sh, a.srv.URL))
+		return sender.Send(ctx, mail.About(m, b, sh, web.BookingLink(a.srv.URL, b)))
 	})
 	if err != nil || n != 1 {
 		t.Fatalf("SendMail = %d, %v; want the confirmation sent", n, err)

@@ -140,25 +140,34 @@ func testProcessRace(t *testing.T, h Harness) {
 	if want := processes * goroutines * attempts; len(outcomes) != want {
 		t.Fatalf("workers reported %d outcomes, want %d", len(outcomes), want)
 	}
-	// The processes must have raced, not taken turns.
-	var span [processes]struct{ start, end int64 }
 	var won [processes]int
+	for _, o := range outcomes {
+		if o.Won {
+			won[o.Process]++
+		}
+	}
+	t.Logf("holds won by process: %v", won)
+	checkOverlap(t, outcomes)
+	checkRace(t, s, show.ID, outcomes, m, false)
+}
+
+// checkOverlap fails the test unless the two worker processes' outcomes
+// overlap in time: they must have raced, not taken turns.
+func checkOverlap(t *testing.T, outcomes []outcome) {
+	t.Helper()
+	var span [2]struct{ start, end int64 }
 	for _, o := range outcomes {
 		sp := &span[o.Process]
 		if sp.start == 0 || o.Start < sp.start {
 			sp.start = o.Start
 		}
 		sp.end = max(sp.end, o.End)
-		if o.Won {
-			won[o.Process]++
-		}
 	}
 	overlap := time.Duration(min(span[0].end, span[1].end) - max(span[0].start, span[1].start))
-	t.Logf("holds won by process: %v; the processes raced together for %v", won, overlap)
+	t.Logf("the processes raced together for %v", overlap)
 	if overlap <= 0 {
 		t.Errorf("the worker processes did not run at the same time (overlap %v): the race proved nothing", overlap)
 	}
-	checkRace(t, s, show.ID, outcomes, m, false)
 }
 
 type worker struct {
