@@ -84,6 +84,7 @@ func Run(t *testing.T, h Harness) {
 		{"Checkin", checkinTests, true},
 		{"Mail", mailTests, true},
 		{"Prune", pruneTests, true},
+		{"Audit", auditTests, true},
 		{"Race", raceTests, false},
 	}
 	for _, g := range groups {

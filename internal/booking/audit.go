@@ -1,0 +1,170 @@
+package booking
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+)
+
+// Audit is what a show's seats, holds, bookings and payments are in the
+// database at one moment, for CheckAudit: the load tool reads it at the end
+// of a run, from the database rather than from the answers it got.
+type Audit struct {
+	Seats    []Seat
+	Holds    map[string]Hold // every hold a seat is locked by
+	Bookings []Booking
+	Payments map[string]Payment // by id: the payment of every booking
+}
+
+// AuditReader reads what an Audit needs; every Store does.
+type AuditReader interface {
+	Seats(ctx context.Context, showID string) ([]Seat, error)
+	ShowBookings(ctx context.Context, showID string) ([]Booking, error)
+	Hold(ctx context.Context, holdID string) (Hold, error)
+	Payment(ctx context.Context, paymentID string) (Payment, error)
+}
+
+// LoadAudit reads a show's Audit. It reads in several steps, so it is one
+// moment only when nothing writes meanwhile, as at the end of a load run.
+func LoadAudit(ctx context.Context, r AuditReader, showID string) (Audit, error) {
+	a := Audit{Holds: map[string]Hold{}, Payments: map[string]Payment{}}
+	var err error
+	if a.Seats, err = r.Seats(ctx, showID); err != nil {
+		return a, err
+	}
+	for _, s := range a.Seats {
+		if s.Status != SeatLocked || s.HoldID == "" {
+			continue
+		}
+		if _, ok := a.Holds[s.HoldID]; ok {
+			continue
+		}
+		h, err := r.Hold(ctx, s.HoldID)
+		if err != nil {
+			return a, fmt.Errorf("hold %s of seat %s: %w", s.HoldID, s.ID, err)
+		}
+		a.Holds[h.ID] = h
+	}
+	if a.Bookings, err = r.ShowBookings(ctx, showID); err != nil {
+		return a, err
+	}
+	for _, b := range a.Bookings {
+		p, err := r.Payment(ctx, b.PaymentID)
+		if err != nil {
+			return a, fmt.Errorf("payment %s of booking %s: %w", b.PaymentID, b.ID, err)
+		}
+		a.Payments[p.ID] = p
+	}
+	return a, nil
+}
+
+// AuditCounts is what an Audit adds up to.
+type AuditCounts struct {
+	Seats, Available, Locked, Booked int
+	Confirmed, RefundDue, Pending    int // bookings
+	PaidPayments                     int
+}
+
+// CheckAudit returns every way a breaks the rules that no load, crash or
+// race may break, each with its evidence, and what a adds up to:
+//   - no seat is in two confirmed bookings;
+//   - every confirmed booking's seats are booked by it, and every booked
+//     seat belongs to a confirmed booking that lists it;
+//   - no hold is partly applied: a hold whose lock is live has every one of
+//     its seats locked by it, at one time;
+//   - every succeeded payment's booking is confirmed, refund due or
+//     refunded, and every confirmed booking's payment succeeded;
+//   - the seats' states add up to the show's seats.
+func CheckAudit(a Audit, m Moment) ([]string, AuditCounts) {
+	var bad []string
+	fail := func(format string, args ...any) { bad = append(bad, fmt.Sprintf(format, args...)) }
+	var n AuditCounts
+	seats := make(map[string]Seat, len(a.Seats))
+	for _, s := range a.Seats {
+		seats[s.ID] = s
+		n.Seats++
+		switch s.Status {
+		case SeatAvailable:
+			n.Available++
+		case SeatLocked:
+			n.Locked++
+		case SeatBooked:
+			n.Booked++
+		default:
+			fail("seat %s is %q", s.ID, s.Status)
+		}
+	}
+	if n.Available+n.Locked+n.Booked != n.Seats {
+		fail("%d seats: %d available, %d locked and %d booked", n.Seats, n.Available, n.Locked, n.Booked)
+	}
+
+	bookedBy := map[string]string{} // seat: the confirmed booking that has it
+	bookings := map[string]Booking{}
+	for _, b := range a.Bookings {
+		bookings[b.ID] = b
+		p, ok := a.Payments[b.PaymentID]
+		switch {
+		case !ok:
+			fail("booking %s has no payment %s", b.ID, b.PaymentID)
+		case p.State == PaymentSucceeded && b.State != BookingConfirmed && b.State != BookingRefundDue && b.State != BookingRefunded:
+			fail("payment %s succeeded but its booking %s is %s", p.ID, b.ID, b.State)
+		case b.State == BookingConfirmed && p.State != PaymentSucceeded:
+			fail("booking %s is confirmed but its payment %s is %s", b.ID, p.ID, p.State)
+		}
+		if ok && p.State == PaymentSucceeded {
+			n.PaidPayments++
+		}
+		switch b.State {
+		case BookingPending:
+			n.Pending++
+		case BookingRefundDue:
+			n.RefundDue++
+		case BookingConfirmed:
+			n.Confirmed++
+			for _, id := range b.SeatIDs {
+				if other, dup := bookedBy[id]; dup {
+					fail("seat %s is in two bookings: %s and %s", id, other, b.ID)
+				}
+				bookedBy[id] = b.ID
+				if s := seats[id]; s.Status != SeatBooked || s.BookingID != b.ID {
+					fail("booking %s has seat %s, which is %s (booking %q)", b.ID, id, s.Status, s.BookingID)
+				}
+			}
+		}
+	}
+	for _, s := range a.Seats {
+		if s.Status != SeatBooked {
+			continue
+		}
+		if b, ok := bookings[s.BookingID]; !ok || b.State != BookingConfirmed || !slices.Contains(b.SeatIDs, s.ID) {
+			fail("seat %s is booked by %q, which is not a confirmed booking of it", s.ID, s.BookingID)
+		}
+	}
+
+	ids := make([]string, 0, len(a.Holds))
+	for id := range a.Holds {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		h := a.Holds[id]
+		var locked []string
+		live, times := false, map[int64]bool{}
+		for _, sid := range h.SeatIDs {
+			s := seats[sid]
+			if s.Status == SeatLocked && s.HoldID == h.ID {
+				locked = append(locked, sid)
+				live = live || !LockLapsed(s.LockedAt, m)
+				times[s.LockedAt.UnixNano()] = true
+			}
+		}
+		if live && (len(locked) != len(h.SeatIDs) || len(times) != 1) {
+			fail("hold %s of %v is partly applied: only %v are locked by it", h.ID, h.SeatIDs, locked)
+		}
+		if live && h.State != HoldActive {
+			fail("hold %s is %s but still locks %v", h.ID, h.State, locked)
+		}
+	}
+	return bad, n
+}

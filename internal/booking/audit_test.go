@@ -1,0 +1,83 @@
+package booking
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestCheckAudit: a consistent show has no violation and adds up; each
+// break of a rule is found, with its evidence.
+func TestCheckAudit(t *testing.T) {
+	now := time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)
+	m := Moment{Now: now, TTL: 15 * time.Minute}
+	good := func() Audit {
+		seat := func(id string, st SeatStatus, hold, bk string, at time.Time) Seat {
+			return Seat{ID: id, Status: st, HoldID: hold, BookingID: bk, LockedAt: at}
+		}
+		return Audit{
+			Seats: []Seat{
+				seat("A1", SeatBooked, "", "b1", time.Time{}),
+				seat("A2", SeatBooked, "", "b1", time.Time{}),
+				seat("A3", SeatLocked, "h2", "", now.Add(-time.Minute)),
+				seat("A4", SeatLocked, "h2", "", now.Add(-time.Minute)),
+				seat("A5", SeatLocked, "h3", "", now.Add(-time.Hour)), // lapsed, its other seat taken
+				seat("A6", SeatAvailable, "", "", time.Time{}),
+			},
+			Holds: map[string]Hold{
+				"h2": {ID: "h2", SeatIDs: []string{"A3", "A4"}, State: HoldActive},
+				"h3": {ID: "h3", SeatIDs: []string{"A4", "A5"}, State: HoldActive},
+			},
+			Bookings: []Booking{
+				{ID: "b1", PaymentID: "p1", SeatIDs: []string{"A1", "A2"}, State: BookingConfirmed},
+				{ID: "b2", PaymentID: "p2", SeatIDs: []string{"A1"}, State: BookingRefundDue},
+				{ID: "b3", PaymentID: "p3", SeatIDs: []string{"A3"}, State: BookingPending},
+			},
+			Payments: map[string]Payment{
+				"p1": {ID: "p1", State: PaymentSucceeded},
+				"p2": {ID: "p2", State: PaymentSucceeded},
+				"p3": {ID: "p3", State: PaymentPending},
+			},
+		}
+	}
+	bad, n := CheckAudit(good(), m)
+	if len(bad) != 0 {
+		t.Fatalf("a consistent show: %q", bad)
+	}
+	want := AuditCounts{Seats: 6, Available: 1, Locked: 3, Booked: 2, Confirmed: 1, RefundDue: 1, Pending: 1, PaidPayments: 2}
+	if n != want {
+		t.Errorf("counts %+v, want %+v", n, want)
+	}
+
+	for _, c := range []struct {
+		name  string
+		spoil func(a *Audit)
+		want  string
+	}{
+		{"seat in two bookings", func(a *Audit) {
+			a.Bookings = append(a.Bookings, Booking{ID: "b4", PaymentID: "p1", SeatIDs: []string{"A2"}, State: BookingConfirmed})
+		}, "seat A2 is in two bookings: b1 and b4"},
+		{"booking's seat not booked", func(a *Audit) { a.Seats[1].Status, a.Seats[1].BookingID = SeatAvailable, "" },
+			"booking b1 has seat A2, which is available"},
+		{"booked seat without a booking", func(a *Audit) { a.Seats[5].Status, a.Seats[5].BookingID = SeatBooked, "b9" },
+			`seat A6 is booked by "b9"`},
+		{"hold partly applied", func(a *Audit) { a.Seats[3].HoldID = "h9" }, "hold h2 of [A3 A4] is partly applied"},
+		{"hold locked at two times", func(a *Audit) { a.Seats[3].LockedAt = now }, "hold h2 of [A3 A4] is partly applied"},
+		{"released hold still locks", func(a *Audit) { h := a.Holds["h2"]; h.State = HoldReleased; a.Holds["h2"] = h },
+			"hold h2 is released but still locks"},
+		{"paid, not booked", func(a *Audit) { a.Payments["p3"] = Payment{ID: "p3", State: PaymentSucceeded} },
+			"payment p3 succeeded but its booking b3 is pending"},
+		{"booked, not paid", func(a *Audit) { a.Payments["p1"] = Payment{ID: "p1", State: PaymentFailed} },
+			"booking b1 is confirmed but its payment p1 is failed"},
+		{"no payment", func(a *Audit) { delete(a.Payments, "p3") }, "booking b3 has no payment p3"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			a := good()
+			c.spoil(&a)
+			bad, _ := CheckAudit(a, m)
+			if len(bad) == 0 || !strings.Contains(strings.Join(bad, "\n"), c.want) {
+				t.Errorf("violations %q, want one saying %q", bad, c.want)
+			}
+		})
+	}
+}
