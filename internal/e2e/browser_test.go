@@ -101,10 +101,10 @@ func eval[T any](b *browser, expr string) T {
 func (b *browser) pickSeats(seats ...string) {
 	b.T.Helper()
 	for _, s := range seats {
-		label := `label[data-seat-id="` + s + `"]`
+		label := `.seat[data-seat-id="` + s + `"]`
 		b.JS(`(() => { document.querySelector('` + label + `').scrollIntoView({block: 'center', inline: 'center'}); return true; })()`)
 		b.Do(chromedp.Click(chromedp.CSS(label)))
-		b.WaitFor(`document.querySelector('#seat-`+s+`').checked`, 5*time.Second)
+		b.WaitFor(`document.querySelector('[data-seat-id=`+s+`] input').checked`, 5*time.Second)
 	}
 }
 

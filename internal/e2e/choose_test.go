@@ -22,7 +22,7 @@ func TestGapJourney(t *testing.T) {
 	b.pickSeats("B2")
 	b.Do(chromedp.Click(chromedp.CSS(".holdbar-button")))
 	b.WaitFor(`!!document.querySelector('[data-gap-seat="B1"]')`, 5*time.Second)
-	if !b.JS(`document.querySelector('#seat-B1').checked && !document.querySelector('#seat-B2').checked`) {
+	if !b.JS(`document.querySelector('[data-seat-id=B1] input').checked && !document.querySelector('[data-seat-id=B2] input').checked`) {
 		t.Error("the suggestion B1 is not what is ticked after the refusal")
 	}
 	b.holdSeats()

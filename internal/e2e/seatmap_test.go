@@ -149,7 +149,7 @@ func TestHoldAndBack(t *testing.T) {
 	br.history(-1)
 	mine := make([]string, len(seats))
 	for i, seat := range seats {
-		mine[i] = testkit.SeatState(seat) + ` === 'mine' && document.querySelector('#seat-` + seat + `').checked`
+		mine[i] = testkit.SeatState(seat) + ` === 'mine' && document.querySelector('[data-seat-id=` + seat + `] input').checked`
 	}
 	br.evalUntil(strings.Join(mine, " && "), 5*time.Second)
 	how := "loaded afresh"
@@ -190,7 +190,7 @@ func TestHoldAndBack(t *testing.T) {
 		t.Errorf("after Back the browser is at %s, want the seat map", loc)
 	}
 	for _, seat := range seats {
-		br.WaitFor(testkit.SeatState(seat)+` === 'available' && !document.querySelector('#seat-`+seat+`').disabled`, 5*time.Second)
+		br.WaitFor(testkit.SeatState(seat)+` === 'available' && !document.querySelector('[data-seat-id=`+seat+`] input').disabled`, 5*time.Second)
 	}
 	if br.JS(`document.querySelectorAll('.seat input:checked').length !== 0`) {
 		t.Error("seats are still chosen after Back")
@@ -262,7 +262,7 @@ func TestTwoBrowsersOneSeat(t *testing.T) {
 	if !loser.JS(testkit.SeatState(contested) + ` === 'held' && ` + seat + `.querySelector('input').disabled`) {
 		t.Errorf("%s: %s is not shown held, or can still be chosen", loser.Name, contested)
 	}
-	if !loser.JS(`document.querySelector('#seat-` + kept + `').checked && !document.querySelector('#seat-` + contested + `').checked`) {
+	if !loser.JS(`document.querySelector('[data-seat-id=` + kept + `] input').checked && !document.querySelector('[data-seat-id=` + contested + `] input').checked`) {
 		t.Errorf("%s lost %s from the selection, or still has %s chosen", loser.Name, kept, contested)
 	}
 	loser.shot("conflict-phone", "#hold-form")
@@ -310,7 +310,7 @@ func TestHeldSeatFreesItself(t *testing.T) {
 		if err != nil {
 			t.Fatalf("held seat's data-expires-at: %v", err)
 		}
-		watcher.WaitFor(testkit.SeatState(seat)+` === 'available' && !document.querySelector('#seat-`+seat+`').disabled`,
+		watcher.WaitFor(testkit.SeatState(seat)+` === 'available' && !document.querySelector('[data-seat-id=`+seat+`] input').disabled`,
 			time.Until(expiresAt)+5*time.Second)
 		if early := time.Until(expiresAt); early > 500*time.Millisecond {
 			t.Errorf("%s turned available %s before its hold lapsed", seat, early)
@@ -327,7 +327,8 @@ func TestHeldSeatFreesItself(t *testing.T) {
 }
 
 // TestKeyboardOnly chooses two seats and holds them with the keyboard
-// alone: Tab to move, Space to choose, Enter to hold.
+// alone: Tab into the map (one tab stop), Space to choose, the right arrow
+// to the next free seat, Space again, Tab out and Enter to hold.
 func TestKeyboardOnly(t *testing.T) {
 	t.Parallel()
 	testkit.NeedBrowser(t)
@@ -349,9 +350,15 @@ func TestKeyboardOnly(t *testing.T) {
 		t.Fatalf("Tab never reached %s", what)
 	}
 	var chosen []string
+	br.Do(chromedp.KeyEvent(kb.Tab))
+	tabTo("the seat map", focused+`.matches('.seat input[name="seat"]')`)
 	for range 2 {
-		br.Do(chromedp.KeyEvent(kb.Tab))
-		tabTo("an available seat", focused+`.matches('.seat input[name="seat"]:not(:disabled):not(:checked)')`)
+		for range 100 {
+			if br.JS(focused + `.matches(':not(:checked)')`) {
+				break
+			}
+			br.Do(chromedp.KeyEvent(kb.ArrowRight))
+		}
 		chosen = append(chosen, eval[string](br, focused+`.value`))
 		br.Do(chromedp.KeyEvent(" "))
 		br.WaitFor(focused+`.checked`, 2*time.Second)

@@ -62,8 +62,8 @@ func TestBrowserMessages(t *testing.T) {
 	br.Do(
 		chromedp.Navigate(a.srv.URL+"/shows/"+testShowID),
 		chromedp.WaitVisible(chromedp.CSS(".holdbar-button")),
-		chromedp.Click(chromedp.CSS(`label[data-seat-id="A1"]`)),
-		chromedp.Click(chromedp.CSS(`label[data-seat-id="A2"]`)),
+		chromedp.Click(chromedp.CSS(`.seat[data-seat-id="A1"]`)),
+		chromedp.Click(chromedp.CSS(`.seat[data-seat-id="A2"]`)),
 	)
 	a.client().mustHold("A1")
 	br.JS(refresh)

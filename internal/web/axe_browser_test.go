@@ -14,10 +14,11 @@ import (
 
 // TestAxe runs axe-core's WCAG 2.0, 2.1 and 2.2 A and AA rules in a real
 // Chromium on every kind of page: home, the seat map on a phone, on a
-// laptop and in the dark, a conflict answered in place, checkout, the
-// sandbox's checkout, the booking, find-my-booking, the sign-in page and
-// the admin's pages, the door among them. Any violation fails it. It skips
-// without node_modules/axe-core (make assets), as NeedBrowser says.
+// laptop and in the dark, a conflict answered in place, the seats as a
+// list, checkout, the sandbox's checkout, the booking, find-my-booking, the
+// sign-in page and the admin's pages, the door among them. Any violation
+// fails it. It skips without node_modules/axe-core (make assets), as
+// NeedBrowser says.
 func TestAxe(t *testing.T) {
 	testkit.NeedBrowser(t)
 	testkit.NeedAxe(t)
@@ -47,8 +48,8 @@ func TestAxe(t *testing.T) {
 
 	// A conflict answered in place.
 	br.Do(
-		chromedp.Click(chromedp.CSS(`label[data-seat-id="A3"]`)),
-		chromedp.Click(chromedp.CSS(`label[data-seat-id="A4"]`)),
+		chromedp.Click(chromedp.CSS(`.seat[data-seat-id="A3"]`)),
+		chromedp.Click(chromedp.CSS(`.seat[data-seat-id="A4"]`)),
 	)
 	a.client().mustHold("A3")
 	br.Do(
@@ -56,12 +57,14 @@ func TestAxe(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`[data-conflict]`)),
 	)
 	testkit.Axe(br, "conflict")
+	visit("/shows/"+testShowID+"?view=list", "#seatlist")
+	testkit.Axe(br, "seat list")
 
 	// Checkout, the sandbox's checkout, the booking.
 	br.Do(
 		chromedp.Navigate(seatmap),
 		chromedp.WaitVisible(chromedp.CSS(".holdbar-button")),
-		chromedp.Click(chromedp.CSS(`label[data-seat-id="D5"]`)),
+		chromedp.Click(chromedp.CSS(`.seat[data-seat-id="D5"]`)),
 		chromedp.Click(chromedp.CSS(".holdbar-button")),
 		chromedp.WaitVisible(chromedp.CSS(".pay-form button")),
 	)

@@ -35,8 +35,8 @@ func TestBrowser(t *testing.T) {
 		chromedp.EmulateViewport(390, 844),
 		chromedp.Navigate(a.srv.URL+"/shows/"+testShowID),
 		chromedp.WaitVisible(chromedp.CSS(".holdbar-button")),
-		chromedp.Click(chromedp.CSS(`label[data-seat-id="A1"]`)),
-		chromedp.Click(chromedp.CSS(`label[data-seat-id="A2"]`)),
+		chromedp.Click(chromedp.CSS(`.seat[data-seat-id="A1"]`)),
+		chromedp.Click(chromedp.CSS(`.seat[data-seat-id="A2"]`)),
 	)
 	if total := br.Text(".holdbar-total"); total != "₹360" {
 		t.Errorf("running total %q, want ₹360", total)
@@ -49,17 +49,17 @@ func TestBrowser(t *testing.T) {
 	if !br.JS(testkit.SeatState("B2") + ` === 'held'`) {
 		t.Error("B2 is not shown held")
 	}
-	br.WaitFor(testkit.SeatState("B2")+` === 'available' && !document.querySelector('#seat-B2').disabled`, 12*time.Second)
+	br.WaitFor(testkit.SeatState("B2")+` === 'available' && !document.querySelector('[data-seat-id=B2] input').disabled`, 12*time.Second)
 
 	// Someone else holds E5: the refresh shows it and keeps our choice.
 	a.client().mustHold("E5")
 	br.WaitFor(testkit.SeatState("E5")+` === 'held'`, 8*time.Second)
-	if !br.JS(`document.querySelector('#seat-A1').checked && document.querySelector('#seat-A2').checked`) {
+	if !br.JS(`document.querySelector('[data-seat-id=A1] input').checked && document.querySelector('[data-seat-id=A2] input').checked`) {
 		t.Error("the refresh lost the selection")
 	}
 	// Nothing changes now: refreshes get 304 and the map stays.
 	time.Sleep(5500 * time.Millisecond)
-	if !br.JS(`document.querySelectorAll('[data-seat-id]').length === 30 && document.querySelector('#seat-A1').checked`) {
+	if !br.JS(`document.querySelectorAll('[data-seat-id]').length === 30 && document.querySelector('[data-seat-id=A1] input').checked`) {
 		t.Error("the map or the selection is gone after an unchanged refresh")
 	}
 	if m := a.client().get("/metrics").body; !strings.Contains(m, `code="304",method="GET",route="/shows/:showID/seats"`) {
@@ -90,15 +90,15 @@ func TestBrowser(t *testing.T) {
 
 	// A conflict answered in place: A3 is lost, A4 stays chosen.
 	br.Do(
-		chromedp.Click(chromedp.CSS(`label[data-seat-id="A3"]`)),
-		chromedp.Click(chromedp.CSS(`label[data-seat-id="A4"]`)),
+		chromedp.Click(chromedp.CSS(`.seat[data-seat-id="A3"]`)),
+		chromedp.Click(chromedp.CSS(`.seat[data-seat-id="A4"]`)),
 	)
 	a.client().mustHold("A3")
 	br.Do(
 		chromedp.Click(chromedp.CSS(".holdbar-button")),
 		chromedp.WaitVisible(chromedp.CSS(`[data-conflict]`)),
 	)
-	if !br.JS(`document.querySelector('#seatmap [role=alert]').textContent.includes('A3') && document.querySelector('#seat-A4').checked`) {
+	if !br.JS(`document.querySelector('#seatmap [role=alert]').textContent.includes('A3') && document.querySelector('[data-seat-id=A4] input').checked`) {
 		t.Error("conflict message does not name A3, or A4 lost its selection")
 	}
 	br.Do(shot("conflict-phone"))
@@ -114,7 +114,7 @@ func TestBrowser(t *testing.T) {
 		chromedp.EmulateViewport(1280, 900),
 		chromedp.Navigate(a.srv.URL+"/shows/"+testShowID),
 		chromedp.WaitVisible(chromedp.CSS(".holdbar-button")),
-		chromedp.Click(chromedp.CSS(`label[data-seat-id="D4"]`)),
+		chromedp.Click(chromedp.CSS(`.seat[data-seat-id="D4"]`)),
 		shot("seatmap-laptop-dark"),
 	)
 }

@@ -83,7 +83,7 @@ func TestCatalogBrowser(t *testing.T) {
 	mg.Do(
 		chromedp.Navigate(a.srv.URL+"/shows/"+showID),
 		chromedp.WaitVisible(css(".holdbar-button")),
-		chromedp.Click(css(`label[data-seat-id="C2"]`)),
+		chromedp.Click(css(`.seat[data-seat-id="C2"]`)),
 		chromedp.Click(css(".holdbar-button")),
 		chromedp.WaitVisible(css(".checkout [data-seat-id]")),
 	)

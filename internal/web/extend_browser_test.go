@@ -20,7 +20,7 @@ func TestBrowserMoreTime(t *testing.T) {
 	br.Do(
 		chromedp.Navigate(a.srv.URL+"/shows/"+testShowID),
 		chromedp.WaitVisible(chromedp.CSS(".holdbar-button")),
-		chromedp.Click(chromedp.CSS(`label[data-seat-id="A2"]`)),
+		chromedp.Click(chromedp.CSS(`.seat[data-seat-id="A2"]`)),
 		chromedp.Click(chromedp.CSS(".holdbar-button")),
 		chromedp.WaitVisible(chromedp.CSS(".countdown")),
 	)

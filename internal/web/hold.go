@@ -75,6 +75,7 @@ func (s *Server) handleHoldCreate(c echo.Context) error {
 	if isHTMX(c) {
 		return s.render(c, status, partials.SeatMap(m))
 	}
+	m.List = c.Request().PostForm.Get("view") == "list"
 	m.Page = s.page(c, sm.Show.Movie.Title)
 	return s.render(c, status, pages.SeatMap(m))
 }

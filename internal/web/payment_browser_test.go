@@ -28,7 +28,7 @@ func TestBrowserPayment(t *testing.T) {
 			chromedp.WaitVisible(chromedp.CSS(".holdbar-button")),
 		}
 		for _, s := range seats {
-			steps = append(steps, chromedp.Click(chromedp.CSS(`label[data-seat-id="`+s+`"]`)))
+			steps = append(steps, chromedp.Click(chromedp.CSS(`.seat[data-seat-id="`+s+`"]`)))
 		}
 		steps = append(steps,
 			chromedp.Click(chromedp.CSS(".holdbar-button")),

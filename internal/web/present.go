@@ -102,6 +102,8 @@ func (s *Server) seatMapModel(sm booking.SeatMap, sel selection) model.SeatMap {
 		Show:        s.showModel(sm.Show),
 		FormAction:  holdsURL(sm.Show.ID),
 		FragmentURL: seatsURL(sm.Show.ID),
+		MapURL:      showURL(sm.Show.ID),
+		ListURL:     showURL(sm.Show.ID) + "?view=list",
 		ETag:        seatMapETag(sm),
 		ServerNow:   serverNow(sm.At.Now),
 		MaxSeats:    s.svc.MaxSeats(),
@@ -159,6 +161,15 @@ func (s *Server) seatMapModel(sm booking.SeatMap, sel selection) model.SeatMap {
 		padRow(row, col, st.GridCol-1)
 		seats[i] = s.seatModel(sm, st, price(st.Price), sel)
 		row.Cells = append(row.Cells, model.Cell{Seat: &seats[i]})
+		if !seats[i].Disabled {
+			row.Free++
+		}
+		switch st.Kind {
+		case booking.KindWheelchair:
+			m.Wheelchair = true
+		case booking.KindCompanion:
+			m.Companion = true
+		}
 		col = st.GridCol + 1
 	}
 	padRow(row, col, maxCol)
@@ -185,14 +196,13 @@ func (s *Server) seatModel(sm booking.SeatMap, st booking.Seat, priceText string
 	if v.Kind == "" {
 		v.Kind = string(booking.KindStandard)
 	}
-	what := ""
 	switch st.Kind {
 	case booking.KindWheelchair:
-		what = "wheelchair space, "
+		v.What = "wheelchair space"
 	case booking.KindCompanion:
-		what = "companion seat, "
+		v.What = "companion seat"
 	}
-	v.Label = "Row " + st.Row + ", seat " + v.Number + ", " + what + st.Category + ", " + priceText + ", "
+	v.Label = "Row " + st.Row + ", seat " + v.Number + ", " + withSep(v.What, ", ") + st.Category + ", " + priceText + ", "
 	switch state {
 	case booking.StateAvailable:
 		v.Status = "available"
@@ -217,6 +227,14 @@ func (s *Server) seatModel(sm booking.SeatMap, st booking.Seat, priceText string
 		v.Checked = sel.chosen[st.ID] && !v.Disabled
 	}
 	return v
+}
+
+// withSep is v+sep, or "" when v is empty.
+func withSep(v, sep string) string {
+	if v == "" {
+		return ""
+	}
+	return v + sep
 }
 
 // serverNow formats the server's clock for app.js, which keeps the offset

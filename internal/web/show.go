@@ -18,7 +18,7 @@ import (
 // With ?best=N (and &category=NAME, &wheelchair=1) it is the map with the
 // best block for a party of N ticked (data-suggested), for the moviegoer to
 // change or hold; no block is 200 with a message, a party outside 1 to
-// MAX_SEATS 422.
+// MAX_SEATS 422. With ?view=list it is the seats as a list (SeatList).
 func (s *Server) handleShow(c echo.Context) error {
 	sm, err := s.svc.SeatMap(c.Request().Context(), c.Param("showID"), s.visitor(c))
 	if err != nil {
@@ -51,6 +51,7 @@ func (s *Server) handleShow(c echo.Context) error {
 	m := s.seatMapModel(sm, sel)
 	form.Action, form.Parties = m.Best.Action, m.Best.Parties
 	m.Best = form
+	m.List = c.QueryParam("view") == "list"
 	m.Page = s.page(c, sm.Show.Movie.Title)
 	return s.render(c, status, pages.SeatMap(m))
 }

@@ -86,15 +86,21 @@ func TestSeatMapPage(t *testing.T) {
 		if checked != c.checked || disabled != c.disabl {
 			t.Errorf("seat %s: checked=%v disabled=%v, want %v %v", c.seat, checked, disabled, c.checked, c.disabl)
 		}
-		if got := strings.TrimSpace(el.Find(".vh").Text()); got != c.label {
+		if got := in.AttrOr("aria-label", ""); got != c.label {
 			t.Errorf("seat %s: accessible name %q, want %q", c.seat, got, c.label)
 		}
 	}
-	if d.Find(`[role="group"][aria-label="Row A"]`).Length() != 1 {
-		t.Error("row A is not a labelled group")
+	// An ARIA grid: two bands (row groups) of rows of cells, a seat a cell.
+	grid := d.Find(`#seatmap [role="grid"]`)
+	if n := grid.Find(`[role="rowgroup"] > [role="row"]`).Length(); n != 5 {
+		t.Errorf("the grid has %d rows in row groups, want 5", n)
 	}
-	if d.Find(`[aria-label="Row A"] .gap`).Length() != 1 {
-		t.Error("row A has no aisle gap")
+	if n := grid.Find(`[role="row"] > [role="gridcell"][data-seat-id] > input[name="seat"]`).Length(); n != 30 {
+		t.Errorf("the grid has %d seats in cells, want 30", n)
+	}
+	rowA := grid.Find(`[role="row"]`).First()
+	if rowA.Find(".gap").Length() != 1 || rowA.Find(`[data-seat-id="A1"]`).Length() != 1 {
+		t.Error("row A is not the first row, with one aisle gap")
 	}
 	if got := d.Find(".band-head").Length(); got != 2 {
 		t.Errorf("%d category bands, want 2", got)

@@ -86,7 +86,7 @@
       // A refresh shows others' changes but must not undo the viewer's
       // choice: re-apply it, dropping seats that were taken meanwhile.
       var lost = [];
-      map.querySelectorAll('.seat input[name="seat"]').forEach(function (input) {
+      map.querySelectorAll('[data-seat-id] input[name="seat"]').forEach(function (input) {
         var want = kept.chosen.indexOf(input.value) >= 0;
         if (want && input.disabled) { lost.push(input.value); }
         input.checked = want && !input.disabled;
@@ -184,7 +184,7 @@
 
   function checkedSeats(root) {
     var out = [];
-    (root || doc).querySelectorAll('.seat input[name="seat"]:checked').forEach(function (i) { out.push(i.value); });
+    (root || doc).querySelectorAll('[data-seat-id] input[name="seat"]:checked').forEach(function (i) { out.push(i.value); });
     return out;
   }
 
@@ -201,7 +201,7 @@
     var form = holdForm();
     if (!form) { return; }
     var max = parseInt(form.dataset.maxSeats, 10) || 10;
-    var inputs = form.querySelectorAll('.seat input[name="seat"]:checked');
+    var inputs = form.querySelectorAll('[data-seat-id] input[name="seat"]:checked');
     var total = 0;
     inputs.forEach(function (i) { total += parseInt(i.parentNode.dataset.price, 10) || 0; });
     var n = inputs.length;
@@ -224,7 +224,7 @@
   doc.addEventListener('change', function (evt) {
     var input = evt.target;
     var form = holdForm();
-    if (!form || !input.matches || !input.matches('.seat input[name="seat"]')) { return; }
+    if (!form || !input.matches || !input.matches('[data-seat-id] input[name="seat"]')) { return; }
     message = messageKind = '';
     var max = parseInt(form.dataset.maxSeats, 10) || 10;
     if (input.checked && checkedSeats(form).length > max) {
@@ -247,9 +247,10 @@
       seat.removeAttribute('data-expires-at');
       var input = seat.querySelector('input');
       if (input) { input.disabled = false; }
-      var status = seat.querySelector('.seat-status');
-      if (status) { status.textContent = 'available'; }
-      if (seat.title) { seat.title = seat.title.replace(/[^,]*$/, ' available'); }
+      if (input) {
+        var name = input.getAttribute('aria-label');
+        if (name) { input.setAttribute('aria-label', name.replace(/[^,]*$/, ' available')); }
+      }
     });
   }
 

@@ -88,6 +88,13 @@ type SeatMap struct {
 	// GapSeat is the seat a refused hold would have left alone
 	// (data-gap-seat).
 	GapSeat string
+	// List draws the seats as a list of checkboxes grouped by band and row
+	// instead of the map: the alternative for screen readers (SPEC §13).
+	// ListURL and MapURL switch between the two.
+	List            bool
+	ListURL, MapURL string
+	// Wheelchair and Companion say the map has such seats, for the legend.
+	Wheelchair, Companion bool
 }
 
 // BestForm asks for the best seats for a party: a GET of the seat map
@@ -125,6 +132,7 @@ type Band struct {
 type Row struct {
 	Label string
 	Cells []Cell
+	Free  int // seats the viewer can choose: available, or their own
 }
 
 // Cell is a seat, or a gap when Seat is nil.
@@ -142,6 +150,7 @@ type Seat struct {
 	Price     int64  // minor units, for the running total
 	PriceText string // "₹250"
 	ExpiresAt string // RFC 3339, when a held (or mine) seat's lock lapses
+	What      string // "wheelchair space", "companion seat", "" for a standard seat
 	Label     string // "Row F, seat 12, Prime, ₹250, " : the accessible name before the status
 	Status    string // "available", "held · may free at 19:42", …
 	Checked   bool
