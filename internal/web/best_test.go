@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"strings"
@@ -8,6 +9,8 @@ import (
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
+
+	"boxoffice/internal/booking"
 )
 
 // suggested are the seat ids the map marks data-suggested, and whether
@@ -113,4 +116,54 @@ func TestMoreTime(t *testing.T) {
 	a.clock.Advance(16 * time.Minute)
 	wantStatus(t, c.post(holdPath+"/extend", url.Values{"_csrf": {c.csrf()}}), http.StatusGone)
 	wantStatus(t, a.client().post(holdPath+"/extend", url.Values{"_csrf": {c.csrf()}}), http.StatusForbidden)
+}
+
+// TestWheelchairWithCompanions: best available with a wheelchair space
+// ticks the space and its companion seats together, and they hold as one;
+// the map and the list say which seats are which in words, and the legend
+// explains both kinds.
+func TestWheelchairWithCompanions(t *testing.T) {
+	a := newApp(t)
+	show, _ := testShow()
+	show.ID = "show2"
+	var seats []booking.Seat
+	for n, kind := range []booking.SeatKind{booking.KindWheelchair, booking.KindCompanion, booking.KindCompanion,
+		booking.KindStandard, booking.KindStandard, booking.KindStandard} {
+		seats = append(seats, booking.Seat{ShowID: show.ID, ID: "A" + itoa(n+1), Row: "A", Number: n + 1, GridCol: n,
+			Category: "Classic", Price: 18000, Kind: kind, Status: booking.SeatAvailable})
+	}
+	if err := a.store.CreateShow(context.Background(), show, seats); err != nil {
+		t.Fatal(err)
+	}
+	c := a.client()
+	res := c.get("/shows/show2?best=3&wheelchair=1")
+	wantStatus(t, res, http.StatusOK)
+	if got := strings.Join(suggested(t, res), ","); got != "A1,A2,A3" {
+		t.Errorf("best 3 with a wheelchair: %q, want A1,A2,A3", got)
+	}
+	d := res.doc(t)
+	for seat, name := range map[string]string{
+		"A1": "Row A, seat 1, wheelchair space, Classic, ₹180, available",
+		"A2": "Row A, seat 2, companion seat, Classic, ₹180, available",
+		"A4": "Row A, seat 4, Classic, ₹180, available",
+	} {
+		if got := d.Find(`[data-seat-id="` + seat + `"] input`).AttrOr("aria-label", ""); got != name {
+			t.Errorf("seat %s is named %q, want %q", seat, got, name)
+		}
+	}
+	legend := d.Find(".legend-states").Text()
+	if !strings.Contains(legend, "Wheelchair space") || !strings.Contains(legend, "Companion seat") {
+		t.Errorf("the legend says %q", legend)
+	}
+	if got := strings.Join(strings.Fields(c.get("/shows/show2?view=list").doc(t).Find(`#seatlist [data-seat-id="A2"]`).Text()), " "); got != "Seat 2, companion seat" {
+		t.Errorf("the list reads A2 as %q", got)
+	}
+	tok := d.Find(`meta[name="csrf-token"]`).AttrOr("content", "")
+	res = c.post("/shows/show2/holds", url.Values{"_csrf": {tok}, "seat": suggested(t, res)})
+	wantStatus(t, res, http.StatusSeeOther)
+	// The test hall's map has a wheelchair space and no companion seats.
+	legend = c.get("/shows/" + testShowID).doc(t).Find(".legend-states").Text()
+	if !strings.Contains(legend, "Wheelchair space") || strings.Contains(legend, "Companion") {
+		t.Errorf("the test hall's legend says %q", legend)
+	}
 }
