@@ -147,7 +147,7 @@ func TestWheelchairWithCompanions(t *testing.T) {
 		"A2": "Row A, seat 2, companion seat, Classic, ₹180, available",
 		"A4": "Row A, seat 4, Classic, ₹180, available",
 	} {
-		if got := d.Find(`[data-seat-id="` + seat + `"] input`).AttrOr("aria-label", ""); got != name {
+		if got := d.Find(`[data-seat-id="`+seat+`"] input`).AttrOr("aria-label", ""); got != name {
 			t.Errorf("seat %s is named %q, want %q", seat, got, name)
 		}
 	}
