@@ -8,6 +8,15 @@
 // It only ever talks to a loopback address: the URL must resolve to one, and
 // every connection is checked again as it is dialled. It always stops by
 // itself, after -duration or -max-requests.
+//
+//	loadtest journey -bin bin/boxoffice -procs 2 -moviegoers 2000 -kill
+//
+// runs a flash sale instead: it starts -procs boxoffice processes on a new
+// SQLite file, sends moviegoers through the real routes (best available,
+// hold, then pay in the sandbox, decline, Back or walk away), optionally
+// SIGKILLs one process and starts it again, and at the end reads the file
+// and checks the invariants (booking.CheckAudit, the bookings moviegoers saw
+// confirmed, integrity_check). A violation fails the run with the evidence.
 package main
 
 import (
@@ -105,6 +114,9 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 }
 
 func run(ctx context.Context, args []string, stdout io.Writer) error {
+	if len(args) > 0 && args[0] == "journey" {
+		return runJourney(ctx, args[1:], stdout, os.Stderr)
+	}
 	c, err := parseFlags(args, stdout)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {

@@ -1,0 +1,582 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"boxoffice/internal/booking"
+	"boxoffice/internal/sqlite"
+)
+
+// journeyConfig is what the journey's flags set.
+type journeyConfig struct {
+	bin, file       string
+	procs           int
+	kill            bool
+	moviegoers      int
+	users           int
+	rows, cols      int
+	party           int
+	pay, decline    float64
+	back            float64
+	holdTTL         time.Duration
+	duration        time.Duration
+	timeout         time.Duration
+	seed            uint64
+	progress        time.Duration
+	extraEnv        []string
+	keepDB, verbose bool
+}
+
+func parseJourneyFlags(args []string, out io.Writer) (journeyConfig, error) {
+	fs := flag.NewFlagSet("loadtest journey", flag.ContinueOnError)
+	fs.SetOutput(out)
+	var c journeyConfig
+	fs.StringVar(&c.bin, "bin", "bin/boxoffice", "the boxoffice binary to run (make build)")
+	fs.StringVar(&c.file, "db", "", "SQLite file to create (default: a new temporary file, removed after a passing run)")
+	fs.IntVar(&c.procs, "procs", 2, "boxoffice processes on the one file, the moviegoers spread over them")
+	fs.BoolVar(&c.kill, "kill", false, "SIGKILL one process a third of the way through the moviegoers and start it again")
+	fs.IntVar(&c.moviegoers, "moviegoers", 1000, "moviegoers in all, each a new browser: its own session, CSRF token and address")
+	fs.IntVar(&c.users, "users", 16, "moviegoers at a time")
+	fs.IntVar(&c.rows, "rows", 20, "rows of the show's hall")
+	fs.IntVar(&c.cols, "cols", 25, "seats a row")
+	fs.IntVar(&c.party, "party", 4, "largest party; each moviegoer asks best available for 1 to this many")
+	fs.Float64Var(&c.pay, "pay", 0.6, "probability that a moviegoer with a hold pays (and the payment succeeds)")
+	fs.Float64Var(&c.decline, "decline", 0.1, "probability that the payment is declined")
+	fs.Float64Var(&c.back, "back", 0.15, "probability of pressing Back (release); the rest walk away and let the hold lapse")
+	fs.DurationVar(&c.holdTTL, "hold-ttl", 15*time.Minute, "HOLD_TTL of the processes")
+	fs.DurationVar(&c.duration, "duration", 10*time.Minute, "the run stops after this long even if moviegoers are left")
+	fs.DurationVar(&c.timeout, "timeout", 10*time.Second, "timeout of one request")
+	fs.Uint64Var(&c.seed, "seed", 0, "random seed of the moviegoers' choices (0: from the clock)")
+	fs.DurationVar(&c.progress, "progress", 2*time.Second, "how often to print progress to stderr (0: never)")
+	fs.BoolVar(&c.keepDB, "keep", false, "keep the database file after a passing run")
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	case c.procs < 1 || c.procs > 16:
+		return c, errors.New("-procs must be between 1 and 16")
+	case c.moviegoers < 1 || c.users < 1:
+		return c, errors.New("-moviegoers and -users must be at least 1")
+	case c.rows < 1 || c.cols < 1 || c.party < 1:
+		return c, errors.New("-rows, -cols and -party must be at least 1")
+	case c.pay < 0 || c.decline < 0 || c.back < 0 || c.pay+c.decline+c.back > 1:
+		return c, errors.New("-pay, -decline and -back are probabilities that add up to at most 1")
+	case c.duration <= 0 || c.timeout <= 0:
+		return c, errors.New("-duration and -timeout must be positive")
+	}
+	if c.seed == 0 {
+		c.seed = uint64(time.Now().UnixNano())
+	}
+	return c, nil
+}
+
+// journey is one run: its servers, its moviegoers' tallies.
+type journey struct {
+	c       journeyConfig
+	servers *servers
+	show    string
+	started time.Time
+
+	mu        sync.Mutex
+	lat       map[string][]time.Duration // by route
+	errs      map[string]int             // by route: transport errors and unexpected statuses
+	outcomes  map[string]int             // how moviegoers' journeys ended
+	lost      map[int]int                // holds refused: 409 taken, 422 a gap
+	confirmed map[string][]string        // booking id: seats, as the booking pages said
+	soldOut   time.Duration              // when a moviegoer first found nothing left
+
+	done, holds, booked atomic.Int64
+}
+
+// runJourney runs simulated moviegoers through the real routes of
+// -procs boxoffice processes on one SQLite file, then reads the file and
+// checks the invariants of booking.CheckAudit, that every booking a
+// moviegoer saw confirmed is still confirmed, and PRAGMA integrity_check.
+// A violation is an error, with the evidence.
+func runJourney(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	c, err := parseJourneyFlags(args, stdout)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	temp := ""
+	if c.file == "" {
+		temp, err = os.MkdirTemp("", "boxoffice-journey-")
+		if err != nil {
+			return err
+		}
+		c.file = filepath.Join(temp, "journey.db")
+	} else if _, err := os.Stat(c.file); err == nil {
+		return fmt.Errorf("-db %s exists; the run needs a new file", c.file)
+	}
+	j := &journey{c: c, lat: map[string][]time.Duration{}, errs: map[string]int{}, outcomes: map[string]int{}, lost: map[int]int{}, confirmed: map[string][]string{}}
+	j.servers = &servers{bin: c.bin, file: c.file, env: append(os.Environ(),
+		"SEED_DEMO=false", "HOLD_TTL="+c.holdTTL.String(), "PAYMENT_PROVIDER=sandbox",
+		"PAYMENT_WEBHOOK_SECRET="+randomSecret())}
+	if j.show, err = j.servers.seed(ctx, c.rows, c.cols); err != nil {
+		return err
+	}
+	if err := j.servers.start(ctx, c.procs); err != nil {
+		j.servers.stop()
+		return err
+	}
+	killed, unserved, runErr := j.run(ctx, stderr)
+	stopErr := j.servers.stop()
+	elapsed := time.Since(j.started)
+	violations, counts, auditErr := j.audit(ctx)
+	j.print(stdout, elapsed, killed, unserved, counts, violations)
+	if err := errors.Join(runErr, stopErr, auditErr); err != nil {
+		return fmt.Errorf("%w (database kept: %s)", err, c.file)
+	}
+	if len(violations) > 0 {
+		return fmt.Errorf("%d invariant violations (database kept: %s):\n  %s", len(violations), c.file, strings.Join(violations, "\n  "))
+	}
+	if temp != "" && !c.keepDB {
+		os.RemoveAll(temp)
+	}
+	return nil
+}
+
+// run sends the moviegoers, c.users at a time, round-robin over the
+// processes, killing one a third of the way when asked. It returns when it
+// killed and how long the address went unserved.
+func (j *journey) run(ctx context.Context, stderr io.Writer) (killedAt, unserved time.Duration, err error) {
+	ctx, cancel := context.WithTimeout(ctx, j.c.duration)
+	defer cancel()
+	transport := &http.Transport{DialContext: loopbackDialer.DialContext, MaxIdleConnsPerHost: j.c.users + 4, IdleConnTimeout: time.Minute}
+	defer transport.CloseIdleConnections()
+	next := make(chan int)
+	var wg sync.WaitGroup
+	j.started = time.Now()
+	for u := range j.c.users {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(j.c.seed, uint64(u)))
+			for n := range next {
+				j.moviegoer(ctx, n, transport, rng)
+				j.done.Add(1)
+			}
+		}()
+	}
+	var killErr error
+	var killWG sync.WaitGroup
+	stopProgress := j.reportProgress(stderr)
+	for n := range j.c.moviegoers {
+		if j.c.kill && n == j.c.moviegoers/3 {
+			killWG.Add(1)
+			go func() {
+				defer killWG.Done()
+				killedAt = time.Since(j.started)
+				unserved, killErr = j.servers.kill(ctx, 0)
+				fmt.Fprintf(stderr, "%6.1fs  killed process 1 (SIGKILL) and started it again: %s unserved\n", killedAt.Seconds(), unserved.Round(time.Millisecond))
+			}()
+		}
+		select {
+		case next <- n:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	close(next)
+	wg.Wait()
+	killWG.Wait()
+	stopProgress()
+	if ctx.Err() != nil && int(j.done.Load()) < j.c.moviegoers {
+		err = fmt.Errorf("stopped after -duration %s with %d of %d moviegoers done", j.c.duration, j.done.Load(), j.c.moviegoers)
+	}
+	return killedAt, unserved, errors.Join(err, killErr)
+}
+
+func (j *journey) reportProgress(w io.Writer) (stop func()) {
+	if j.c.progress <= 0 {
+		return func() {}
+	}
+	quit := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(j.c.progress)
+		defer t.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-t.C:
+				j.mu.Lock()
+				errs := 0
+				for _, n := range j.errs {
+					errs += n
+				}
+				j.mu.Unlock()
+				fmt.Fprintf(w, "%6.1fs  moviegoers %d/%d  holds %d  booked %d  errors %d\n",
+					time.Since(j.started).Seconds(), j.done.Load(), j.c.moviegoers, j.holds.Load(), j.booked.Load(), errs)
+			}
+		}
+	}()
+	return func() { close(quit); wg.Wait() }
+}
+
+// Outcomes of a moviegoer's journey.
+const (
+	endPaid     = "paid"
+	endDeclined = "declined"
+	endBack     = "back"
+	endWalked   = "walked away"
+	endNoBlock  = "no block for the party"
+	endSoldOut  = "sold out"
+	endLost     = "lost every try"
+	endError    = "error"
+)
+
+// moviegoer is one person's visit: best available for a party, hold it
+// (trying again when someone else was quicker), then pay, decline, go back
+// or walk away.
+func (j *journey) moviegoer(ctx context.Context, n int, transport http.RoundTripper, rng *rand.Rand) {
+	jar, _ := cookiejar.New(nil)
+	b := &browser{j: j, ctx: ctx, addr: fmt.Sprintf("198.%d.%d.%d", 18+n>>16&1, n>>8&0xff, n&0xff),
+		base:   j.servers.procs[n%len(j.servers.procs)].url(),
+		client: &http.Client{Transport: transport, Jar: jar, Timeout: j.c.timeout, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+	party := 1 + rng.IntN(j.c.party)
+	for try := 0; ; try++ {
+		doc, ok := b.getDoc("best", "/shows/"+j.show+"?best="+fmt.Sprint(party))
+		if !ok {
+			j.end(endError)
+			return
+		}
+		var seats []string
+		doc.Find("[data-suggested]").Each(func(_ int, s *goquery.Selection) { seats = append(seats, s.AttrOr("data-seat-id", "")) })
+		if len(seats) == 0 {
+			if doc.Find(`[data-seat-id][data-state="available"]`).Length() == 0 {
+				j.markSoldOut()
+				j.end(endSoldOut)
+			} else {
+				j.end(endNoBlock)
+			}
+			return
+		}
+		csrf := doc.Find(`meta[name="csrf-token"]`).AttrOr("content", "")
+		status, loc, ok := b.post("hold", "/shows/"+j.show+"/holds", url.Values{"_csrf": {csrf}, "seat": seats})
+		switch {
+		case !ok:
+			j.end(endError)
+			return
+		case status == http.StatusSeeOther:
+			j.holds.Add(1)
+			j.after(b, loc, seats, csrf, rng)
+			return
+		case status == http.StatusConflict || status == http.StatusUnprocessableEntity:
+			j.mu.Lock()
+			j.lost[status]++
+			j.mu.Unlock()
+			if try == 2 {
+				j.end(endLost)
+				return
+			}
+		default:
+			j.fail("hold", fmt.Sprint(status))
+			j.end(endError)
+			return
+		}
+	}
+}
+
+// after is what a moviegoer with a hold at checkout path does next.
+func (j *journey) after(b *browser, checkout string, seats []string, csrf string, rng *rand.Rand) {
+	r := rng.Float64()
+	switch {
+	case r < j.c.pay:
+		j.pay(b, checkout, seats, csrf, "succeed")
+	case r < j.c.pay+j.c.decline:
+		j.pay(b, checkout, seats, csrf, "decline")
+	case r < j.c.pay+j.c.decline+j.c.back:
+		status, _, ok := b.post("release", checkout+"/release", url.Values{"_csrf": {csrf}})
+		if !ok || status != http.StatusSeeOther {
+			j.fail("release", fmt.Sprint(status))
+			j.end(endError)
+			return
+		}
+		j.end(endBack)
+	default:
+		j.end(endWalked)
+	}
+}
+
+// pay gives an email at Pay, takes the sandbox's outcome, and reads the
+// booking page until it is settled.
+func (j *journey) pay(b *browser, checkout string, seats []string, csrf, outcome string) {
+	n := j.done.Load()
+	status, sandbox, ok := b.post("pay", checkout+"/pay", url.Values{"_csrf": {csrf}, "email": {fmt.Sprintf("moviegoer%d@example.com", n)}})
+	if !ok || status != http.StatusSeeOther {
+		if ok && status == http.StatusGone {
+			j.end("hold gone at Pay")
+			return
+		}
+		j.fail("pay", fmt.Sprint(status))
+		j.end(endError)
+		return
+	}
+	doc, ok := b.getDoc("sandbox page", sandbox)
+	if !ok {
+		j.end(endError)
+		return
+	}
+	form := doc.Find("form.sandbox__actions")
+	action := form.AttrOr("action", "")
+	status, bookingURL, ok := b.post("sandbox pay", action, url.Values{"_csrf": {form.Find(`input[name="_csrf"]`).AttrOr("value", "")}, "outcome": {outcome}})
+	if !ok || status != http.StatusSeeOther {
+		j.fail("sandbox pay", fmt.Sprint(status))
+		j.end(endError)
+		return
+	}
+	for range 100 {
+		doc, ok := b.getDoc("booking", bookingURL)
+		if !ok {
+			j.end(endError)
+			return
+		}
+		el := doc.Find("[data-booking-id]").First()
+		switch state := el.AttrOr("data-state", ""); state {
+		case "pending":
+			time.Sleep(50 * time.Millisecond)
+			continue
+		case "confirmed":
+			j.mu.Lock()
+			j.confirmed[el.AttrOr("data-booking-id", "")] = seats
+			j.mu.Unlock()
+			j.booked.Add(1)
+			j.end(endPaid)
+		case "failed":
+			if outcome == "decline" {
+				j.end(endDeclined)
+			} else {
+				j.end("paid, failed")
+			}
+		default:
+			j.end("paid, " + state)
+		}
+		return
+	}
+	j.end("paid, still pending")
+}
+
+func (j *journey) end(outcome string) {
+	j.mu.Lock()
+	j.outcomes[outcome]++
+	j.mu.Unlock()
+}
+
+func (j *journey) fail(route, why string) {
+	j.mu.Lock()
+	j.errs[route+" "+why]++
+	j.mu.Unlock()
+}
+
+func (j *journey) markSoldOut() {
+	j.mu.Lock()
+	if j.soldOut == 0 {
+		j.soldOut = time.Since(j.started)
+	}
+	j.mu.Unlock()
+}
+
+// browser is one moviegoer's browser: cookies, address, the process it
+// talks to.
+type browser struct {
+	j      *journey
+	ctx    context.Context
+	client *http.Client
+	addr   string
+	base   string
+}
+
+func (b *browser) do(route string, req *http.Request) (*http.Response, bool) {
+	req.Header.Set("X-Forwarded-For", b.addr)
+	began := time.Now()
+	res, err := b.client.Do(req)
+	if err != nil {
+		b.j.fail(route, "error")
+		return nil, false
+	}
+	d := time.Since(began)
+	b.j.mu.Lock()
+	b.j.lat[route] = append(b.j.lat[route], d)
+	b.j.mu.Unlock()
+	return res, true
+}
+
+// at is path on b's process, or path itself when it is a whole URL (a
+// Location may be either).
+func (b *browser) at(path string) string {
+	if strings.HasPrefix(path, "http://") || strings.HasPrefix(path, "https://") {
+		return path
+	}
+	return b.base + path
+}
+
+func (b *browser) getDoc(route, path string) (*goquery.Document, bool) {
+	req, err := http.NewRequestWithContext(b.ctx, http.MethodGet, b.at(path), nil)
+	if err != nil {
+		b.j.fail(route, "bad url")
+		return nil, false
+	}
+	res, ok := b.do(route, req)
+	if !ok {
+		return nil, false
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		io.Copy(io.Discard, res.Body)
+		b.j.fail(route, fmt.Sprint(res.StatusCode))
+		return nil, false
+	}
+	doc, err := goquery.NewDocumentFromReader(res.Body)
+	if err != nil {
+		b.j.fail(route, "body")
+		return nil, false
+	}
+	return doc, true
+}
+
+// post posts form and returns the status and the Location.
+func (b *browser) post(route, path string, form url.Values) (int, string, bool) {
+	req, err := http.NewRequestWithContext(b.ctx, http.MethodPost, b.at(path), strings.NewReader(form.Encode()))
+	if err != nil {
+		b.j.fail(route, "bad url")
+		return 0, "", false
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	res, ok := b.do(route, req)
+	if !ok {
+		return 0, "", false
+	}
+	io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+	return res.StatusCode, res.Header.Get("Location"), true
+}
+
+// audit reads the file once every process has stopped: the invariants, the
+// bookings moviegoers saw confirmed, and SQLite's integrity check.
+func (j *journey) audit(ctx context.Context) ([]string, booking.AuditCounts, error) {
+	store, err := sqlite.Open(ctx, j.c.file)
+	if err != nil {
+		return nil, booking.AuditCounts{}, err
+	}
+	defer store.Close()
+	a, err := booking.LoadAudit(ctx, store, j.show)
+	if err != nil {
+		return nil, booking.AuditCounts{}, fmt.Errorf("audit: %w", err)
+	}
+	bad, counts := booking.CheckAudit(a, booking.Moment{Now: time.Now(), TTL: j.c.holdTTL})
+	byID := map[string]booking.Booking{}
+	for _, b := range a.Bookings {
+		byID[b.ID] = b
+	}
+	ids := make([]string, 0, len(j.confirmed))
+	for id := range j.confirmed {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		b, ok := byID[id]
+		switch {
+		case !ok:
+			bad = append(bad, fmt.Sprintf("booking %s was confirmed to a moviegoer and is not in the database", id))
+		case b.State != booking.BookingConfirmed:
+			bad = append(bad, fmt.Sprintf("booking %s was confirmed to a moviegoer and is now %s", id, b.State))
+		case !slices.Equal(booking.NormalizeSeatIDs(j.confirmed[id]), b.SeatIDs):
+			bad = append(bad, fmt.Sprintf("booking %s was confirmed for %v and has %v", id, j.confirmed[id], b.SeatIDs))
+		}
+	}
+	db, err := sql.Open("sqlite", j.c.file)
+	if err != nil {
+		return bad, counts, err
+	}
+	defer db.Close()
+	var verdict string
+	if err := db.QueryRowContext(ctx, `PRAGMA integrity_check`).Scan(&verdict); err != nil {
+		return bad, counts, fmt.Errorf("integrity_check: %w", err)
+	}
+	if verdict != "ok" {
+		bad = append(bad, "integrity_check: "+verdict)
+	}
+	return bad, counts, nil
+}
+
+// print writes the report: a row per route in the shape of the hold
+// report (count, per second, percentiles), then the journeys' ends, the
+// sale and the audit.
+func (j *journey) print(w io.Writer, elapsed, killedAt, unserved time.Duration, n booking.AuditCounts, violations []string) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	total := 0
+	for _, l := range j.lat {
+		total += len(l)
+	}
+	fmt.Fprintf(w, "%d requests in %s by %d moviegoers, %d at a time, on %d processes sharing %s\n",
+		total, elapsed.Round(time.Millisecond), j.done.Load(), j.c.users, j.c.procs, filepath.Base(j.c.file))
+	if j.c.kill {
+		fmt.Fprintf(w, "process 1 killed (SIGKILL) at %.1fs and started again: %s unserved\n", killedAt.Seconds(), unserved.Round(time.Millisecond))
+	}
+	fmt.Fprintf(w, "%-14s %7s %8s %8s %8s %8s %8s\n", "route", "count", "per-s", "p50", "p95", "p99", "max")
+	for _, route := range []string{"best", "hold", "pay", "sandbox page", "sandbox pay", "booking", "release"} {
+		l := j.lat[route]
+		if len(l) == 0 {
+			continue
+		}
+		slices.Sort(l)
+		fmt.Fprintf(w, "%-14s %7d %8.0f %8s %8s %8s %8s\n", route, len(l), float64(len(l))/elapsed.Seconds(),
+			pct(l, 50), pct(l, 95), pct(l, 99), l[len(l)-1])
+	}
+	fmt.Fprintf(w, "holds won %d, lost %d (taken meanwhile: 409), refused %d (a single gap: 422)\n",
+		j.holds.Load(), j.lost[http.StatusConflict], j.lost[http.StatusUnprocessableEntity])
+	for _, k := range sortedKeys(j.outcomes) {
+		fmt.Fprintf(w, "  %-24s %d\n", k, j.outcomes[k])
+	}
+	for _, k := range sortedKeys(j.errs) {
+		fmt.Fprintf(w, "  error: %-17s %d\n", k, j.errs[k])
+	}
+	fmt.Fprintf(w, "seats sold %d of %d (%d bookings; %d seats still locked, %d available)\n", n.Booked, n.Seats, n.Confirmed, n.Locked, n.Available)
+	if j.soldOut > 0 {
+		fmt.Fprintf(w, "sold out after %.1fs\n", j.soldOut.Seconds())
+	}
+	if len(violations) == 0 {
+		fmt.Fprintf(w, "invariants: ok, read from the database (%d bookings seen confirmed are confirmed; integrity_check ok)\n", len(j.confirmed))
+	} else {
+		fmt.Fprintf(w, "invariants: %d violated\n", len(violations))
+	}
+}
+
+func sortedKeys(m map[string]int) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

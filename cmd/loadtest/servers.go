@@ -1,0 +1,173 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// servers are the boxoffice processes a journey run starts on one SQLite
+// file, each on a port of its own, and can kill and start again.
+type servers struct {
+	bin   string
+	file  string
+	env   []string // what every process gets, besides its address
+	procs []*server
+}
+
+// server is one boxoffice serve process.
+type server struct {
+	addr string
+	cmd  *exec.Cmd
+	log  *syncBuffer
+	done chan struct{} // closed when it exited
+}
+
+func (s *server) url() string { return "http://" + s.addr }
+
+// seed creates the file with one synthetic show of rows×cols seats and
+// returns the show's id.
+func (ss *servers) seed(ctx context.Context, rows, cols int) (string, error) {
+	var out, errs bytes.Buffer
+	cmd := exec.CommandContext(ctx, ss.bin, "seed", "--shows", "1",
+		"--rows", fmt.Sprint(rows), "--cols", fmt.Sprint(cols), "--database-url", "sqlite:"+ss.file)
+	cmd.Env, cmd.Stdout, cmd.Stderr = ss.env, &out, &errs
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("%s seed: %w: %s", ss.bin, err, strings.TrimSpace(errs.String()))
+	}
+	id := strings.TrimSpace(out.String())
+	if id == "" || strings.ContainsAny(id, "\n ") {
+		return "", fmt.Errorf("%s seed printed %q, want one show id", ss.bin, out.String())
+	}
+	return id, nil
+}
+
+// start starts n processes.
+func (ss *servers) start(ctx context.Context, n int) error {
+	for range n {
+		addr, err := freeAddr()
+		if err != nil {
+			return err
+		}
+		s := &server{addr: addr}
+		ss.procs = append(ss.procs, s)
+		if err := ss.launch(ctx, s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// launch starts s's process and waits until it is ready.
+func (ss *servers) launch(ctx context.Context, s *server) error {
+	s.log = &syncBuffer{}
+	s.cmd = exec.Command(ss.bin, "serve")
+	s.cmd.Env = append(append([]string{}, ss.env...),
+		"ADDR="+s.addr, "PUBLIC_URL="+s.url(), "DATABASE_URL=sqlite:"+ss.file)
+	s.cmd.Stderr, s.cmd.Stdout = s.log, s.log
+	if err := s.cmd.Start(); err != nil {
+		return fmt.Errorf("start %s serve: %w", ss.bin, err)
+	}
+	s.done = make(chan struct{})
+	go func() { s.cmd.Wait(); close(s.done) }()
+	deadline := time.Now().Add(30 * time.Second)
+	client := &http.Client{Timeout: time.Second}
+	for {
+		res, err := client.Get(s.url() + "/readyz")
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				return nil
+			}
+		}
+		select {
+		case <-s.done:
+			return fmt.Errorf("boxoffice serve on %s exited at start: %s", s.addr, s.log.String())
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("boxoffice serve on %s not ready after 30s: %s", s.addr, s.log.String())
+		}
+	}
+}
+
+// kill sends SIGKILL to process i, waits for it to die, and starts it again
+// on the same address; it returns how long the address went unserved.
+func (ss *servers) kill(ctx context.Context, i int) (time.Duration, error) {
+	s := ss.procs[i]
+	began := time.Now()
+	if err := s.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		return 0, fmt.Errorf("kill: %w", err)
+	}
+	<-s.done
+	err := ss.launch(ctx, s)
+	return time.Since(began), err
+}
+
+// stop ends every process with SIGTERM (a graceful drain), SIGKILL after
+// 10 s, and reports any that had died on its own.
+func (ss *servers) stop() error {
+	var errs []error
+	for _, s := range ss.procs {
+		select {
+		case <-s.done:
+			errs = append(errs, fmt.Errorf("boxoffice serve on %s had exited: %s", s.addr, s.log.String()))
+			continue
+		default:
+		}
+		s.cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-s.done:
+		case <-time.After(10 * time.Second):
+			s.cmd.Process.Kill()
+			<-s.done
+			errs = append(errs, fmt.Errorf("boxoffice serve on %s did not stop within 10s of SIGTERM", s.addr))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func freeAddr() (string, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer l.Close()
+	return l.Addr().String(), nil
+}
+
+func randomSecret() string {
+	b := make([]byte, 24)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// syncBuffer is a bytes.Buffer a process may write to while it is read.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
