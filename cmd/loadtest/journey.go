@@ -52,7 +52,7 @@ func parseJourneyFlags(args []string, out io.Writer) (journeyConfig, error) {
 	fs.StringVar(&c.bin, "bin", "bin/boxoffice", "the boxoffice binary to run (make build)")
 	fs.StringVar(&c.file, "db", "", "SQLite file to create (default: a new temporary file, removed after a passing run)")
 	fs.IntVar(&c.procs, "procs", 2, "boxoffice processes on the one file, the moviegoers spread over them")
-	fs.BoolVar(&c.kill, "kill", false, "SIGKILL one process a third of the way through the moviegoers and start it again")
+	fs.BoolVar(&c.kill, "kill", false, "SIGKILL one process half way through the sale (when the holds made would fill half the hall) and start it again")
 	fs.IntVar(&c.moviegoers, "moviegoers", 1000, "moviegoers in all, each a new browser: its own session, CSRF token and address")
 	fs.IntVar(&c.users, "users", 16, "moviegoers at a time")
 	fs.IntVar(&c.rows, "rows", 20, "rows of the show's hall")
@@ -106,6 +106,10 @@ type journey struct {
 	soldOut   time.Duration              // when a moviegoer first found nothing left
 
 	done, holds, booked atomic.Int64
+
+	killAt  int64         // -kill: the hold after which to kill
+	killNow chan struct{} // closed then
+	killed  atomic.Bool
 }
 
 // runJourney runs simulated moviegoers through the real routes of
@@ -160,8 +164,8 @@ func runJourney(ctx context.Context, args []string, stdout, stderr io.Writer) er
 }
 
 // run sends the moviegoers, c.users at a time, round-robin over the
-// processes, killing one a third of the way when asked. It returns when it
-// killed and how long the address went unserved.
+// processes, killing one half way through the sale when asked. It returns
+// when it killed and how long the address went unserved.
 func (j *journey) run(ctx context.Context, stderr io.Writer) (killedAt, unserved time.Duration, err error) {
 	ctx, cancel := context.WithTimeout(ctx, j.c.duration)
 	defer cancel()
@@ -183,17 +187,27 @@ func (j *journey) run(ctx context.Context, stderr io.Writer) (killedAt, unserved
 	}
 	var killErr error
 	var killWG sync.WaitGroup
+	if j.c.kill {
+		// Half way through the sale: when the holds made would fill half
+		// the hall at the average party size.
+		j.killAt = max(1, int64(j.c.rows*j.c.cols)*2/int64(1+j.c.party)/2)
+		j.killNow = make(chan struct{})
+		killWG.Add(1)
+		go func() {
+			defer killWG.Done()
+			select {
+			case <-j.killNow:
+			case <-ctx.Done():
+				return
+			}
+			killedAt = time.Since(j.started)
+			unserved, killErr = j.servers.kill(ctx, 0)
+			fmt.Fprintf(stderr, "%6.1fs  killed process 1 (SIGKILL) after %d holds and started it again: %s unserved\n",
+				killedAt.Seconds(), j.killAt, unserved.Round(time.Millisecond))
+		}()
+	}
 	stopProgress := j.reportProgress(stderr)
 	for n := range j.c.moviegoers {
-		if j.c.kill && n == j.c.moviegoers/3 {
-			killWG.Add(1)
-			go func() {
-				defer killWG.Done()
-				killedAt = time.Since(j.started)
-				unserved, killErr = j.servers.kill(ctx, 0)
-				fmt.Fprintf(stderr, "%6.1fs  killed process 1 (SIGKILL) and started it again: %s unserved\n", killedAt.Seconds(), unserved.Round(time.Millisecond))
-			}()
-		}
 		select {
 		case next <- n:
 		case <-ctx.Done():
@@ -204,6 +218,10 @@ func (j *journey) run(ctx context.Context, stderr io.Writer) (killedAt, unserved
 	}
 	close(next)
 	wg.Wait()
+	if j.killNow != nil && !j.killed.Load() {
+		cancel() // the sale ended before the kill: say so below
+		killErr = errors.New("-kill: the run ended before half the hall was held; use more moviegoers")
+	}
 	killWG.Wait()
 	stopProgress()
 	if ctx.Err() != nil && int(j.done.Load()) < j.c.moviegoers {
@@ -287,7 +305,9 @@ func (j *journey) moviegoer(ctx context.Context, n int, transport http.RoundTrip
 			j.end(endError)
 			return
 		case status == http.StatusSeeOther:
-			j.holds.Add(1)
+			if j.holds.Add(1) == j.killAt && j.killNow != nil && j.killed.CompareAndSwap(false, true) {
+				close(j.killNow)
+			}
 			j.after(b, loc, seats, csrf, rng)
 			return
 		case status == http.StatusConflict || status == http.StatusUnprocessableEntity:
@@ -541,7 +561,7 @@ func (j *journey) print(w io.Writer, elapsed, killedAt, unserved time.Duration, 
 	fmt.Fprintf(w, "%d requests in %s by %d moviegoers, %d at a time, on %d processes sharing %s\n",
 		total, elapsed.Round(time.Millisecond), j.done.Load(), j.c.users, j.c.procs, filepath.Base(j.c.file))
 	if j.c.kill {
-		fmt.Fprintf(w, "process 1 killed (SIGKILL) at %.1fs and started again: %s unserved\n", killedAt.Seconds(), unserved.Round(time.Millisecond))
+		fmt.Fprintf(w, "process 1 killed (SIGKILL) at %.1fs, after %d holds, and started again: %s unserved\n", killedAt.Seconds(), j.killAt, unserved.Round(time.Millisecond))
 	}
 	fmt.Fprintf(w, "%-14s %7s %8s %8s %8s %8s %8s\n", "route", "count", "per-s", "p50", "p95", "p99", "max")
 	for _, route := range []string{"best", "hold", "pay", "sandbox page", "sandbox pay", "booking", "release"} {

@@ -18,10 +18,10 @@ func TestMain(m *testing.M) { os.Exit(testkit.Run(m)) }
 // TestJourneyWithKill is the flash sale in small, as make test runs it:
 // two real boxoffice processes on one SQLite file, 300 moviegoers through
 // the real routes (best available, hold, pay in the sandbox or decline,
-// Back, walk away), one process SIGKILLed a third of the way and started
-// again. It asserts what the database says at the end, never timings: the
-// invariants of booking.CheckAudit, every booking a moviegoer saw confirmed
-// still confirmed, integrity_check ok.
+// Back, walk away), one process SIGKILLed half way through the sale and
+// started again. It asserts what the database says at the end, never
+// timings: the invariants of booking.CheckAudit, every booking a moviegoer
+// saw confirmed still confirmed, integrity_check ok.
 func TestJourneyWithKill(t *testing.T) {
 	bin := testkit.BuildBinary(t)
 	db := filepath.Join(t.TempDir(), "journey.db")

@@ -99,9 +99,6 @@ func (s *Service) HoldTTL() time.Duration { return s.ttl }
 // MaxSeats is the most seats one hold may have.
 func (s *Service) MaxSeats() int { return s.maxSeats }
 
-// Store is the port the service runs on.
-func (s *Service) Store() Store { return s.store }
-
 // SeatMap is a show's seats as one viewer sees them at one moment.
 type SeatMap struct {
 	Show   Show

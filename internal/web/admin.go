@@ -29,11 +29,11 @@ func (s *Server) handleAdmin(c echo.Context) error {
 		}
 		f.From, f.To = day, day.AddDate(0, 0, 1)
 	}
-	list, err := s.svc.Store().ListOccupancy(ctx, f, s.svc.Now())
+	list, err := s.svc.ListOccupancy(ctx, f)
 	if err != nil {
 		return err
 	}
-	theatres, err := s.svc.Store().Theatres(ctx)
+	theatres, err := s.svc.Theatres(ctx)
 	if err != nil {
 		return err
 	}

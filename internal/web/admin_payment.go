@@ -17,14 +17,13 @@ import (
 // payment has is still shown when callbacks claimed it.
 func (s *Server) handleAdminPayment(c echo.Context) error {
 	ctx := c.Request().Context()
-	store := s.svc.Store()
 	id := c.Param("paymentID")
-	callbacks, err := store.Callbacks(ctx, booking.CallbackQuery{PaymentID: id, Limit: adminCallbackLimit})
+	callbacks, err := s.svc.Callbacks(ctx, booking.CallbackQuery{PaymentID: id, Limit: adminCallbackLimit})
 	if err != nil {
 		return err
 	}
 	v := model.AdminPayment{AdminPage: s.adminPage(c, "Payment "+short(id)), PaymentID: id, Callbacks: s.adminCallbacks(callbacks)}
-	p, err := store.Payment(ctx, id)
+	p, err := s.svc.Payment(ctx, id)
 	switch {
 	case errors.Is(err, booking.ErrPaymentNotFound) && len(callbacks) > 0:
 		v.Verdict = "There is no such payment; the callbacks below named it anyway."
@@ -32,13 +31,13 @@ func (s *Server) handleAdminPayment(c echo.Context) error {
 	case err != nil:
 		return err
 	}
-	b, err := store.Booking(ctx, p.BookingID)
+	b, err := s.svc.AnyBooking(ctx, p.BookingID)
 	if err != nil {
 		return errorf("web: booking %s of payment %s: %w", p.BookingID, p.ID, err)
 	}
 	if nb := s.refreshPending(c, b); nb.State != b.State {
 		b = nb
-		if p, err = store.Payment(ctx, p.ID); err != nil {
+		if p, err = s.svc.Payment(ctx, p.ID); err != nil {
 			return err
 		}
 	}
@@ -47,7 +46,7 @@ func (s *Server) handleAdminPayment(c echo.Context) error {
 	bm := s.adminBookingModel(b)
 	v.Booking = &bm
 	v.Verdict = paymentVerdict(p, b, callbacks)
-	if show, err := store.Show(ctx, b.ShowID); err == nil {
+	if show, err := s.svc.Show(ctx, b.ShowID); err == nil {
 		sm := s.showModel(show)
 		v.Show, v.ShowURL = &sm, adminShowURL(show.ID)
 	}

@@ -21,29 +21,12 @@ const adminCallbackLimit = 200
 // admin colours, the bookings, the refunds due and the callbacks.
 func (s *Server) handleAdminShow(c echo.Context) error {
 	ctx := c.Request().Context()
-	store := s.svc.Store()
 	showID := c.Param("showID")
-	show, err := store.Show(ctx, showID)
+	r, err := s.svc.ShowReport(ctx, showID, adminCallbackLimit)
 	if err != nil {
 		return err
 	}
-	m := s.svc.Now()
-	occ, err := store.Occupancy(ctx, showID, m)
-	if err != nil {
-		return err
-	}
-	seats, err := store.Seats(ctx, showID)
-	if err != nil {
-		return err
-	}
-	bookings, err := store.ShowBookings(ctx, showID)
-	if err != nil {
-		return err
-	}
-	callbacks, err := store.Callbacks(ctx, booking.CallbackQuery{ShowID: showID, Limit: adminCallbackLimit})
-	if err != nil {
-		return err
-	}
+	show, occ, seats, bookings, callbacks, m := r.Show, r.Occupancy, r.Seats, r.Bookings, r.Callbacks, r.At
 	v := model.AdminShow{
 		AdminPage: s.adminPage(c, show.Movie.Title),
 		Show:      s.showModel(show),
@@ -141,10 +124,7 @@ func (s *Server) handleAdminShowCancel(c echo.Context) error {
 func (s *Server) handleAdminBookingsCSV(c echo.Context) error {
 	ctx := c.Request().Context()
 	showID := c.Param("showID")
-	if _, err := s.svc.Store().Show(ctx, showID); err != nil {
-		return err
-	}
-	bookings, err := s.svc.Store().ShowBookings(ctx, showID)
+	_, bookings, err := s.svc.ShowBookings(ctx, showID)
 	if err != nil {
 		return err
 	}

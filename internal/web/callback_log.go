@@ -16,7 +16,7 @@ import (
 func (s *Server) recordCallback(c echo.Context, rec booking.CallbackRecord) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request().Context()), 5*time.Second)
 	defer cancel()
-	if err := s.svc.Store().RecordCallback(ctx, rec); err != nil {
+	if err := s.svc.RecordCallback(ctx, rec); err != nil {
 		s.log.ErrorContext(ctx, "recording payment callback failed", "err", err,
 			"event_id", rec.EventID, "payment_id", rec.PaymentID, "request_id", requestIDOf(c))
 	}

@@ -22,7 +22,7 @@ func (s *Server) handleReadyz(c echo.Context) error {
 	c.Response().Header().Set("Cache-Control", "no-store")
 	ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
 	defer cancel()
-	if err := s.svc.Store().Ping(ctx); err != nil {
+	if err := s.svc.Ping(ctx); err != nil {
 		s.log.WarnContext(ctx, "readiness: database unreachable", "err", err)
 		return c.String(http.StatusServiceUnavailable, "database unreachable\n")
 	}

@@ -135,7 +135,7 @@ func New(svc *booking.Service, opts Options) *Server {
 		// On the service's clock, so that tests can move past a window.
 		s.limiter = newMemoryLimiter(func() time.Time { return svc.Now().Now })
 	}
-	s.admins = booking.NewAdmins(svc.Store(), svc.Clock(), opts.AdminPasswordCost)
+	s.admins = svc.NewAdmins(opts.AdminPasswordCost)
 	s.adminIdle = opts.AdminIdle
 	if s.adminIdle <= 0 {
 		s.adminIdle = DefaultAdminIdle
