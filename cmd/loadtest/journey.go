@@ -30,7 +30,9 @@ type journeyConfig struct {
 	bin, file       string
 	procs           int
 	kill            bool
-	moviegoers      int
+	moviegoers      int // 0: until -duration
+	shows           int
+	idle            time.Duration
 	users           int
 	rows, cols      int
 	party           int
@@ -53,7 +55,9 @@ func parseJourneyFlags(args []string, out io.Writer) (journeyConfig, error) {
 	fs.StringVar(&c.file, "db", "", "SQLite file to create (default: a new temporary file, removed after a passing run)")
 	fs.IntVar(&c.procs, "procs", 2, "boxoffice processes on the one file, the moviegoers spread over them")
 	fs.BoolVar(&c.kill, "kill", false, "SIGKILL one process half way through the sale (when the holds made would fill half the hall) and start it again")
-	fs.IntVar(&c.moviegoers, "moviegoers", 1000, "moviegoers in all, each a new browser: its own session, CSRF token and address")
+	fs.IntVar(&c.moviegoers, "moviegoers", 1000, "moviegoers in all, each a new browser: its own session, CSRF token and address (0: as many as -duration allows)")
+	fs.IntVar(&c.shows, "shows", 1, "shows of -rows×-cols seats in the database (a million seats: -shows 2000 -rows 20 -cols 25); the moviegoers go to the first")
+	fs.DurationVar(&c.idle, "idle", 0, "after the moviegoers, wait this long and measure each process's memory again")
 	fs.IntVar(&c.users, "users", 16, "moviegoers at a time")
 	fs.IntVar(&c.rows, "rows", 20, "rows of the show's hall")
 	fs.IntVar(&c.cols, "cols", 25, "seats a row")
@@ -75,8 +79,8 @@ func parseJourneyFlags(args []string, out io.Writer) (journeyConfig, error) {
 		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	case c.procs < 1 || c.procs > 16:
 		return c, errors.New("-procs must be between 1 and 16")
-	case c.moviegoers < 1 || c.users < 1:
-		return c, errors.New("-moviegoers and -users must be at least 1")
+	case c.moviegoers < 0 || c.users < 1 || c.shows < 1 || c.idle < 0:
+		return c, errors.New("-moviegoers must not be negative, -users and -shows at least 1, -idle not negative")
 	case c.rows < 1 || c.cols < 1 || c.party < 1:
 		return c, errors.New("-rows, -cols and -party must be at least 1")
 	case c.pay < 0 || c.decline < 0 || c.back < 0 || c.pay+c.decline+c.back > 1:
@@ -106,6 +110,9 @@ type journey struct {
 	soldOut   time.Duration              // when a moviegoer first found nothing left
 
 	done, holds, booked atomic.Int64
+
+	rss     map[string][]int64 // resident memory of each process, in kB, when
+	peakRSS []int64            // the most seen while the moviegoers went
 
 	killAt  int64         // -kill: the hold after which to kill
 	killNow chan struct{} // closed then
@@ -139,14 +146,23 @@ func runJourney(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	j.servers = &servers{bin: c.bin, file: c.file, env: append(os.Environ(),
 		"SEED_DEMO=false", "HOLD_TTL="+c.holdTTL.String(), "PAYMENT_PROVIDER=sandbox",
 		"PAYMENT_WEBHOOK_SECRET="+randomSecret())}
-	if j.show, err = j.servers.seed(ctx, c.rows, c.cols); err != nil {
+	if j.show, err = j.servers.seed(ctx, c.shows, c.rows, c.cols); err != nil {
 		return err
 	}
 	if err := j.servers.start(ctx, c.procs); err != nil {
 		j.servers.stop()
 		return err
 	}
+	j.rss = map[string][]int64{"idle before": j.servers.rss()}
 	killed, unserved, runErr := j.run(ctx, stderr)
+	j.rss["at the end"] = j.servers.rss()
+	if c.idle > 0 {
+		select {
+		case <-time.After(c.idle):
+		case <-ctx.Done():
+		}
+		j.rss["idle after "+c.idle.String()] = j.servers.rss()
+	}
 	stopErr := j.servers.stop()
 	elapsed := time.Since(j.started)
 	violations, counts, auditErr := j.audit(ctx)
@@ -207,7 +223,7 @@ func (j *journey) run(ctx context.Context, stderr io.Writer) (killedAt, unserved
 		}()
 	}
 	stopProgress := j.reportProgress(stderr)
-	for n := range j.c.moviegoers {
+	for n := 0; j.c.moviegoers == 0 || n < j.c.moviegoers; n++ {
 		select {
 		case next <- n:
 		case <-ctx.Done():
@@ -224,7 +240,7 @@ func (j *journey) run(ctx context.Context, stderr io.Writer) (killedAt, unserved
 	}
 	killWG.Wait()
 	stopProgress()
-	if ctx.Err() != nil && int(j.done.Load()) < j.c.moviegoers {
+	if ctx.Err() != nil && j.c.moviegoers > 0 && int(j.done.Load()) < j.c.moviegoers {
 		err = fmt.Errorf("stopped after -duration %s with %d of %d moviegoers done", j.c.duration, j.done.Load(), j.c.moviegoers)
 	}
 	return killedAt, unserved, errors.Join(err, killErr)
@@ -246,14 +262,22 @@ func (j *journey) reportProgress(w io.Writer) (stop func()) {
 			case <-quit:
 				return
 			case <-t.C:
+				rss := j.servers.rss()
 				j.mu.Lock()
+				for i, kb := range rss {
+					if i < len(j.peakRSS) {
+						j.peakRSS[i] = max(j.peakRSS[i], kb)
+					} else {
+						j.peakRSS = append(j.peakRSS, kb)
+					}
+				}
 				errs := 0
 				for _, n := range j.errs {
 					errs += n
 				}
 				j.mu.Unlock()
-				fmt.Fprintf(w, "%6.1fs  moviegoers %d/%d  holds %d  booked %d  errors %d\n",
-					time.Since(j.started).Seconds(), j.done.Load(), j.c.moviegoers, j.holds.Load(), j.booked.Load(), errs)
+				fmt.Fprintf(w, "%6.1fs  moviegoers %d/%d  holds %d  booked %d  errors %d  RSS %s\n",
+					time.Since(j.started).Seconds(), j.done.Load(), j.c.moviegoers, j.holds.Load(), j.booked.Load(), errs, mbs(rss))
 			}
 		}
 	}()
@@ -585,6 +609,13 @@ func (j *journey) print(w io.Writer, elapsed, killedAt, unserved time.Duration, 
 	if j.soldOut > 0 {
 		fmt.Fprintf(w, "sold out after %.1fs\n", j.soldOut.Seconds())
 	}
+	if len(j.peakRSS) > 0 {
+		fmt.Fprintf(w, "resident memory per process: idle before %s, peak %s, at the end %s", mbs(j.rss["idle before"]), mbs(j.peakRSS), mbs(j.rss["at the end"]))
+		if j.c.idle > 0 {
+			fmt.Fprintf(w, ", idle after %s %s", j.c.idle, mbs(j.rss["idle after "+j.c.idle.String()]))
+		}
+		fmt.Fprintln(w)
+	}
 	if len(violations) == 0 {
 		fmt.Fprintf(w, "invariants: ok, read from the database (%d bookings seen confirmed are confirmed; integrity_check ok)\n", len(j.confirmed))
 	} else {
@@ -599,4 +630,13 @@ func sortedKeys(m map[string]int) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// mbs writes resident sizes in kB as "27 MB, 31 MB".
+func mbs(kbs []int64) string {
+	parts := make([]string, len(kbs))
+	for i, kb := range kbs {
+		parts[i] = fmt.Sprintf("%d MB", (kb+512)/1024)
+	}
+	return strings.Join(parts, ", ")
 }

@@ -52,7 +52,7 @@ func TestJourneyWithKill(t *testing.T) {
 // TestJourneyFlags: bad flags are refused with what is wrong.
 func TestJourneyFlags(t *testing.T) {
 	for _, args := range [][]string{
-		{"-procs", "0"}, {"-pay", "0.9", "-back", "0.2"}, {"-moviegoers", "0"}, {"-party", "0"}, {"extra"},
+		{"-procs", "0"}, {"-pay", "0.9", "-back", "0.2"}, {"-moviegoers", "-1"}, {"-shows", "0"}, {"-party", "0"}, {"extra"},
 	} {
 		if _, err := parseJourneyFlags(args, &bytes.Buffer{}); err == nil {
 			t.Errorf("%v: accepted", args)

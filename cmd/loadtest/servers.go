@@ -9,9 +9,11 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -28,6 +30,7 @@ type servers struct {
 // server is one boxoffice serve process.
 type server struct {
 	addr string
+	pid  atomic.Int64 // of the process now running, for rss
 	cmd  *exec.Cmd
 	log  *syncBuffer
 	done chan struct{} // closed when it exited
@@ -35,21 +38,21 @@ type server struct {
 
 func (s *server) url() string { return "http://" + s.addr }
 
-// seed creates the file with one synthetic show of rows×cols seats and
-// returns the show's id.
-func (ss *servers) seed(ctx context.Context, rows, cols int) (string, error) {
+// seed creates the file with shows synthetic shows of rows×cols seats and
+// returns the first one's id.
+func (ss *servers) seed(ctx context.Context, shows, rows, cols int) (string, error) {
 	var out, errs bytes.Buffer
-	cmd := exec.CommandContext(ctx, ss.bin, "seed", "--shows", "1",
+	cmd := exec.CommandContext(ctx, ss.bin, "seed", "--shows", fmt.Sprint(shows),
 		"--rows", fmt.Sprint(rows), "--cols", fmt.Sprint(cols), "--database-url", "sqlite:"+ss.file)
 	cmd.Env, cmd.Stdout, cmd.Stderr = ss.env, &out, &errs
 	if err := cmd.Run(); err != nil {
 		return "", fmt.Errorf("%s seed: %w: %s", ss.bin, err, strings.TrimSpace(errs.String()))
 	}
-	id := strings.TrimSpace(out.String())
-	if id == "" || strings.ContainsAny(id, "\n ") {
-		return "", fmt.Errorf("%s seed printed %q, want one show id", ss.bin, out.String())
+	ids := strings.Fields(out.String())
+	if len(ids) != shows {
+		return "", fmt.Errorf("%s seed printed %q, want %d show ids", ss.bin, out.String(), shows)
 	}
-	return id, nil
+	return ids[0], nil
 }
 
 // start starts n processes.
@@ -78,6 +81,7 @@ func (ss *servers) launch(ctx context.Context, s *server) error {
 	if err := s.cmd.Start(); err != nil {
 		return fmt.Errorf("start %s serve: %w", ss.bin, err)
 	}
+	s.pid.Store(int64(s.cmd.Process.Pid))
 	s.done = make(chan struct{})
 	go func() { s.cmd.Wait(); close(s.done) }()
 	deadline := time.Now().Add(30 * time.Second)
@@ -170,4 +174,22 @@ func (b *syncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// rss is the resident memory of each process in kB, from /proc (0 where
+// it cannot be read).
+func (ss *servers) rss() []int64 {
+	out := make([]int64, len(ss.procs))
+	for i, s := range ss.procs {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.pid.Load()))
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+				fmt.Sscan(rest, &out[i])
+			}
+		}
+	}
+	return out
 }

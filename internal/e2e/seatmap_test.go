@@ -100,7 +100,7 @@ func TestHoldAndBack(t *testing.T) {
 
 	// Wheelchair spaces are drawn apart (app.css selects them by data-kind).
 	if diff := eval[string](br, `(() => {
-	  const box = (kind) => document.querySelector('.seat[data-kind="' + kind + '"][data-state="available"] .seat-box');
+	  const box = (kind) => document.querySelector('.seat' + (kind === 'standard' ? ':not([data-kind])' : '[data-kind="' + kind + '"]') + '[data-state="available"] .seat-box');
 	  const w = box('wheelchair'), s = box('standard');
 	  if (!w || !s) { return 'no available wheelchair and standard seats to compare'; }
 	  const cw = getComputedStyle(w).borderColor, cs = getComputedStyle(s).borderColor;

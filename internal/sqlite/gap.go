@@ -3,6 +3,8 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
+	"time"
 
 	"boxoffice/internal/booking"
 )
@@ -15,21 +17,39 @@ func (s *Store) checkGaps(ctx context.Context, tx *sql.Tx, h booking.Hold, m boo
 	if m.AllowGaps {
 		return nil
 	}
-	args := make([]any, 0, len(h.SeatIDs)+1)
-	args = append(args, h.ShowID)
-	for _, id := range h.SeatIDs {
-		args = append(args, id)
-	}
-	rows, err := tx.QueryContext(ctx, `SELECT `+seatColumns+` FROM seats WHERE show_id = ?1 AND grid_row IN (
-		SELECT grid_row FROM seats WHERE show_id = ?1 AND seat_id IN (`+placeholders(len(h.SeatIDs))+`))`, args...)
+	ids, err := json.Marshal(h.SeatIDs)
 	if err != nil {
 		return err
 	}
-	seats, err := collectSeats(h.ShowID, rows)
+	rows, err := tx.StmtContext(ctx, s.stmts.gapRows).QueryContext(ctx, h.ShowID, string(ids))
 	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var seats []booking.Seat
+	for rows.Next() {
+		var st booking.Seat
+		var lockedAt int64
+		if err := rows.Scan(&st.ID, &st.GridRow, &st.GridCol, &st.Status, &st.HoldID, &lockedAt); err != nil {
+			return err
+		}
+		if lockedAt != 0 {
+			st.LockedAt = time.Unix(0, lockedAt).UTC()
+		}
+		seats = append(seats, st)
+	}
+	if err := rows.Err(); err != nil {
 		return err
 	}
 	return booking.CheckGaps(seats, h.SeatIDs, func(st booking.Seat) bool {
 		return st.HoldID == h.ID || st.AvailableAt(m)
 	})
 }
+
+// gapSQL reads what the gap rule needs of the seats in the rows of some
+// seats: their places and whether they are free, through seats_by_place
+// (a row, not every seat of the show). Arguments: show id, the seat ids as
+// a JSON array, so that one prepared statement serves any number of seats.
+const gapSQL = `SELECT seat_id, grid_row, grid_col, status, coalesce(hold_id, ''), coalesce(locked_at, 0)
+	FROM seats INDEXED BY seats_by_place WHERE show_id = ?1 AND grid_row IN (
+	SELECT grid_row FROM seats WHERE show_id = ?1 AND seat_id IN (SELECT value FROM json_each(?2)))`

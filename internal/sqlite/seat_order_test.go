@@ -77,6 +77,17 @@ func TestMapOrderPlans(t *testing.T) {
 	}
 }
 
+// TestGapPlan: the gap check reads the rows of the hold's seats through
+// seats_by_place, not every seat of the show.
+func TestGapPlan(t *testing.T) {
+	s, _ := mustOpen(t)
+	mustCreateShow(t, s, "s1", 3, 4)
+	plan := queryPlan(t, s, gapSQL, "s1", `["A1","B2"]`)
+	if len(plan) == 0 || !strings.HasPrefix(plan[0], "SEARCH seats USING INDEX seats_by_place (show_id=? AND grid_row=?)") {
+		t.Errorf("query plan %q, want a search of seats_by_place by show and row", plan)
+	}
+}
+
 // queryPlan is EXPLAIN QUERY PLAN's account of q on a read connection, one
 // string a step.
 func queryPlan(t *testing.T, s *Store, q string, args ...any) []string {

@@ -23,9 +23,11 @@ type statements struct {
 	replaceHold *sql.Stmt
 	insertHold  *sql.Stmt
 	heldFrom    *sql.Stmt // seats of a show locked live by holds from one address (HOLD_SEATS_PER_ADDRESS)
+	gapRows     *sql.Stmt // the seats of the rows a hold touches, for the gap rule (gapSQL)
 	showSale    *sql.Stmt // what booking.Show.CheckOnSale needs of a show
 	insertShow  *sql.Stmt
 	insertSeat  *sql.Stmt
+	show        *sql.Stmt // read pool: a show by id, read by every seat map and checkout
 	seats       *sql.Stmt // read pool: a show's seat map
 	seatStates  *sql.Stmt // read pool: the changing columns of a show's seats that are not available, by seat id
 	findSession *sql.Stmt // read pool: every request with a session cookie
@@ -139,10 +141,12 @@ func prepareStatements(ctx context.Context, write, read *sql.DB) (*statements, e
 	st.replaceHold = prep(write, replaceHoldSQL)
 	st.insertHold = prep(write, insertHoldSQL)
 	st.heldFrom = prep(write, heldFromSQL)
+	st.gapRows = prep(write, gapSQL)
 	st.showSale = prep(write, `SELECT starts_at, cancelled_at FROM shows WHERE id = ?`)
 	st.insertShow = prep(write, `INSERT INTO shows (`+showColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
 	st.insertSeat = prep(write, `INSERT INTO seats (show_id, seat_id, row_label, number, grid_row, grid_col, category, price, kind)
 		VALUES (?,?,?,?,?,?,?,?,?)`)
+	st.show = prep(read, `SELECT `+showColumns+` FROM shows WHERE id = ?`)
 	st.seats = prep(read, seatsSQL)
 	st.seatStates = prep(read, `SELECT seat_id, status, coalesce(hold_id, ''), coalesce(locked_at, 0), coalesce(booking_id, '')
 		FROM seats WHERE show_id = ? AND status <> 'available' ORDER BY seat_id`)

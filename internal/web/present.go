@@ -152,7 +152,7 @@ func (s *Server) seatMapModel(sm booking.SeatMap, sel selection) model.SeatMap {
 			}
 			gridRow, col = st.GridRow, minCol
 			if len(m.Bands) == 0 || m.Bands[len(m.Bands)-1].Name != st.Category {
-				m.Bands = append(m.Bands, model.Band{Name: st.Category, Price: price(st.Price)})
+				m.Bands = append(m.Bands, model.Band{Name: st.Category, Price: price(st.Price), PriceMinor: int64(st.Price)})
 			}
 			b := &m.Bands[len(m.Bands)-1]
 			b.Rows = append(b.Rows, model.Row{Label: st.Row})
@@ -160,6 +160,7 @@ func (s *Server) seatMapModel(sm booking.SeatMap, sel selection) model.SeatMap {
 		}
 		padRow(row, col, st.GridCol-1)
 		seats[i] = s.seatModel(sm, st, price(st.Price), sel)
+		seats[i].OwnPrice = seats[i].Price != m.Bands[len(m.Bands)-1].PriceMinor
 		row.Cells = append(row.Cells, model.Cell{Seat: &seats[i]})
 		if !seats[i].Disabled {
 			row.Free++
@@ -189,20 +190,15 @@ func (s *Server) seatModel(sm booking.SeatMap, st booking.Seat, priceText string
 	state := sm.State(st)
 	v := model.Seat{
 		ID: st.ID, Number: strconv.Itoa(st.Number), State: string(state),
-		Kind: string(st.Kind), Category: st.Category,
-		Price: int64(st.Price), PriceText: priceText,
+		Category: st.Category, Price: int64(st.Price), PriceText: priceText,
 		Conflict: sel.conflicts[st.ID], Suggested: sel.suggested[st.ID],
-	}
-	if v.Kind == "" {
-		v.Kind = string(booking.KindStandard)
 	}
 	switch st.Kind {
 	case booking.KindWheelchair:
-		v.What = "wheelchair space"
+		v.Kind, v.What = string(st.Kind), "wheelchair space, "
 	case booking.KindCompanion:
-		v.What = "companion seat"
+		v.Kind, v.What = string(st.Kind), "companion seat, "
 	}
-	v.Label = "Row " + st.Row + ", seat " + v.Number + ", " + withSep(v.What, ", ") + st.Category + ", " + priceText + ", "
 	switch state {
 	case booking.StateAvailable:
 		v.Status = "available"
@@ -221,20 +217,14 @@ func (s *Server) seatModel(sm booking.SeatMap, st booking.Seat, priceText string
 	if v.Conflict {
 		v.Status = "just taken by someone else"
 	}
+	v.Name = "Row " + st.Row + ", seat " + v.Number + ", " + v.What + st.Category + ", " + priceText + ", " + v.Status
+	v.What = strings.TrimSuffix(v.What, ", ")
 	if sel.chosen == nil {
 		v.Checked = state == booking.StateMine
 	} else {
 		v.Checked = sel.chosen[st.ID] && !v.Disabled
 	}
 	return v
-}
-
-// withSep is v+sep, or "" when v is empty.
-func withSep(v, sep string) string {
-	if v == "" {
-		return ""
-	}
-	return v + sep
 }
 
 // serverNow formats the server's clock for app.js, which keeps the offset
@@ -255,20 +245,21 @@ func expiryAttr(t time.Time) string {
 // seatMapETag names what the fragment shows at this moment: the state of
 // every seat (with when held seats free up) and the viewer's hold.
 func seatMapETag(sm booking.SeatMap) string {
-	h := sha256.New()
-	fmt.Fprintf(h, "%s\n", sm.Show.ID)
+	b := make([]byte, 0, 64+24*len(sm.Seats))
+	b = append(append(b, sm.Show.ID...), '\n')
 	if sm.MyHold != nil {
-		fmt.Fprintf(h, "mine %s\n", sm.MyHold.ID)
+		b = append(append(append(b, "mine "...), sm.MyHold.ID...), '\n')
 	}
 	for _, st := range sm.Seats {
 		state := sm.State(st)
-		fmt.Fprintf(h, "%s %s", st.ID, state)
+		b = append(append(append(b, st.ID...), ' '), state...)
 		if state == booking.StateHeld || state == booking.StateMine {
-			fmt.Fprintf(h, " %d", st.LockedAt.Unix())
+			b = strconv.AppendInt(append(b, ' '), st.LockedAt.Unix(), 10)
 		}
-		h.Write([]byte{'\n'})
+		b = append(b, '\n')
 	}
-	return `"` + hex.EncodeToString(h.Sum(nil))[:24] + `"`
+	sum := sha256.Sum256(b)
+	return `"` + hex.EncodeToString(sum[:12]) + `"`
 }
 
 func (s *Server) checkoutModel(sm booking.SeatMap, h booking.Hold, gone error) model.Checkout {

@@ -203,7 +203,8 @@
     var max = parseInt(form.dataset.maxSeats, 10) || 10;
     var inputs = form.querySelectorAll('[data-seat-id] input[name="seat"]:checked');
     var total = 0;
-    inputs.forEach(function (i) { total += parseInt(i.parentNode.dataset.price, 10) || 0; });
+    // A seat's price is its band's, unless the seat says its own.
+    inputs.forEach(function (i) { total += parseInt(i.closest('[data-price]').dataset.price, 10) || 0; });
     var n = inputs.length;
     var count = form.querySelector('.holdbar-count');
     var sum = form.querySelector('.holdbar-total');

@@ -122,9 +122,10 @@ type Category struct {
 
 // Band is a run of rows sold at one price, drawn with its name and price.
 type Band struct {
-	Name  string
-	Price string
-	Rows  []Row
+	Name       string
+	Price      string
+	PriceMinor int64 // data-price of its seats, for the running total
+	Rows       []Row
 }
 
 // Row is one line of the map. Cells are seats and gaps: a gap is an aisle or a
@@ -145,13 +146,14 @@ type Seat struct {
 	ID        string
 	Number    string
 	State     string // available, held, booked, mine
-	Kind      string // standard, wheelchair, companion
+	Kind      string // wheelchair, companion; "" for a standard seat
 	Category  string
 	Price     int64  // minor units, for the running total
+	OwnPrice  bool   // Price is not its band's, so the seat says it (data-price)
 	PriceText string // "₹250"
 	ExpiresAt string // RFC 3339, when a held (or mine) seat's lock lapses
 	What      string // "wheelchair space", "companion seat", "" for a standard seat
-	Label     string // "Row F, seat 12, Prime, ₹250, " : the accessible name before the status
+	Name      string // "Row F, seat 12, Prime, ₹250, available": its accessible name
 	Status    string // "available", "held · may free at 19:42", …
 	Checked   bool
 	Disabled  bool

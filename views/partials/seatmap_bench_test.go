@@ -14,7 +14,7 @@ import (
 func BenchmarkSeatMap(b *testing.B) {
 	m := model.SeatMap{Show: model.Show{ID: "show1"}, FragmentURL: "/shows/show1/seatmap", ETag: `"e"`, ServerNow: "2026-11-30T10:00:00.000Z"}
 	for band := range 2 {
-		bd := model.Band{Name: "Prime", Price: "₹250"}
+		bd := model.Band{Name: "Prime", Price: "₹250", PriceMinor: 25000}
 		for r := range 10 {
 			label := string(rune('A' + band*10 + r))
 			row := model.Row{Label: label}
@@ -22,8 +22,8 @@ func BenchmarkSeatMap(b *testing.B) {
 				id := label + strconv.Itoa(c+1)
 				state := []string{"available", "held", "booked", "mine"}[(r*25+c)%4]
 				row.Cells = append(row.Cells, model.Cell{Seat: &model.Seat{
-					ID: id, Number: strconv.Itoa(c + 1), State: state, Kind: "standard", Category: "Prime",
-					Price: 25000, PriceText: "₹250", Label: "Row " + label + ", seat " + strconv.Itoa(c+1) + ", Prime, ₹250, ",
+					ID: id, Number: strconv.Itoa(c + 1), State: state, Category: "Prime",
+					Price: 25000, PriceText: "₹250", Name: "Row " + label + ", seat " + strconv.Itoa(c+1) + ", Prime, ₹250, " + state,
 					Status: state, Disabled: state == "booked",
 				}})
 			}
