@@ -31,7 +31,7 @@ type journeyConfig struct {
 	procs           int
 	kill            bool
 	moviegoers      int // 0: until -duration
-	shows           int
+	shows, spread   int
 	idle            time.Duration
 	users           int
 	rows, cols      int
@@ -57,6 +57,7 @@ func parseJourneyFlags(args []string, out io.Writer) (journeyConfig, error) {
 	fs.BoolVar(&c.kill, "kill", false, "SIGKILL one process half way through the sale (when the holds made would fill half the hall) and start it again")
 	fs.IntVar(&c.moviegoers, "moviegoers", 1000, "moviegoers in all, each a new browser: its own session, CSRF token and address (0: as many as -duration allows)")
 	fs.IntVar(&c.shows, "shows", 1, "shows of -rows×-cols seats in the database (a million seats: -shows 2000 -rows 20 -cols 25); the moviegoers go to the first")
+	fs.IntVar(&c.spread, "spread", 1, "moviegoers go to one of the first this many shows, at random, so that a long run does not sell out")
 	fs.DurationVar(&c.idle, "idle", 0, "after the moviegoers, wait this long and measure each process's memory again")
 	fs.IntVar(&c.users, "users", 16, "moviegoers at a time")
 	fs.IntVar(&c.rows, "rows", 20, "rows of the show's hall")
@@ -81,6 +82,8 @@ func parseJourneyFlags(args []string, out io.Writer) (journeyConfig, error) {
 		return c, errors.New("-procs must be between 1 and 16")
 	case c.moviegoers < 0 || c.users < 1 || c.shows < 1 || c.idle < 0:
 		return c, errors.New("-moviegoers must not be negative, -users and -shows at least 1, -idle not negative")
+	case c.spread < 1 || c.spread > c.shows:
+		return c, errors.New("-spread must be between 1 and -shows")
 	case c.rows < 1 || c.cols < 1 || c.party < 1:
 		return c, errors.New("-rows, -cols and -party must be at least 1")
 	case c.pay < 0 || c.decline < 0 || c.back < 0 || c.pay+c.decline+c.back > 1:
@@ -98,7 +101,7 @@ func parseJourneyFlags(args []string, out io.Writer) (journeyConfig, error) {
 type journey struct {
 	c       journeyConfig
 	servers *servers
-	show    string
+	shows   []string // those the moviegoers go to
 	started time.Time
 
 	mu        sync.Mutex
@@ -146,9 +149,11 @@ func runJourney(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	j.servers = &servers{bin: c.bin, file: c.file, env: append(os.Environ(),
 		"SEED_DEMO=false", "HOLD_TTL="+c.holdTTL.String(), "PAYMENT_PROVIDER=sandbox",
 		"PAYMENT_WEBHOOK_SECRET="+randomSecret())}
-	if j.show, err = j.servers.seed(ctx, c.shows, c.rows, c.cols); err != nil {
+	ids, err := j.servers.seed(ctx, c.shows, c.rows, c.cols)
+	if err != nil {
 		return err
 	}
+	j.shows = ids[:c.spread]
 	if err := j.servers.start(ctx, c.procs); err != nil {
 		j.servers.stop()
 		return err
@@ -206,7 +211,7 @@ func (j *journey) run(ctx context.Context, stderr io.Writer) (killedAt, unserved
 	if j.c.kill {
 		// Half way through the sale: when the holds made would fill half
 		// the hall at the average party size.
-		j.killAt = max(1, int64(j.c.rows*j.c.cols)*2/int64(1+j.c.party)/2)
+		j.killAt = max(1, int64(len(j.shows)*j.c.rows*j.c.cols)*2/int64(1+j.c.party)/2)
 		j.killNow = make(chan struct{})
 		killWG.Add(1)
 		go func() {
@@ -305,8 +310,9 @@ func (j *journey) moviegoer(ctx context.Context, n int, transport http.RoundTrip
 		base:   j.servers.procs[n%len(j.servers.procs)].url(),
 		client: &http.Client{Transport: transport, Jar: jar, Timeout: j.c.timeout, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
 	party := 1 + rng.IntN(j.c.party)
+	show := j.shows[rng.IntN(len(j.shows))]
 	for try := 0; ; try++ {
-		doc, ok := b.getDoc("best", "/shows/"+j.show+"?best="+fmt.Sprint(party))
+		doc, ok := b.getDoc("best", "/shows/"+show+"?best="+fmt.Sprint(party))
 		if !ok {
 			j.end(endError)
 			return
@@ -323,7 +329,7 @@ func (j *journey) moviegoer(ctx context.Context, n int, transport http.RoundTrip
 			return
 		}
 		csrf := doc.Find(`meta[name="csrf-token"]`).AttrOr("content", "")
-		status, loc, ok := b.post("hold", "/shows/"+j.show+"/holds", url.Values{"_csrf": {csrf}, "seat": seats})
+		status, loc, ok := b.post("hold", "/shows/"+show+"/holds", url.Values{"_csrf": {csrf}, "seat": seats})
 		switch {
 		case !ok:
 			j.end(endError)
@@ -532,14 +538,29 @@ func (j *journey) audit(ctx context.Context) ([]string, booking.AuditCounts, err
 		return nil, booking.AuditCounts{}, err
 	}
 	defer store.Close()
-	a, err := booking.LoadAudit(ctx, store, j.show)
-	if err != nil {
-		return nil, booking.AuditCounts{}, fmt.Errorf("audit: %w", err)
-	}
-	bad, counts := booking.CheckAudit(a, booking.Moment{Now: time.Now(), TTL: j.c.holdTTL})
+	var bad []string
+	var counts booking.AuditCounts
 	byID := map[string]booking.Booking{}
-	for _, b := range a.Bookings {
-		byID[b.ID] = b
+	for _, show := range j.shows {
+		a, err := booking.LoadAudit(ctx, store, show)
+		if err != nil {
+			return nil, counts, fmt.Errorf("audit of show %s: %w", show, err)
+		}
+		v, n := booking.CheckAudit(a, booking.Moment{Now: time.Now(), TTL: j.c.holdTTL})
+		for _, e := range v {
+			bad = append(bad, "show "+show+": "+e)
+		}
+		counts.Seats += n.Seats
+		counts.Available += n.Available
+		counts.Locked += n.Locked
+		counts.Booked += n.Booked
+		counts.Confirmed += n.Confirmed
+		counts.RefundDue += n.RefundDue
+		counts.Pending += n.Pending
+		counts.PaidPayments += n.PaidPayments
+		for _, b := range a.Bookings {
+			byID[b.ID] = b
+		}
 	}
 	ids := make([]string, 0, len(j.confirmed))
 	for id := range j.confirmed {

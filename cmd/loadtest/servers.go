@@ -39,20 +39,20 @@ type server struct {
 func (s *server) url() string { return "http://" + s.addr }
 
 // seed creates the file with shows synthetic shows of rows×cols seats and
-// returns the first one's id.
-func (ss *servers) seed(ctx context.Context, shows, rows, cols int) (string, error) {
+// returns their ids.
+func (ss *servers) seed(ctx context.Context, shows, rows, cols int) ([]string, error) {
 	var out, errs bytes.Buffer
 	cmd := exec.CommandContext(ctx, ss.bin, "seed", "--shows", fmt.Sprint(shows),
 		"--rows", fmt.Sprint(rows), "--cols", fmt.Sprint(cols), "--database-url", "sqlite:"+ss.file)
 	cmd.Env, cmd.Stdout, cmd.Stderr = ss.env, &out, &errs
 	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("%s seed: %w: %s", ss.bin, err, strings.TrimSpace(errs.String()))
+		return nil, fmt.Errorf("%s seed: %w: %s", ss.bin, err, strings.TrimSpace(errs.String()))
 	}
 	ids := strings.Fields(out.String())
 	if len(ids) != shows {
-		return "", fmt.Errorf("%s seed printed %q, want %d show ids", ss.bin, out.String(), shows)
+		return nil, fmt.Errorf("%s seed printed %d ids, want %d", ss.bin, len(ids), shows)
 	}
-	return ids[0], nil
+	return ids, nil
 }
 
 // start starts n processes.

@@ -131,7 +131,7 @@ func ValidateAdmin(email, password string) error {
 	var f fields
 	at := strings.LastIndexByte(email, '@')
 	if at <= 0 || at == len(email)-1 || len(email) > 254 || strings.ContainsAny(email, " \t\r\n<>") {
-		f.add("email", "%q is not an email address.", truncate(email, 40))
+		f.add("email", "%q is not an email address.", Truncate(email, 40))
 	}
 	f.password(password)
 	return f.err()

@@ -117,7 +117,7 @@ func (b Booking) RefundFailed(refundID, reason string, now time.Time) (nb Bookin
 		b.Reason = b.Reason[:i]
 	}
 	b.State, b.RefundID, b.RefundedAt, b.RefundedBy, b.UpdatedAt = BookingRefundDue, refundID, time.Time{}, "", now
-	b.Reason += refundFailedNote + truncate(reason, 80) + "; it is due again.)"
+	b.Reason += refundFailedNote + Truncate(reason, 80) + "; it is due again.)"
 	return b, true
 }
 

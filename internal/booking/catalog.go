@@ -84,7 +84,7 @@ func ValidateTheatre(t Theatre) error {
 	f.text("name", "The name", t.Name, 80)
 	f.text("city", "The city", t.City, 60)
 	if _, err := t.Location(); err != nil {
-		f.add("time_zone", "%q is not a time zone; write one like Asia/Kolkata or Europe/London.", truncate(t.TimeZone, 40))
+		f.add("time_zone", "%q is not a time zone; write one like Asia/Kolkata or Europe/London.", Truncate(t.TimeZone, 40))
 	}
 	return f.err()
 }
@@ -206,7 +206,7 @@ func PlanShow(id string, movie Movie, theatre Theatre, screen Screen, start stri
 		case strings.TrimSpace(prices[name]) == "":
 			f.add(field, "Give the price of a %s seat.", name)
 		case err != nil:
-			f.add(field, "%q is not a price for %s; write it like 250 or 99.50.", truncate(prices[name], 12), name)
+			f.add(field, "%q is not a price for %s; write it like 250 or 99.50.", Truncate(prices[name], 12), name)
 		case p <= 0:
 			f.add(field, "The price of a %s seat must be more than nothing.", name)
 		default:

@@ -80,7 +80,7 @@ func ValidateSeatRequest(seatIDs []string, maxSeats int) error {
 	seen := make(map[string]bool, len(seatIDs))
 	for _, id := range seatIDs {
 		if !ValidSeatID(id) {
-			return Errorf(EINVALID, "%q is not a seat.", truncate(id, 12))
+			return Errorf(EINVALID, "%q is not a seat.", Truncate(id, 12))
 		}
 		if seen[id] {
 			return Errorf(EINVALID, "Seat %s was chosen twice.", id)
@@ -153,12 +153,14 @@ func NormalizeSeatIDs(ids []string) []string {
 	return out
 }
 
-func truncate(s string, n int) string {
+// Truncate is s cut to n runes, the cut marked with an ellipsis: what a
+// message may echo of someone's input.
+func Truncate(s string, n int) string {
 	r := []rune(s)
 	if len(r) <= n {
 		return s
 	}
-	return fmt.Sprintf("%s…", string(r[:n]))
+	return string(r[:n]) + "…"
 }
 
 // HeldCapError refuses a hold that would leave more seats of a show held at

@@ -207,7 +207,7 @@ func LayoutOf(seats []Seat) (Layout, error) {
 	top := sorted[0].GridRow
 	for i, s := range sorted {
 		if !ValidSeatID(s.ID) || s.ID != s.Row+strconv.Itoa(s.Number) {
-			return fail("%q is not a seat of row %q number %d.", truncate(s.ID, 12), truncate(s.Row, 12), s.Number)
+			return fail("%q is not a seat of row %q number %d.", Truncate(s.ID, 12), Truncate(s.Row, 12), s.Number)
 		}
 		if ids[s.ID] {
 			return fail("there are two seats %s.", s.ID)
@@ -229,7 +229,7 @@ func LayoutOf(seats []Seat) (Layout, error) {
 		rowOf[s.Row] = s.GridRow
 		if _, ok := letters[s.Category]; !ok {
 			if msg, _ := checkCategoryName(s.Category); msg != "" {
-				return fail("seat %s has the category %q: %s", s.ID, truncate(s.Category, 50), msg)
+				return fail("seat %s has the category %q: %s", s.ID, Truncate(s.Category, 50), msg)
 			}
 			for _, c := range l.Categories {
 				if strings.EqualFold(c.Name, s.Category) {
@@ -249,7 +249,7 @@ func LayoutOf(seats []Seat) (Layout, error) {
 			kind = KindStandard
 		case KindStandard, KindWheelchair, KindCompanion:
 		default:
-			return fail("seat %s is of an unknown kind %q.", s.ID, truncate(string(kind), 20))
+			return fail("seat %s is of an unknown kind %q.", s.ID, Truncate(string(kind), 20))
 		}
 		l.Seats = append(l.Seats, Seat{
 			ID: s.ID, Row: s.Row, Number: s.Number, GridRow: s.GridRow - top, GridCol: s.GridCol,

@@ -131,7 +131,7 @@ func LinkMail(b Booking, now time.Time) Mail {
 // Failed is m after a try that failed at now with reason: due again after a
 // wait that doubles with each attempt, or given up after MailAttempts.
 func (m Mail) Failed(now time.Time, reason string) Mail {
-	m.LastError, m.ClaimedUntil = truncate(reason, 300), time.Time{}
+	m.LastError, m.ClaimedUntil = Truncate(reason, 300), time.Time{}
 	if m.Attempts >= MailAttempts {
 		m.GaveUpAt = now
 		return m

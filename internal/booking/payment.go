@@ -183,7 +183,7 @@ func CheckEvent(p Payment, ev PaymentEvent) error {
 		return ErrPaymentMismatch
 	}
 	if ev.Type != EventPaymentSucceeded && ev.Type != EventPaymentFailed {
-		return Errorf(EINVALID, "Unknown event type %q.", truncate(string(ev.Type), 40))
+		return Errorf(EINVALID, "Unknown event type %q.", Truncate(string(ev.Type), 40))
 	}
 	return nil
 }

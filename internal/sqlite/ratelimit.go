@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"sync/atomic"
 	"time"
 )
@@ -155,11 +154,8 @@ func (s *Store) writeStmt(ctx context.Context, op string, fn func() error) error
 		if err == nil || !isBusy(err) || attempt >= s.opt.txAttempts {
 			break
 		}
-		backoff := time.Duration(attempt*attempt)*5*time.Millisecond + rand.N(5*time.Millisecond)
-		select {
-		case <-ctx.Done():
-			return wrapErr(op, errors.Join(err, ctx.Err()))
-		case <-time.After(backoff):
+		if berr := busyBackoff(ctx, attempt); berr != nil {
+			return wrapErr(op, errors.Join(err, berr))
 		}
 	}
 	if err == nil {

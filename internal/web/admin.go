@@ -25,7 +25,7 @@ func (s *Server) handleAdmin(c echo.Context) error {
 	if date != "" {
 		day, err := time.ParseInLocation(time.DateOnly, date, s.loc)
 		if err != nil {
-			return booking.Errorf(booking.EINVALID, "%q is not a date; use YYYY-MM-DD.", truncateText(date, 20))
+			return booking.Errorf(booking.EINVALID, "%q is not a date; use YYYY-MM-DD.", booking.Truncate(date, 20))
 		}
 		f.From, f.To = day, day.AddDate(0, 0, 1)
 	}
@@ -59,12 +59,4 @@ func (s *Server) handleAdmin(c echo.Context) error {
 		})
 	}
 	return s.render(c, http.StatusOK, pages.AdminOverview(m))
-}
-
-func truncateText(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "…"
 }

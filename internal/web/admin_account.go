@@ -68,10 +68,10 @@ func accountStatus(err error) (int, error) {
 func (s *Server) handleAdminAccounts(c echo.Context) error {
 	var notice *model.Notice
 	if e := c.QueryParam("saved"); e != "" {
-		notice = &model.Notice{Kind: "info", Text: truncateText(e, 80) + " saved."}
+		notice = &model.Notice{Kind: "info", Text: booking.Truncate(e, 80) + " saved."}
 	}
 	if e := c.QueryParam("deleted"); e != "" {
-		notice = &model.Notice{Kind: "info", Text: truncateText(e, 80) + " deleted."}
+		notice = &model.Notice{Kind: "info", Text: booking.Truncate(e, 80) + " deleted."}
 	}
 	return s.renderAccounts(c, http.StatusOK, notice, accountForm(accountsPath, true, "", booking.RoleStaff, nil))
 }

@@ -37,7 +37,7 @@ func (s *Server) handleAdminCatalog(c echo.Context) error {
 	}
 	m := model.AdminCatalog{AdminPage: s.adminPage(c, "Catalog")}
 	if n := c.QueryParam("saved"); n != "" {
-		m.Notice = &model.Notice{Kind: "info", Text: truncateText(n, 80) + " saved."}
+		m.Notice = &model.Notice{Kind: "info", Text: booking.Truncate(n, 80) + " saved."}
 	}
 	if c.QueryParam("deleted") != "" {
 		m.Notice = &model.Notice{Kind: "info", Text: "Deleted."}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"boxoffice/internal/booking"
 	"boxoffice/views/model"
 	"boxoffice/views/pages"
 )
@@ -40,7 +41,7 @@ func (s *Server) handleFindBookingSubmit(c echo.Context) error {
 	ctx := c.Request().Context()
 	email, code := c.FormValue("email"), c.FormValue("code")
 	m := model.FindBooking{Page: s.page(c, "Find my booking"), Action: findBookingPath,
-		Email: truncateText(email, 254), Code: truncateText(code, 20)}
+		Email: booking.Truncate(email, 254), Code: booking.Truncate(code, 20)}
 	ok, retry, err := s.limiter.Allow(ctx, findKeyPrefix+addressKey(c), findsPerAddress, findWindow)
 	switch {
 	case err != nil:

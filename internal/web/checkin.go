@@ -115,7 +115,7 @@ func (s *Server) doorShowLabel(sh booking.Show) string {
 func (s *Server) doorResult(ck booking.Checkin, typed, showID string) *model.DoorResult {
 	r := &model.DoorResult{Checkin: string(ck.Result), Reason: string(ck.Reason), Code: ck.Code}
 	if r.Code == "" {
-		r.Code = truncateText(strings.TrimSpace(typed), 20)
+		r.Code = booking.Truncate(strings.TrimSpace(typed), 20)
 	}
 	b := ck.Booking
 	if ck.Show.ID != "" {

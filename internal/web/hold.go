@@ -144,7 +144,7 @@ func (s *Server) showCheckout(c echo.Context, holdID, owner string, badEmail err
 		status = http.StatusGone
 	case badEmail != nil:
 		status = http.StatusUnprocessableEntity
-		m.Email = truncateText(c.FormValue("email"), 254)
+		m.Email = booking.Truncate(c.FormValue("email"), 254)
 		m.EmailErr = booking.ErrorMessage(badEmail)
 	}
 	return s.render(c, status, pages.Checkout(m))

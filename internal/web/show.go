@@ -26,7 +26,7 @@ func (s *Server) handleShow(c echo.Context) error {
 	}
 	status, sel, form := http.StatusOK, selection{}, model.BestForm{}
 	if q := c.QueryParams(); q.Has("best") {
-		form.Category, form.Wheelchair = truncateText(q.Get("category"), 40), q.Get("wheelchair") != ""
+		form.Category, form.Wheelchair = booking.Truncate(q.Get("category"), 40), q.Get("wheelchair") != ""
 		party, perr := strconv.Atoi(strings.TrimSpace(q.Get("best")))
 		if perr != nil {
 			party = 0 // BestAvailable names the problem

@@ -292,4 +292,12 @@ func Notice(kind, text string) templ.Component {
 	})
 }
 
+// Prefixed is sep+v, or "" when v is empty: "Bengaluru" after ", ".
+func Prefixed(sep, v string) string {
+	if v == "" {
+		return ""
+	}
+	return sep + v
+}
+
 var _ = templruntime.GeneratedTemplate

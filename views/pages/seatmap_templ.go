@@ -579,18 +579,18 @@ func ShowHeader(s model.Show) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var26 string
-		templ_7745c5c3_Var26, templ_7745c5c3_Err = templ.JoinStringErrs(prefixed(", ", s.City))
+		templ_7745c5c3_Var26, templ_7745c5c3_Err = templ.JoinStringErrs(components.Prefixed(", ", s.City))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `pages/seatmap.templ`, Line: 119, Col: 78}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `pages/seatmap.templ`, Line: 119, Col: 89}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var26))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var27 string
-		templ_7745c5c3_Var27, templ_7745c5c3_Err = templ.JoinStringErrs(prefixed(" · ", s.Screen))
+		templ_7745c5c3_Var27, templ_7745c5c3_Err = templ.JoinStringErrs(components.Prefixed(" · ", s.Screen))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `pages/seatmap.templ`, Line: 119, Col: 108}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `pages/seatmap.templ`, Line: 119, Col: 130}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var27))
 		if templ_7745c5c3_Err != nil {
@@ -636,9 +636,9 @@ func ShowHeader(s model.Show) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var31 string
-		templ_7745c5c3_Var31, templ_7745c5c3_Err = templ.JoinStringErrs(prefixed(" ", s.Zone))
+		templ_7745c5c3_Var31, templ_7745c5c3_Err = templ.JoinStringErrs(components.Prefixed(" ", s.Zone))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `pages/seatmap.templ`, Line: 120, Col: 98}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `pages/seatmap.templ`, Line: 120, Col: 109}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var31))
 		if templ_7745c5c3_Err != nil {
@@ -737,14 +737,6 @@ func legend(m model.SeatMap) templ.Component {
 		}
 		return nil
 	})
-}
-
-// prefixed returns sep+v when v is set, else "".
-func prefixed(sep, v string) string {
-	if v == "" {
-		return ""
-	}
-	return sep + v
 }
 
 var _ = templruntime.GeneratedTemplate

@@ -15,14 +15,6 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// prefixed is sep+v, or "" when v is empty.
-func prefixed(sep, v string) string {
-	if v == "" {
-		return ""
-	}
-	return sep + v
-}
-
 // freeText says how many seats of a row can be chosen.
 func freeText(n int) string {
 	if n == 0 {
