@@ -77,19 +77,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 		c.Response().Status = statusClientClosedRequest
 		return
 	}
-	status, message := s.classify(err)
-	var rl *rateLimitError
-	var capped *booking.HeldCapError
-	switch {
-	case errors.As(err, &rl):
-		c.Response().Header().Set("Retry-After", retryAfterSeconds(rl.retryAfter))
-	case errors.As(err, &capped):
-		c.Response().Header().Set("Retry-After", retryAfterSeconds(capped.RetryAfter))
-	case status >= 500 && timedOut(c, err):
-		// The database didn't answer in time (deadline): busy, not broken.
-		status, message = http.StatusServiceUnavailable, ""
-		c.Response().Header().Set("Retry-After", retryAfterSeconds(retryAfterTimeout))
-	}
+	status, message := s.answer(c, err)
 	// The request's context may have ended (deadline); the answer is still
 	// rendered, and a changed session committed, with a little more time.
 	defer answerable(c)()
@@ -137,9 +125,35 @@ func (s *Server) handleError(err error, c echo.Context) {
 	}
 }
 
-// classify returns the status for err and a message safe to show, or "" to
-// use the status's own.
-func (s *Server) classify(err error) (int, string) {
+// answer is the status for err and a message safe to show ("" to use the
+// status's own), for pages, fragments and the provider's JSON alike; when
+// the client should come back later (429, or 503 for a request that ran
+// out of time waiting for the database: busy, not broken) it sets
+// Retry-After.
+func (s *Server) answer(c echo.Context, err error) (int, string) {
+	status, message, retry := classify(err)
+	if retry > 0 {
+		c.Response().Header().Set("Retry-After", retryAfterSeconds(retry))
+	}
+	if b := busy(c, err, status); b != status {
+		return b, ""
+	}
+	return status, message
+}
+
+// busy is status, or 503 with Retry-After for a 5xx of a request that ran
+// out of time waiting for the database: busy, not broken.
+func busy(c echo.Context, err error, status int) int {
+	if status < 500 || !timedOut(c, err) {
+		return status
+	}
+	c.Response().Header().Set("Retry-After", retryAfterSeconds(retryAfterTimeout))
+	return http.StatusServiceUnavailable
+}
+
+// classify is the status for err, a message safe to show or "" to use the
+// status's own, and for a refusal to come back later, after how long.
+func classify(err error) (status int, message string, retryAfter time.Duration) {
 	var he *echo.HTTPError
 	var de *booking.Error
 	var ue *booking.UnavailableError
@@ -147,23 +161,22 @@ func (s *Server) classify(err error) (int, string) {
 	var capped *booking.HeldCapError
 	switch {
 	case errors.As(err, &rl):
-		return http.StatusTooManyRequests, ""
+		return http.StatusTooManyRequests, "", rl.retryAfter
 	case errors.As(err, &capped):
-		return http.StatusTooManyRequests, capped.Error()
+		return http.StatusTooManyRequests, capped.Error(), capped.RetryAfter
 	case errors.As(err, &ue), errors.As(err, &de):
-		code := booking.ErrorCode(err)
-		status := statusByCode[code]
+		status := statusByCode[booking.ErrorCode(err)]
 		if status >= 500 {
-			return status, ""
+			return status, "", 0
 		}
-		return status, booking.ErrorMessage(err)
+		return status, booking.ErrorMessage(err), 0
 	case errors.As(err, &he):
 		if he.Code >= 400 && he.Code < 600 {
-			return he.Code, ""
+			return he.Code, "", 0
 		}
-		return http.StatusInternalServerError, ""
+		return http.StatusInternalServerError, "", 0
 	default:
-		return http.StatusInternalServerError, ""
+		return http.StatusInternalServerError, "", 0
 	}
 }
 

@@ -28,22 +28,21 @@ func (s *Server) handleHoldCreate(c echo.Context) error {
 		return err
 	}
 	holdID, err := s.svc.HoldSeatsFrom(c.Request().Context(), showID, owner, addressKey(c), seats)
-	var capped *booking.HeldCapError
-	if errors.As(err, &capped) {
-		s.metrics.hold(holdRateLimited)
-		return err // 429 with Retry-After, naming the cap
-	}
-	var status int
-	switch booking.ErrorCode(err) {
-	case "":
+	if err == nil {
 		s.metrics.hold(holdHeld)
 		return redirect(c, holdURL(holdID))
-	case booking.ECONFLICT:
+	}
+	// A conflict (409) or invalid seats (422) answer with the map; anything
+	// else, the too-many-held 429 among them, is the error handler's.
+	status, _, _ := classify(err)
+	switch status {
+	case http.StatusConflict:
 		s.metrics.hold(holdConflict)
-		status = http.StatusConflict
-	case booking.EINVALID:
+	case http.StatusUnprocessableEntity:
 		s.metrics.hold(holdInvalid)
-		status = http.StatusUnprocessableEntity
+	case http.StatusTooManyRequests:
+		s.metrics.hold(holdRateLimited)
+		return err
 	default:
 		s.metrics.hold(holdError)
 		return err

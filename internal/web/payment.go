@@ -210,10 +210,7 @@ func (s *Server) applyNotification(c echo.Context, n payment.Notification, recei
 		return s.settleRefused(c, policy.mismatch, "mismatch", err, rec)
 	default:
 		s.metrics.callback("error")
-		status := http.StatusInternalServerError
-		if timedOut(c, err) {
-			status = http.StatusServiceUnavailable
-		}
+		status := busy(c, err, http.StatusInternalServerError)
 		rec.Status, rec.Outcome, rec.Reason = status, booking.OutcomeError,
 			"not applied: the store failed; the provider will retry"
 		s.recordCallback(c, rec)
@@ -283,11 +280,7 @@ func (s *Server) callbackFailed(c echo.Context, status int, err error) error {
 		c.Response().Status = statusClientClosedRequest // for the metrics; nobody reads an answer
 		return nil
 	}
-	if status >= 500 && timedOut(c, err) {
-		// The database didn't answer in time (deadline): busy, not broken.
-		status = http.StatusServiceUnavailable
-		c.Response().Header().Set("Retry-After", retryAfterSeconds(retryAfterTimeout))
-	}
+	status = busy(c, err, status)
 	if status >= 500 {
 		s.log.ErrorContext(c.Request().Context(), "payment callback failed",
 			"err", err, "status", status, "request_id", requestIDOf(c))
