@@ -299,6 +299,7 @@ const (
 	endSoldOut  = "sold out"
 	endLost     = "lost every try"
 	endError    = "error"
+	endCutOff   = "cut off by the end of the run"
 )
 
 // moviegoer is one person's visit: best available for a party, hold it
@@ -314,7 +315,7 @@ func (j *journey) moviegoer(ctx context.Context, n int, transport http.RoundTrip
 	for try := 0; ; try++ {
 		doc, ok := b.getDoc("best", "/shows/"+show+"?best="+fmt.Sprint(party))
 		if !ok {
-			j.end(endError)
+			j.end(b.failed())
 			return
 		}
 		var seats []string
@@ -332,7 +333,7 @@ func (j *journey) moviegoer(ctx context.Context, n int, transport http.RoundTrip
 		status, loc, ok := b.post("hold", "/shows/"+show+"/holds", url.Values{"_csrf": {csrf}, "seat": seats})
 		switch {
 		case !ok:
-			j.end(endError)
+			j.end(b.failed())
 			return
 		case status == http.StatusSeeOther:
 			if j.holds.Add(1) == j.killAt && j.killNow != nil && j.killed.CompareAndSwap(false, true) {
@@ -350,7 +351,7 @@ func (j *journey) moviegoer(ctx context.Context, n int, transport http.RoundTrip
 			}
 		default:
 			j.fail("hold", fmt.Sprint(status))
-			j.end(endError)
+			j.end(b.failed())
 			return
 		}
 	}
@@ -367,8 +368,10 @@ func (j *journey) after(b *browser, checkout string, seats []string, csrf string
 	case r < j.c.pay+j.c.decline+j.c.back:
 		status, _, ok := b.post("release", checkout+"/release", url.Values{"_csrf": {csrf}})
 		if !ok || status != http.StatusSeeOther {
-			j.fail("release", fmt.Sprint(status))
-			j.end(endError)
+			if ok {
+				j.fail("release", fmt.Sprint(status))
+			}
+			j.end(b.failed())
 			return
 		}
 		j.end(endBack)
@@ -387,27 +390,31 @@ func (j *journey) pay(b *browser, checkout string, seats []string, csrf, outcome
 			j.end("hold gone at Pay")
 			return
 		}
-		j.fail("pay", fmt.Sprint(status))
-		j.end(endError)
+		if ok {
+			j.fail("pay", fmt.Sprint(status))
+		}
+		j.end(b.failed())
 		return
 	}
 	doc, ok := b.getDoc("sandbox page", sandbox)
 	if !ok {
-		j.end(endError)
+		j.end(b.failed())
 		return
 	}
 	form := doc.Find("form.sandbox__actions")
 	action := form.AttrOr("action", "")
 	status, bookingURL, ok := b.post("sandbox pay", action, url.Values{"_csrf": {form.Find(`input[name="_csrf"]`).AttrOr("value", "")}, "outcome": {outcome}})
 	if !ok || status != http.StatusSeeOther {
-		j.fail("sandbox pay", fmt.Sprint(status))
-		j.end(endError)
+		if ok {
+			j.fail("sandbox pay", fmt.Sprint(status))
+		}
+		j.end(b.failed())
 		return
 	}
 	for range 100 {
 		doc, ok := b.getDoc("booking", bookingURL)
 		if !ok {
-			j.end(endError)
+			j.end(b.failed())
 			return
 		}
 		el := doc.Find("[data-booking-id]").First()
@@ -455,6 +462,15 @@ func (j *journey) markSoldOut() {
 	j.mu.Unlock()
 }
 
+// failed is how a journey that failed ended: an error, or cut off by the
+// end of the run.
+func (b *browser) failed() string {
+	if b.ctx.Err() != nil {
+		return endCutOff
+	}
+	return endError
+}
+
 // browser is one moviegoer's browser: cookies, address, the process it
 // talks to.
 type browser struct {
@@ -470,7 +486,9 @@ func (b *browser) do(route string, req *http.Request) (*http.Response, bool) {
 	began := time.Now()
 	res, err := b.client.Do(req)
 	if err != nil {
-		b.j.fail(route, "error")
+		if b.ctx.Err() == nil { // not cut off by the end of the run
+			b.j.fail(route, "error")
+		}
 		return nil, false
 	}
 	d := time.Since(began)

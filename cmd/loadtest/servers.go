@@ -12,7 +12,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -32,8 +31,17 @@ type server struct {
 	addr string
 	pid  atomic.Int64 // of the process now running, for rss
 	cmd  *exec.Cmd
-	log  *syncBuffer
+	log  string        // its stdout and stderr, a file beside the database
 	done chan struct{} // closed when it exited
+}
+
+// logTail is the end of s's log, for an error message.
+func (s *server) logTail() string {
+	b, _ := os.ReadFile(s.log)
+	if len(b) > 4000 {
+		b = b[len(b)-4000:]
+	}
+	return string(b)
 }
 
 func (s *server) url() string { return "http://" + s.addr }
@@ -62,7 +70,7 @@ func (ss *servers) start(ctx context.Context, n int) error {
 		if err != nil {
 			return err
 		}
-		s := &server{addr: addr}
+		s := &server{addr: addr, log: fmt.Sprintf("%s.serve%d.log", ss.file, len(ss.procs)+1)}
 		ss.procs = append(ss.procs, s)
 		if err := ss.launch(ctx, s); err != nil {
 			return err
@@ -73,11 +81,15 @@ func (ss *servers) start(ctx context.Context, n int) error {
 
 // launch starts s's process and waits until it is ready.
 func (ss *servers) launch(ctx context.Context, s *server) error {
-	s.log = &syncBuffer{}
+	log, err := os.OpenFile(s.log, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	defer log.Close() // the process has its own copy
 	s.cmd = exec.Command(ss.bin, "serve")
 	s.cmd.Env = append(append([]string{}, ss.env...),
 		"ADDR="+s.addr, "PUBLIC_URL="+s.url(), "DATABASE_URL=sqlite:"+ss.file)
-	s.cmd.Stderr, s.cmd.Stdout = s.log, s.log
+	s.cmd.Stderr, s.cmd.Stdout = log, log
 	if err := s.cmd.Start(); err != nil {
 		return fmt.Errorf("start %s serve: %w", ss.bin, err)
 	}
@@ -96,13 +108,13 @@ func (ss *servers) launch(ctx context.Context, s *server) error {
 		}
 		select {
 		case <-s.done:
-			return fmt.Errorf("boxoffice serve on %s exited at start: %s", s.addr, s.log.String())
+			return fmt.Errorf("boxoffice serve on %s exited at start: %s", s.addr, s.logTail())
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-time.After(50 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("boxoffice serve on %s not ready after 30s: %s", s.addr, s.log.String())
+			return fmt.Errorf("boxoffice serve on %s not ready after 30s: %s", s.addr, s.logTail())
 		}
 	}
 }
@@ -127,7 +139,7 @@ func (ss *servers) stop() error {
 	for _, s := range ss.procs {
 		select {
 		case <-s.done:
-			errs = append(errs, fmt.Errorf("boxoffice serve on %s had exited: %s", s.addr, s.log.String()))
+			errs = append(errs, fmt.Errorf("boxoffice serve on %s had exited: %s", s.addr, s.logTail()))
 			continue
 		default:
 		}
@@ -156,24 +168,6 @@ func randomSecret() string {
 	b := make([]byte, 24)
 	rand.Read(b)
 	return hex.EncodeToString(b)
-}
-
-// syncBuffer is a bytes.Buffer a process may write to while it is read.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 // rss is the resident memory of each process in kB, from /proc (0 where

@@ -48,13 +48,22 @@ func (s *Server) handleHoldCreate(c echo.Context) error {
 		return err
 	}
 
-	sm, serr := s.svc.SeatMap(c.Request().Context(), showID, owner)
-	if serr != nil {
-		return serr
-	}
 	text := booking.ErrorMessage(err)
 	if status == http.StatusConflict {
 		text += " The rest of your choice is still selected: pick another seat or press Hold again."
+		if isHTMX(c) {
+			// The page has the map: the answer names the lost seats
+			// only, app.js marks them, and the next refresh brings the
+			// rest. No map is read or drawn for it.
+			h := c.Response().Header()
+			h.Set("HX-Retarget", "#seatmap-answer")
+			h.Set("HX-Reswap", "innerHTML")
+			return s.render(c, status, partials.HoldConflict(booking.UnavailableSeats(err), text))
+		}
+	}
+	sm, serr := s.svc.SeatMap(c.Request().Context(), showID, owner)
+	if serr != nil {
+		return serr
 	}
 	sel := selection{
 		chosen:    setOf(seats),

@@ -103,6 +103,30 @@
     updateSummary();
   });
 
+  // A hold that lost seats (409) answers with their ids only, into
+  // #seatmap-answer: mark them on the map as taken, untick them, and drop
+  // the answer's copies of their ids; the next refresh brings the rest.
+  doc.addEventListener('htmx:afterSwap', function (evt) {
+    var answer = evt.target;
+    if (!answer || answer.id !== 'seatmap-answer') { return; }
+    answer.querySelectorAll('[data-seat-id][data-conflict]').forEach(function (lost) {
+      var seat = doc.querySelector('#seatmap .seat[data-seat-id="' + lost.dataset.seatId + '"]');
+      lost.remove();
+      if (!seat) { return; }
+      seat.dataset.state = 'held';
+      seat.dataset.conflict = 'true';
+      seat.removeAttribute('data-expires-at');
+      var input = seat.querySelector('input');
+      if (input) {
+        input.checked = false;
+        input.disabled = true;
+        var name = input.getAttribute('aria-label');
+        if (name) { input.setAttribute('aria-label', name.replace(/[^,]*$/, ' just taken by someone else')); }
+      }
+    });
+    updateSummary();
+  });
+
   // isPoll: a request of a fragment that refreshes itself (seat map,
   // pending booking).
   function isPoll(detail) {
