@@ -48,10 +48,6 @@ func (s *Store) HoldSeats(ctx context.Context, h booking.Hold, m booking.Moment)
 	if err := booking.CheckHoldRequest(h); err != nil {
 		return err
 	}
-	qctx, err := quick(ctx) // the statements'; BEGIN waits for the write lock with ctx
-	if err != nil {
-		return wrapErr("hold seats", err)
-	}
 	h.SeatIDs = booking.NormalizeSeatIDs(h.SeatIDs)
 	now := m.Now.UnixNano()
 	n := len(h.SeatIDs)
@@ -64,13 +60,13 @@ func (s *Store) HoldSeats(ctx context.Context, h booking.Hold, m booking.Moment)
 	seatIDs := joinIDs(h.SeatIDs)
 
 	return s.inTx(ctx, "hold seats", func(tx *sql.Tx) error {
-		if err := s.holdSeats(qctx, tx, h, m, lockArgs, seatIDs); err != nil {
+		if err := s.holdSeats(ctx, tx, h, m, lockArgs, seatIDs); err != nil {
 			return err
 		}
-		if err := s.checkGaps(qctx, tx, h, m); err != nil {
+		if err := s.checkGaps(ctx, tx, h, m); err != nil {
 			return err
 		}
-		return s.checkHeldPerAddress(qctx, tx, h, m)
+		return s.checkHeldPerAddress(ctx, tx, h, m)
 	})
 }
 
@@ -249,10 +245,6 @@ func (s *Store) Hold(ctx context.Context, holdID string) (booking.Hold, error) {
 // locks: an unexpired active hold locks all its seats. One that has expired
 // is found while it still locks a seat nobody has taken since.
 func (s *Store) ActiveHold(ctx context.Context, showID, owner string) (booking.Hold, error) {
-	ctx, err := quick(ctx)
-	if err != nil {
-		return booking.Hold{}, wrapErr("active hold", err)
-	}
 	h, err := scanHold(s.read.QueryRowContext(ctx, `SELECT `+holdColumns+` FROM holds
 		WHERE id = (SELECT hold_id FROM seats INDEXED BY seats_hold
 			WHERE show_id = ? AND hold_owner = ? AND status = 'locked' LIMIT 1)

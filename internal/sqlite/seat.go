@@ -124,10 +124,6 @@ func seatsByID(ctx context.Context, q querier, showID string, ids []string) ([]b
 // 2.9 ms to 1.1 ms, docs/PERFORMANCE.md). State is always read from the
 // database; the cache holds no seat state and takes no lock on seats.
 func (s *Store) Seats(ctx context.Context, showID string) ([]booking.Seat, error) {
-	ctx, err := quick(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("sqlite: seats: %w", err)
-	}
 	if l := s.layouts.get(showID); l != nil {
 		seats, ok, err := s.seatStates(ctx, showID, l)
 		if err != nil {

@@ -31,12 +31,8 @@ func (ss *SessionStore) Find(token string) ([]byte, bool, error) {
 
 // FindCtx is Find with a context.
 func (ss *SessionStore) FindCtx(ctx context.Context, token string) ([]byte, bool, error) {
-	ctx, err := quick(ctx)
-	if err != nil {
-		return nil, false, fmt.Errorf("sqlite: find session: %w", err)
-	}
 	var b []byte
-	err = ss.s.stmts.findSession.QueryRowContext(ctx, token, time.Now().UnixNano()).Scan(&b)
+	err := ss.s.stmts.findSession.QueryRowContext(ctx, token, time.Now().UnixNano()).Scan(&b)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return nil, false, nil
@@ -56,12 +52,8 @@ func (ss *SessionStore) CommitCtx(ctx context.Context, token string, b []byte, e
 	if b == nil {
 		b = []byte{} // data is NOT NULL
 	}
-	qctx, err := quick(ctx) // the statement's; BEGIN waits for the write lock with ctx
-	if err != nil {
-		return fmt.Errorf("sqlite: commit session: %w", err)
-	}
 	return ss.s.inTx(ctx, "commit session", func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(qctx, `INSERT INTO sessions (token, data, expiry) VALUES (?, ?, ?)
+		_, err := tx.ExecContext(ctx, `INSERT INTO sessions (token, data, expiry) VALUES (?, ?, ?)
 			ON CONFLICT (token) DO UPDATE SET data = excluded.data, expiry = excluded.expiry`,
 			token, b, expiry.UnixNano())
 		return err

@@ -80,10 +80,6 @@ func (s *Store) CountShows(ctx context.Context) (int, error) {
 
 // Show returns one show.
 func (s *Store) Show(ctx context.Context, showID string) (booking.Show, error) {
-	ctx, err := quick(ctx)
-	if err != nil {
-		return booking.Show{}, wrapErr("show", err)
-	}
 	sh, err := scanShow(s.stmts.show.QueryRowContext(ctx, showID))
 	if err != nil {
 		return booking.Show{}, wrapErr("show", notFound(err, booking.ErrShowNotFound))

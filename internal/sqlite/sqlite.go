@@ -346,19 +346,6 @@ func isConstraint(err error) bool {
 // WAL), the whole transaction runs again, a bounded number of times: fn must
 // therefore derive everything from what it reads inside the transaction.
 // Errors are wrapped with "sqlite: op:" except the domain's own.
-// quick is ctx for the statements of one request-path step, once ctx is
-// known not to be done: without its cancellation, because the driver starts
-// a goroutine to watch the context of every statement that has one, and
-// these statements take well under a millisecond. BEGIN, which may wait for
-// the write lock, keeps the request's context. Measured at the routes with
-// ../shared/bench/sidebyside.sh: see docs/PERFORMANCE.md.
-func quick(ctx context.Context) (context.Context, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	return context.WithoutCancel(ctx), nil
-}
-
 func (s *Store) inTx(ctx context.Context, op string, fn func(*sql.Tx) error) error {
 	var err error
 	for attempt := 1; ; attempt++ {
