@@ -19,8 +19,7 @@ package sqlite
 //     it reports both means and p50s and the ratio of the means;
 //   - seatmap: Store.Seats of a 500-seat show.
 //
-// Each reports p50 and p99 latency besides ns/op. docs/PERFORMANCE.md has
-// the numbers.
+// Each reports p50 and p99 latency besides ns/op.
 
 import (
 	"context"
@@ -164,7 +163,7 @@ func (db *benchDB) benchBare(b *testing.B) {
 // entry stayed on its page when a store hold had locked the seat before
 // and moved to another page when a bare transaction had, and the same
 // code measured 1.35–1.38× on a fresh file and 1.51–1.52× after the hold
-// benchmark (docs/PERFORMANCE.md).
+// benchmark.
 func (db *benchDB) prepareBare(b *testing.B) func() {
 	ctx := context.Background()
 	stmt, err := db.s.write.PrepareContext(ctx, `UPDATE seats SET status = 'locked', hold_id = ?, hold_owner = ?, locked_at = ?

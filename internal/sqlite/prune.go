@@ -12,8 +12,8 @@ var _ booking.PruneStore = (*Store)(nil)
 
 // pruneStep is the most rows one statement of Prune deletes, and the most
 // holds one of its transactions examines: the write lock is held for one
-// such step at a time. Measured on the 2-core machine of
-// docs/PERFORMANCE.md, 200k expired sessions of 300 bytes
+// such step at a time. Measured on a 2-core machine (AMD EPYC), 200k
+// expired sessions of 300 bytes
 // (PRUNE_MEASURE=1 go test -run TestPruneStepHoldsTheLockBriefly -v
 // ./internal/sqlite/, docs/OPERATIONS.md), median (p90) time a step holds
 // the lock: 250 sessions 0.8 ms (1.2 ms), 500 1.7 ms (2.1 ms), 1000 4.6 ms

@@ -92,8 +92,8 @@ func (l *RateLimiter) allowAt(ctx context.Context, now time.Time, key string, li
 // of the same index, and stops at the first key over its limit: the keys
 // after it are not counted, exactly as calling Allow for each in turn would
 // do. It runs in one BEGIN IMMEDIATE transaction, so the keys of a request
-// cost one commit instead of one each (measured: two keys from 2 commits to
-// 1, see docs/PERFORMANCE.md). It is what web uses for the hold limits.
+// cost one commit instead of one each. It is what web uses for the hold
+// limits.
 func (l *RateLimiter) AllowEach(ctx context.Context, keys []string, limits []int, window time.Duration) (bool, time.Duration, error) {
 	return l.allowEachAt(ctx, l.now(), keys, limits, window)
 }

@@ -137,7 +137,7 @@ func open(ctx context.Context, path string, o options) (*Store, error) {
 // past the end by walking the whole page cache. With the readers' 32 MB
 // that walk cost a hold ~50 µs at 1M seats; with 8 MB a 4-seat hold (and
 // the bare UPDATE beside it) is ~20 % cheaper there, and at 1k seats,
-// where the file fits either way, nothing changes (docs/PERFORMANCE.md).
+// where the file fits either way, nothing changes.
 const writeCacheKiB = 8000
 
 // dsn builds the driver's connection string. The writer gets _txlock=immediate
