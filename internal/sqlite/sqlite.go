@@ -144,9 +144,7 @@ const writeCacheKiB = 8000
 // so that database/sql's BeginTx sends BEGIN IMMEDIATE: the write lock is
 // taken up front, and a transaction never has to upgrade a stale read
 // snapshot (which fails with SQLITE_BUSY_SNAPSHOT without waiting).
-//
-// Defensive mode (_defensive) stays off: migration 0006 edits table
-// definitions in sqlite_schema, which it forbids.
+
 func dsn(path string, o options, write bool) string {
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout("+strconv.FormatInt(o.busyTimeout.Milliseconds(), 10)+")")
