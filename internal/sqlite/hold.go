@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"slices"
 
@@ -50,13 +51,11 @@ func (s *Store) HoldSeats(ctx context.Context, h booking.Hold, m booking.Moment)
 	}
 	h.SeatIDs = booking.NormalizeSeatIDs(h.SeatIDs)
 	now := m.Now.UnixNano()
-	n := len(h.SeatIDs)
-	lockArgs := make([]any, 0, n+7)
-	lockArgs = append(lockArgs, h.ID, h.Owner, now, h.ShowID)
-	for _, id := range h.SeatIDs {
-		lockArgs = append(lockArgs, id)
+	ids, err := json.Marshal(h.SeatIDs)
+	if err != nil {
+		return wrapErr("hold seats", err)
 	}
-	lockArgs = append(lockArgs, cutoff(m), h.Owner)
+	lockArgs := []any{h.ID, h.Owner, now, h.ShowID, string(ids), cutoff(m), h.Owner}
 	seatIDs := joinIDs(h.SeatIDs)
 
 	return s.inTx(ctx, "hold seats", func(tx *sql.Tx) error {
@@ -92,7 +91,7 @@ func (s *Store) holdSeats(ctx context.Context, tx *sql.Tx, h booking.Hold, m boo
 	if err := s.checkOnSale(ctx, tx, h.ShowID, m); err != nil {
 		return err
 	}
-	locked, err := s.lockSeats(ctx, tx, n, lockArgs)
+	locked, err := execCount(ctx, tx.StmtContext(ctx, s.stmts.lock), lockArgs...)
 	if err != nil {
 		return err
 	}
@@ -109,16 +108,12 @@ func (s *Store) holdSeats(ctx context.Context, tx *sql.Tx, h booking.Hold, m boo
 		return err
 	}
 	if len(prevs) > 0 && locked < n {
-		args := append(slices.Clip(lockArgs[:4+n]), h.Owner, h.ID)
-		res, err := tx.ExecContext(ctx, lockPrevSQL(n), args...)
+		args := append(slices.Clip(lockArgs[:5]), h.Owner, h.ID)
+		more, err := execCount(ctx, tx.StmtContext(ctx, s.stmts.lockPrev), args...)
 		if err != nil {
 			return err
 		}
-		more, err := res.RowsAffected()
-		if err != nil {
-			return err
-		}
-		locked += int(more)
+		locked += more
 	}
 	if locked < n {
 		// Every requested seat of the owner's is taken over by now,
@@ -157,24 +152,14 @@ func (s *Store) checkOnSale(ctx context.Context, tx *sql.Tx, showID string, m bo
 	return show.CheckOnSale(m)
 }
 
-// lockSeats runs lockSQL for n seats and returns how many it locked.
-func (s *Store) lockSeats(ctx context.Context, tx *sql.Tx, n int, args []any) (int, error) {
-	var stmt *sql.Stmt
-	if n <= maxPreparedSeats {
-		stmt = tx.StmtContext(ctx, s.stmts.lock[n])
-	} else {
-		var err error
-		if stmt, err = tx.PrepareContext(ctx, lockSQL(n)); err != nil {
-			return 0, err
-		}
-		defer stmt.Close()
-	}
+// execCount runs stmt and returns how many rows it changed.
+func execCount(ctx context.Context, stmt *sql.Stmt, args ...any) (int, error) {
 	res, err := stmt.ExecContext(ctx, args...)
 	if err != nil {
 		return 0, err
 	}
-	locked, err := res.RowsAffected()
-	return int(locked), err
+	n, err := res.RowsAffected()
+	return int(n), err
 }
 
 // whyNotHeld explains, inside the failed hold's transaction, why the lock
