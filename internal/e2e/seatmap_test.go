@@ -252,7 +252,7 @@ func TestTwoBrowsersOneSeat(t *testing.T) {
 	if kept == contested {
 		kept = picks[loser][1]
 	}
-	if msg := loser.text("#seatmap [role=alert]"); !strings.Contains(msg, contested) {
+	if msg := loser.text("#seatmap-answer [role=alert]"); !strings.Contains(msg, contested) {
 		t.Errorf("%s is told %q, which does not name %s", loser.Name, msg, contested)
 	}
 	seat := `document.querySelector('[data-seat-id="` + contested + `"]')`

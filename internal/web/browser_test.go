@@ -98,7 +98,7 @@ func TestBrowser(t *testing.T) {
 		chromedp.Click(chromedp.CSS(".holdbar-button")),
 		chromedp.WaitVisible(chromedp.CSS(`[data-conflict]`)),
 	)
-	if !br.JS(`document.querySelector('#seatmap [role=alert]').textContent.includes('A3') && document.querySelector('[data-seat-id=A4] input').checked`) {
+	if !br.JS(`document.querySelector('#seatmap-answer [role=alert]').textContent.includes('A3') && document.querySelector('[data-seat-id=A4] input').checked`) {
 		t.Error("conflict message does not name A3, or A4 lost its selection")
 	}
 	br.Do(shot("conflict-phone"))

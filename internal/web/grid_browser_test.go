@@ -28,7 +28,8 @@ func TestBrowserSeatGrid(t *testing.T) {
 	a.clock.Set(time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC))
 	a.book("A1")
 	a.client().mustHold("B2")
-	br := testkit.NewBrowser(t, nil)
+	// The 409 answered in place is expected; the browser logs it anyway.
+	br := testkit.NewBrowser(t, func(text string) bool { return strings.Contains(text, "status of 409") })
 	br.Do(
 		chromedp.Navigate(a.srv.URL+"/shows/"+testShowID),
 		chromedp.WaitVisible(chromedp.CSS(".holdbar-button")),
@@ -133,11 +134,27 @@ func TestBrowserSeatGrid(t *testing.T) {
 		t.Errorf("after a refresh the keyboard is on %q, want A3", got)
 	}
 
-	// Tab leaves the map; Enter on Hold holds the three.
+	// Tick A3, which someone else then holds: Tab leaves the map, Enter on
+	// Hold answers 409 in place, A3 is lost; Shift+Tab comes back into the
+	// map on a seat that can be chosen, the grid's tab stop having moved.
+	br.Do(chromedp.KeyEvent(" "))
+	a.client().mustHold("A3")
 	br.Do(chromedp.KeyEvent(kb.Tab))
 	if seat() != "" {
 		t.Errorf("Tab stayed in the map, on %s", seat())
 	}
+	tabTo("Hold", `.matches('.holdbar-button')`)
+	br.Do(chromedp.KeyEvent(kb.Enter))
+	br.WaitFor(`!!document.querySelector('#seatmap-answer [role=alert]') && document.querySelector('[data-seat-id=A3] input').disabled`, 5*time.Second)
+	if got := ticked(); got != "D4,D5,D6" {
+		t.Errorf("after losing A3: ticked %q, want D4,D5,D6", got)
+	}
+	br.Do(chromedp.KeyEvent(kb.Tab, chromedp.KeyModifiers(kb.ModifierShift)))
+	if got := seat(); got != "D4" {
+		t.Errorf("Shift+Tab from Hold after the conflict is on %q, want the first ticked seat D4", got)
+	}
+
+	// Enter on Hold holds the three.
 	tabTo("Hold", `.matches('.holdbar-button')`)
 	br.Do(chromedp.KeyEvent(kb.Enter), chromedp.WaitVisible(chromedp.CSS(".checkout .countdown")))
 	got := testkit.Eval[string](br, `Array.from(document.querySelectorAll('.checkout [data-seat-id]'), e => e.dataset.seatId).join(',')`)

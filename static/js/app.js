@@ -125,7 +125,12 @@
       }
     });
     updateSummary();
+    seatsChanged();
   });
+
+  // seatsChanged tells seatgrid.js that seats were enabled or disabled here,
+  // so that the map keeps a tab stop on a seat that can be chosen.
+  function seatsChanged() { doc.dispatchEvent(new CustomEvent('boxoffice:seats-changed')); }
 
   // isPoll: a request of a fragment that refreshes itself (seat map,
   // pending booking).
@@ -143,8 +148,10 @@
       return;
     }
     if (evt.detail.elt && evt.detail.elt.id === 'hold-form') {
-      var flash = doc.getElementById('flash');
-      if (flash) { flash.textContent = ''; }
+      ['flash', 'seatmap-answer'].forEach(function (id) {
+        var el = doc.getElementById(id);
+        if (el) { el.textContent = ''; }
+      });
     }
   });
 
@@ -263,6 +270,7 @@
 
   function applySeatRule() {
     var now = serverNow();
+    var changed = false;
     doc.querySelectorAll('.seat[data-expires-at]').forEach(function (seat) {
       var at = Date.parse(seat.dataset.expiresAt);
       if (isNaN(at) || at > now) { return; }
@@ -270,6 +278,7 @@
       if (state !== 'held' && state !== 'mine') { return; }
       seat.dataset.state = 'available';
       seat.removeAttribute('data-expires-at');
+      changed = true;
       var input = seat.querySelector('input');
       if (input) { input.disabled = false; }
       if (input) {
@@ -277,6 +286,7 @@
         if (name) { input.setAttribute('aria-label', name.replace(/[^,]*$/, ' available')); }
       }
     });
+    if (changed) { seatsChanged(); }
   }
 
   // ---- checkout countdown ----

@@ -48,7 +48,10 @@
     var g = grid();
     if (!g) { return; }
     var keys = doc.getElementById('seatmap-keys');
-    if (keys) { keys.hidden = false; }
+    if (keys) {
+      keys.hidden = false;
+      g.setAttribute('aria-describedby', 'seatmap-keys'); // only where the keys work
+    }
     var s = stop(g, value);
     setStop(g, s);
     if (s && focus) { s.focus({ preventScroll: true }); }
@@ -100,6 +103,9 @@
       return;
     }
     if (['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End'].indexOf(evt.key) < 0) { return; }
+    // Alt+arrows are the browser's Back and Forward; Shift and Ctrl with an
+    // arrow are not the grid's either.
+    if (evt.altKey || evt.shiftKey || ((evt.ctrlKey || evt.metaKey) && evt.key !== 'Home' && evt.key !== 'End')) { return; }
     evt.preventDefault(); // no scrolling the page or the map instead
     var to = target(g, input, evt.key, evt.ctrlKey || evt.metaKey);
     if (!to || to === input) { return; }
@@ -126,9 +132,21 @@
   // its checkbox's name, rather than twice in the page).
   doc.addEventListener('mouseover', function (evt) {
     var input = evt.target;
-    if (input.matches && input.matches('#seatmap ' + SEAT) && !input.title) {
-      input.title = input.getAttribute('aria-label') || '';
+    if (input.matches && input.matches('#seatmap ' + SEAT)) {
+      input.title = input.getAttribute('aria-label') || ''; // its state may have changed since
     }
+  });
+
+  // Seats were enabled or disabled in place (app.js: a conflict, a lapsed
+  // lock): keep the tab stop on a seat that can be chosen, and the keyboard
+  // on it if the one it was on was just disabled.
+  doc.addEventListener('boxoffice:seats-changed', function () {
+    var g = grid();
+    if (!g) { return; }
+    var s = g.querySelector(SEAT + '[tabindex="0"]');
+    if (s && !s.disabled) { return; }
+    var lost = !!s && (doc.activeElement === s || doc.activeElement === doc.body);
+    init(s ? s.value : '', lost);
   });
 
   var kept = null; // the tab stop, and whether it had the keyboard, across a swap
