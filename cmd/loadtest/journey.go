@@ -175,8 +175,9 @@ func runJourney(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := errors.Join(runErr, stopErr, auditErr); err != nil {
 		return fmt.Errorf("%w (database kept: %s)", err, c.file)
 	}
+	violations = append(violations, j.served()...)
 	if len(violations) > 0 {
-		return fmt.Errorf("%d invariant violations (database kept: %s):\n  %s", len(violations), c.file, strings.Join(violations, "\n  "))
+		return fmt.Errorf("%d violations (database kept: %s):\n  %s", len(violations), c.file, strings.Join(violations, "\n  "))
 	}
 	if temp != "" && !c.keepDB {
 		os.RemoveAll(temp)
@@ -291,15 +292,20 @@ func (j *journey) reportProgress(w io.Writer) (stop func()) {
 
 // Outcomes of a moviegoer's journey.
 const (
-	endPaid     = "paid"
-	endDeclined = "declined"
-	endBack     = "back"
-	endWalked   = "walked away"
-	endNoBlock  = "no block for the party"
-	endSoldOut  = "sold out"
-	endLost     = "lost every try"
-	endError    = "error"
-	endCutOff   = "cut off by the end of the run"
+	endPaid       = "paid"
+	endDeclined   = "declined"
+	endBack       = "back"
+	endWalked     = "walked away"
+	endNoBlock    = "no block for the party"
+	endSoldOut    = "sold out"
+	endLost       = "lost every try"
+	endError      = "error"
+	endCutOff     = "cut off by the end of the run"
+	endPaidFailed = "paid, failed"
+	// endStillPending is a payment the sandbox took whose booking was still
+	// pending 5 s later: its callback was lost with a killed process (the
+	// sandbox's retries live in memory), or is late.
+	endStillPending = "paid, still pending"
 )
 
 // moviegoer is one person's visit: best available for a party, hold it
@@ -432,14 +438,32 @@ func (j *journey) pay(b *browser, checkout string, seats []string, csrf, outcome
 			if outcome == "decline" {
 				j.end(endDeclined)
 			} else {
-				j.end("paid, failed")
+				j.end(endPaidFailed)
 			}
 		default:
 			j.end("paid, " + state)
 		}
 		return
 	}
-	j.end("paid, still pending")
+	j.end(endStillPending)
+}
+
+// served is what the answers say went wrong on the servers' side: any 5xx
+// (a killed process refuses connections; it answers no 5xx), and a payment
+// the sandbox took whose booking then failed.
+func (j *journey) served() []string {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	var bad []string
+	for _, k := range sortedKeys(j.errs) {
+		if status := k[strings.LastIndexByte(k, ' ')+1:]; len(status) == 3 && status[0] == '5' {
+			bad = append(bad, fmt.Sprintf("%d answers %s", j.errs[k], k))
+		}
+	}
+	if n := j.outcomes[endPaidFailed]; n > 0 {
+		bad = append(bad, fmt.Sprintf("%d payments the sandbox took ended in a failed booking", n))
+	}
+	return bad
 }
 
 func (j *journey) end(outcome string) {

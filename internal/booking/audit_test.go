@@ -40,6 +40,12 @@ func TestCheckAudit(t *testing.T) {
 			},
 		}
 	}
+	// A cancelled show's bookings are due a refund and keep their seats.
+	cancelled := good()
+	cancelled.Bookings[0].State, cancelled.Bookings[0].Reason = BookingRefundDue, ReasonShowCancelled
+	if bad, _ := CheckAudit(cancelled, m); len(bad) != 0 {
+		t.Errorf("a cancelled show's refund-due booking: %q", bad)
+	}
 	bad, n := CheckAudit(good(), m)
 	if len(bad) != 0 {
 		t.Fatalf("a consistent show: %q", bad)
@@ -70,6 +76,9 @@ func TestCheckAudit(t *testing.T) {
 		{"booked, not paid", func(a *Audit) { a.Payments["p1"] = Payment{ID: "p1", State: PaymentFailed} },
 			"booking b1 is confirmed but its payment p1 is failed"},
 		{"no payment", func(a *Audit) { delete(a.Payments, "p3") }, "booking b3 has no payment p3"},
+		{"locked by no hold", func(a *Audit) { a.Seats[2].HoldID = "" }, "seat A3 is locked by no hold"},
+		{"refund due keeps seats", func(a *Audit) { a.Bookings[0].State = BookingRefundDue },
+			"seat A1 is booked by \"b1\", which is not a confirmed booking of it"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			a := good()
