@@ -2,7 +2,6 @@ package web
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -52,39 +51,28 @@ func countsModel(o booking.Occupancy) model.AdminCounts {
 // (aisles), in admin colours: who holds each held seat and until when, which
 // booking owns each booked one.
 func (s *Server) adminSeatRows(seats []booking.Seat, m booking.Moment) []model.AdminSeatRow {
-	maxCol := 0
-	byRow := map[int][]booking.Seat{}
-	for _, seat := range seats {
-		byRow[seat.GridRow] = append(byRow[seat.GridRow], seat)
-		maxCol = max(maxCol, seat.GridCol)
-	}
-	gridRows := make([]int, 0, len(byRow))
-	for r := range byRow {
-		gridRows = append(gridRows, r)
-	}
-	sort.Ints(gridRows)
 	var rows []model.AdminSeatRow
-	for _, r := range gridRows {
-		cells := make([]model.AdminSeat, maxCol+1)
-		row := model.AdminSeatRow{}
-		for _, seat := range byRow[r] {
-			row.Label = seat.Row
-			cell := model.AdminSeat{ID: seat.ID}
-			switch {
-			case seat.Status == booking.SeatBooked:
-				cell.State, cell.Mark = string(booking.StateBooked), prefix(seat.BookingID, 4)
+	for _, cells := range gridRows(seats) {
+		row := model.AdminSeatRow{Label: firstSeat(cells).Row, Cells: make([]model.AdminSeat, len(cells))}
+		for c, seat := range cells {
+			if seat == nil {
+				continue // an aisle
+			}
+			state := seat.StateFor("", m)
+			cell := model.AdminSeat{ID: seat.ID, State: string(state)}
+			switch state {
+			case booking.StateBooked:
+				cell.Mark = prefix(seat.BookingID, 4)
 				cell.Title = fmt.Sprintf("%s: booked, booking %s", seat.ID, seat.BookingID)
-			case seat.AvailableAt(m):
-				cell.State, cell.Title = string(booking.StateAvailable), seat.ID+": available"
+			case booking.StateAvailable:
+				cell.Title = seat.ID + ": available"
 			default:
 				exp := seat.LockExpiresAt(m.TTL)
-				cell.State, cell.Mark = string(booking.StateHeld), prefix(seat.HoldID, 4)
-				cell.ExpiresAt = expiryAttr(exp)
+				cell.Mark, cell.ExpiresAt = prefix(seat.HoldID, 4), expiryAttr(exp)
 				cell.Title = fmt.Sprintf("%s: held by hold %s until %s", seat.ID, short(seat.HoldID), s.adminTime(exp))
 			}
-			cells[seat.GridCol] = cell
+			row.Cells[c] = cell
 		}
-		row.Cells = cells
 		rows = append(rows, row)
 	}
 	return rows

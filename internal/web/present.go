@@ -129,12 +129,6 @@ func (s *Server) seatMapModel(sm booking.SeatMap, sel selection) model.SeatMap {
 		return m
 	}
 
-	minCol, maxCol := sm.Seats[0].GridCol, sm.Seats[0].GridCol
-	for _, st := range sm.Seats {
-		minCol, maxCol = min(minCol, st.GridCol), max(maxCol, st.GridCol)
-	}
-	var row *model.Row
-	col, gridRow := 0, -1
 	prices := map[booking.Money]string{} // a show has a few prices and hundreds of seats
 	price := func(p booking.Money) string {
 		text, ok := prices[p]
@@ -145,44 +139,86 @@ func (s *Server) seatMapModel(sm booking.SeatMap, sel selection) model.SeatMap {
 		return text
 	}
 	seats := make([]model.Seat, len(sm.Seats)) // one allocation; cells point into it
-	for i, st := range sm.Seats {
-		if row == nil || st.GridRow != gridRow {
-			if row != nil {
-				padRow(row, col, maxCol)
+	next := 0
+	for _, cells := range gridRows(sm.Seats) {
+		first := firstSeat(cells)
+		if len(m.Bands) == 0 || m.Bands[len(m.Bands)-1].Name != first.Category {
+			m.Bands = append(m.Bands, model.Band{Name: first.Category, Price: price(first.Price), PriceMinor: int64(first.Price)})
+		}
+		b := &m.Bands[len(m.Bands)-1]
+		row := model.Row{Label: first.Row, Cells: make([]model.Cell, len(cells))}
+		for c, st := range cells {
+			if st == nil {
+				continue // an aisle
 			}
-			gridRow, col = st.GridRow, minCol
-			if len(m.Bands) == 0 || m.Bands[len(m.Bands)-1].Name != st.Category {
-				m.Bands = append(m.Bands, model.Band{Name: st.Category, Price: price(st.Price), PriceMinor: int64(st.Price)})
+			v := &seats[next]
+			next++
+			*v = s.seatModel(sm, *st, price(st.Price), sel)
+			v.OwnPrice = v.Price != b.PriceMinor
+			row.Cells[c] = model.Cell{Seat: v}
+			if !v.Disabled {
+				row.Free++
 			}
-			b := &m.Bands[len(m.Bands)-1]
-			b.Rows = append(b.Rows, model.Row{Label: st.Row})
-			row = &b.Rows[len(b.Rows)-1]
+			switch st.Kind {
+			case booking.KindWheelchair:
+				m.Wheelchair = true
+			case booking.KindCompanion:
+				m.Companion = true
+			}
 		}
-		padRow(row, col, st.GridCol-1)
-		seats[i] = s.seatModel(sm, st, price(st.Price), sel)
-		seats[i].OwnPrice = seats[i].Price != m.Bands[len(m.Bands)-1].PriceMinor
-		row.Cells = append(row.Cells, model.Cell{Seat: &seats[i]})
-		if !seats[i].Disabled {
-			row.Free++
-		}
-		switch st.Kind {
-		case booking.KindWheelchair:
-			m.Wheelchair = true
-		case booking.KindCompanion:
-			m.Companion = true
-		}
-		col = st.GridCol + 1
+		b.Rows = append(b.Rows, row)
 	}
-	padRow(row, col, maxCol)
 	return m
 }
 
-// padRow adds gaps for columns from through to.
-func padRow(r *model.Row, from, to int) {
-	for ; from <= to; from++ {
-		r.Cells = append(r.Cells, model.Cell{})
+// gridRows lays seats, in map order, out as both maps draw them: a row per
+// GridRow, each a cell per column from the show's first column to its
+// last, nil where no seat is (an aisle), so that columns line up from row
+// to row. Seats that share a place stand side by side.
+func gridRows(seats []booking.Seat) [][]*booking.Seat {
+	if len(seats) == 0 {
+		return nil
 	}
+	minCol, maxCol := seats[0].GridCol, seats[0].GridCol
+	for _, st := range seats {
+		minCol, maxCol = min(minCol, st.GridCol), max(maxCol, st.GridCol)
+	}
+	var rows [][]*booking.Seat
+	col := 0
+	for i := range seats {
+		st := &seats[i]
+		if i == 0 || st.GridRow != seats[i-1].GridRow {
+			if len(rows) > 0 {
+				rows[len(rows)-1] = pad(rows[len(rows)-1], col, maxCol)
+			}
+			rows, col = append(rows, make([]*booking.Seat, 0, maxCol-minCol+1)), minCol
+		}
+		r := &rows[len(rows)-1]
+		*r = append(pad(*r, col, st.GridCol-1), st)
+		col = st.GridCol + 1
+	}
+	rows[len(rows)-1] = pad(rows[len(rows)-1], col, maxCol)
+	return rows
 }
+
+// pad adds gaps to r for the columns from through to.
+func pad(r []*booking.Seat, from, to int) []*booking.Seat {
+	for ; from <= to; from++ {
+		r = append(r, nil)
+	}
+	return r
+}
+
+// firstSeat is the first seat of a row of gridRows.
+func firstSeat(cells []*booking.Seat) *booking.Seat {
+	for _, st := range cells {
+		if st != nil {
+			return st
+		}
+	}
+	return nil // gridRows makes no row without a seat
+}
+
 
 // seatModel is one seat as the viewer sees it; priceText is its price in
 // the show's currency.
