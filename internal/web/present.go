@@ -219,7 +219,6 @@ func firstSeat(cells []*booking.Seat) *booking.Seat {
 	return nil // gridRows makes no row without a seat
 }
 
-
 // seatModel is one seat as the viewer sees it; priceText is its price in
 // the show's currency.
 func (s *Server) seatModel(sm booking.SeatMap, st booking.Seat, priceText string, sel selection) model.Seat {
