@@ -23,7 +23,7 @@ func TestCheckMissing(t *testing.T) {
 		fsys    fstest.MapFS
 		missing []string
 	}{
-		{"fresh clone", fstest.MapFS{"vendor/README.txt": {}, "js/app.js": {}}, Vendored},
+		{"fresh clone", fstest.MapFS{"vendor/README.txt": {}, "js/requests.js": {}}, Vendored},
 		{"no jsQR", fstest.MapFS{"vendor/htmx.min.js": {}}, []string{"vendor/jsQR.js"}},
 		{"no htmx", fstest.MapFS{"vendor/jsQR.js": {}}, []string{"vendor/htmx.min.js"}},
 	} {

@@ -126,7 +126,7 @@ func TestHoldAndBack(t *testing.T) {
 	// Marks that survive only in the back/forward cache: that the page was
 	// left for checkout, and how many seat map refreshes it had sent when
 	// it was hidden and by the end of its pageshow (this listener runs
-	// after app.js's, which was added first).
+	// after requests.js's, which was added first).
 	br.JS(`(() => { window.boxofficeLeftForCheckout = true; window.mapSends = 0;
 	  document.addEventListener('htmx:beforeSend', (e) => { if (e.detail.elt && e.detail.elt.id === 'seatmap') { window.mapSends++; } });
 	  window.addEventListener('pagehide', () => { window.mapSendsAtHide = window.mapSends; });

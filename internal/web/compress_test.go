@@ -202,7 +202,7 @@ func TestCompressedAssets(t *testing.T) {
 	home := c.get("/").body
 	for _, tc := range []struct{ re, file string }{
 		{`href="(/static/[0-9a-f]+/css/app\.css)"`, "css/app.css"},
-		{`src="(/static/[0-9a-f]+/js/app\.js)"`, "js/app.js"},
+		{`src="(/static/[0-9a-f]+/js/requests\.js)"`, "js/requests.js"},
 		{`src="(/static/[0-9a-f]+/vendor/htmx\.min\.js)"`, "vendor/htmx.min.js"},
 	} {
 		m := regexp.MustCompile(tc.re).FindStringSubmatch(home)

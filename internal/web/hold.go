@@ -53,7 +53,7 @@ func (s *Server) handleHoldCreate(c echo.Context) error {
 		text += " The rest of your choice is still selected: pick another seat or press Hold again."
 		if isHTMX(c) {
 			// The page has the map: the answer names the lost seats
-			// only, app.js marks them, and the next refresh brings the
+			// only, seatmap.js marks them, and the next refresh brings the
 			// rest. No map is read or drawn for it.
 			h := c.Response().Header()
 			h.Set("HX-Retarget", "#seatmap-answer")

@@ -96,7 +96,7 @@ func TestHoldConflict(t *testing.T) {
 		}
 		if htmx {
 			// The page has the map: the answer names the lost seat only
-			// (app.js marks it; TestBrowser sees that done).
+			// (seatmap.js marks it; TestBrowser sees that done).
 			if res.Header.Get("HX-Retarget") != "#seatmap-answer" || res.Header.Get("HX-Reswap") != "innerHTML" {
 				t.Errorf("htmx: HX-Retarget %q, HX-Reswap %q", res.Header.Get("HX-Retarget"), res.Header.Get("HX-Reswap"))
 			}

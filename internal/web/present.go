@@ -262,9 +262,9 @@ func (s *Server) seatModel(sm booking.SeatMap, st booking.Seat, priceText string
 	return v
 }
 
-// serverNow formats the server's clock for app.js, which keeps the offset
-// of the device's clock from it: a phone whose clock is minutes fast must not
-// free held seats, or end a countdown, before the server does.
+// serverNow formats the server's clock for the page's scripts, which keep
+// the offset of the device's clock from it: a phone whose clock is minutes
+// fast must not free held seats, or end a countdown, before the server does.
 func serverNow(t time.Time) string { return t.UTC().Format(rfc3339Milli) }
 
 // rfc3339Milli is RFC 3339 with milliseconds: every time the page's script

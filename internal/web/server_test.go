@@ -184,7 +184,7 @@ func TestStaticAssets(t *testing.T) {
 	a := newApp(t)
 	c := a.client()
 	home := c.get("/").body
-	for _, re := range []string{`href="(/static/[0-9a-f]+/css/app\.css)"`, `src="(/static/[0-9a-f]+/js/app\.js)"`} {
+	for _, re := range []string{`href="(/static/[0-9a-f]+/css/app\.css)"`, `src="(/static/[0-9a-f]+/js/requests\.js)"`} {
 		m := regexp.MustCompile(re).FindStringSubmatch(home)
 		if m == nil {
 			t.Fatalf("home has no asset matching %s", re)

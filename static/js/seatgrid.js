@@ -137,7 +137,7 @@
     }
   });
 
-  // Seats were enabled or disabled in place (app.js: a conflict, a lapsed
+  // Seats were enabled or disabled in place (seatmap.js: a conflict, a lapsed
   // lock): keep the tab stop on a seat that can be chosen, and the keyboard
   // on it if the one it was on was just disabled.
   doc.addEventListener('boxoffice:seats-changed', function () {

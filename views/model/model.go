@@ -81,7 +81,7 @@ type SeatMap struct {
 	OnSale       bool
 	ClosedReason string
 	// ServerNow is the server's clock as the map was drawn (RFC 3339 with
-	// milliseconds): app.js frees held seats by it, not the device's clock.
+	// milliseconds): seatmap.js frees held seats by it, not the device's clock.
 	ServerNow string
 	// Best is the best-available form: what it asked for last.
 	Best BestForm
