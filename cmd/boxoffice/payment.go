@@ -10,7 +10,6 @@ import (
 	"boxoffice/internal/booking"
 	"boxoffice/internal/config"
 	"boxoffice/internal/payment"
-	"boxoffice/internal/web"
 )
 
 // paymentProvider is a provider and what stops it at shutdown.
@@ -30,7 +29,6 @@ func newPaymentProvider(cfg config.Config, store booking.Store, logger *slog.Log
 			Secret:    []byte(cfg.WebhookSecret),
 			Payments:  store,
 			Logger:    logger,
-			CSRFToken: web.CSRFToken,
 		})
 	case config.ProviderStripe:
 		return payment.NewStripe(payment.StripeOptions{

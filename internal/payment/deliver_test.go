@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"net"
@@ -96,7 +97,6 @@ func testSandbox(t testing.TB, publicURL string, lookup PaymentLookup, retryFor 
 		Logger:    slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Clock:     func() time.Time { return t0 },
 		RetryFor:  retryFor,
-		CSRFToken: func(*http.Request) string { return "csrf-token-1" },
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -206,9 +206,8 @@ func TestCloseStopsRetries(t *testing.T) {
 	s := testSandbox(t, rc.srv.URL, w.store, time.Hour)
 	s.backoff.First = time.Hour // the first retry would come only after an hour
 
-	rec := postOutcome(t, s, p.ID, "succeed")
-	if rec.Code != http.StatusSeeOther {
-		t.Fatalf("POST = %d, want 303", rec.Code)
+	if _, err := s.Decide(context.Background(), p.ID, true); err != nil {
+		t.Fatalf("Decide: %v", err)
 	}
 	waitFor(t, func() bool { return rc.count() == 1 })
 
@@ -219,8 +218,8 @@ func TestCloseStopsRetries(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("Close did not stop a delivery waiting to retry")
 	}
-	if rec := postOutcome(t, s, p.ID, "succeed"); rec.Code != http.StatusServiceUnavailable {
-		t.Errorf("POST after Close = %d, want 503", rec.Code)
+	if _, err := s.Decide(context.Background(), p.ID, true); !errors.Is(err, ErrBusy) {
+		t.Errorf("Decide after Close: %v, want ErrBusy", err)
 	}
 }
 

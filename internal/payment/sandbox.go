@@ -1,7 +1,6 @@
 package payment
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -10,15 +9,11 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/a-h/templ"
-
 	"boxoffice/internal/booking"
-	sandboxview "boxoffice/views/sandbox"
 )
 
 // CheckoutPath is where the sandbox's checkout pages live:
@@ -56,21 +51,14 @@ type SandboxOptions struct {
 	Clock func() time.Time
 	// RetryFor is how long a callback is retried; 0 means DefaultRetryFor.
 	RetryFor time.Duration
-	// CSRFToken returns the app's CSRF token for the request, for the
-	// hidden _csrf field of the Pay/Decline form: the app's CSRF middleware
-	// guards every POST, the sandbox's too. Nil leaves the field out.
-	CSRFToken func(*http.Request) string
 }
 
-// Sandbox is the built-in provider (SPEC §6): a checkout page of its own
-// with Pay and Decline, and a real signed HTTP callback to the app, retried
-// like a real provider's. The app runs it in-process, but it talks to the
-// app only over HTTP, so the callback path is exercised exactly as with a
-// hosted provider.
-//
-// Its pages are plain http.HandlerFuncs (ServeCheckoutPage,
-// ServeCheckoutSubmit), so that any router can mount them; Echo wraps them
-// with echo.WrapHandler. Call Close at shutdown to stop pending retries.
+// Sandbox is the built-in provider (SPEC §6): a checkout page with Pay and
+// Decline (which the app serves at CheckoutPath and answers with Decide),
+// and a real signed HTTP callback to the app, retried like a real
+// provider's. The app runs it in-process, but it tells the app an outcome
+// only over HTTP, so the callback path is exercised exactly as with a
+// hosted provider. Call Close at shutdown to stop pending retries.
 type Sandbox struct {
 	publicURL string
 	basePath  string // PublicURL's path, without the trailing slash
@@ -80,7 +68,6 @@ type Sandbox struct {
 	log       *slog.Logger
 	now       func() time.Time
 	retryFor  time.Duration
-	csrf      func(*http.Request) string
 	backoff   backoff
 
 	ctx    context.Context // cancelled by Close
@@ -115,7 +102,6 @@ func NewSandbox(opts SandboxOptions) (*Sandbox, error) {
 		log:       opts.Logger,
 		now:       opts.Clock,
 		retryFor:  opts.RetryFor,
-		csrf:      opts.CSRFToken,
 		backoff:   defaultBackoff,
 		slots:     make(chan struct{}, maxDeliveries),
 	}
@@ -133,9 +119,6 @@ func NewSandbox(opts SandboxOptions) (*Sandbox, error) {
 	}
 	if s.retryFor <= 0 {
 		s.retryFor = DefaultRetryFor
-	}
-	if s.csrf == nil {
-		s.csrf = func(*http.Request) string { return "" }
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	return s, nil
@@ -223,112 +206,36 @@ func VerifyEvent(secrets [][]byte, h http.Header, body []byte, now time.Time) (b
 	return ev.PaymentEvent(), nil
 }
 
-// ServeCheckoutPage is GET CheckoutPath{paymentID}: the amount, the merchant,
-// Pay and Decline; or, for a payment that has an outcome already, a link to
-// its booking.
-func (s *Sandbox) ServeCheckoutPage(w http.ResponseWriter, r *http.Request) {
-	p, ok := s.payment(w, r)
-	if !ok {
-		return
-	}
-	s.render(w, r, http.StatusOK, sandboxview.CheckoutPage(sandboxview.Checkout{
-		PaymentID:  p.ID,
-		Merchant:   "boxoffice",
-		Amount:     p.Amount.Format(p.Currency),
-		AmountRaw:  strconv.FormatInt(int64(p.Amount), 10),
-		Currency:   p.Currency,
-		State:      string(p.State),
-		Action:     CheckoutPath + p.ID,
-		CSRFToken:  s.csrf(r),
-		BookingURL: bookingPath(p),
-	}))
-}
+// ErrBusy is a Decide that could not queue its callback: the sandbox is
+// shutting down or has too many in flight. Trying again later may work.
+var ErrBusy = errors.New("payment: sandbox: busy or shutting down")
 
-// ServeCheckoutSubmit is POST CheckoutPath{paymentID} with outcome=succeed
-// or outcome=decline: it queues the signed callback and sends the browser to
-// its booking at once (303), as a hosted checkout does; the booking page
-// shows pending until the callback has been processed. A payment that has
-// an outcome already gets no second callback.
-func (s *Sandbox) ServeCheckoutSubmit(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, 8<<10)
-	if err := r.ParseForm(); err != nil {
-		s.fail(w, r, http.StatusBadRequest, "Bad request", "The form could not be read.")
-		return
+// Decide is what the moviegoer chose on the sandbox's checkout page (which
+// the app serves, as web pages are the app's): for a pending payment it
+// queues the signed callback that says it succeeded or failed, as a hosted
+// checkout does; a payment with an outcome already gets no second one. It
+// returns the payment; ErrPaymentNotFound for an unknown one.
+func (s *Sandbox) Decide(ctx context.Context, paymentID string, succeed bool) (booking.Payment, error) {
+	if !validID(paymentID) {
+		return booking.Payment{}, booking.ErrPaymentNotFound
 	}
-	var typ booking.EventType
-	switch r.PostForm.Get("outcome") {
-	case "succeed":
+	p, err := s.payments.Payment(ctx, paymentID)
+	if err != nil {
+		return booking.Payment{}, err
+	}
+	if p.State != booking.PaymentPending {
+		return p, nil
+	}
+	typ := booking.EventPaymentFailed
+	if succeed {
 		typ = booking.EventPaymentSucceeded
-	case "decline":
-		typ = booking.EventPaymentFailed
-	default:
-		s.fail(w, r, http.StatusBadRequest, "Bad request", "Choose Pay or Decline.")
-		return
 	}
-	p, ok := s.payment(w, r)
-	if !ok {
-		return
+	if err := s.send(NewEvent(p, typ, s.now())); err != nil {
+		s.log.Warn("sandbox: callback not queued", "payment_id", p.ID, "err", err)
+		return p, fmt.Errorf("%w: %v", ErrBusy, err)
 	}
-	if p.State == booking.PaymentPending {
-		ev := NewEvent(p, typ, s.now())
-		if err := s.send(ev); err != nil {
-			s.log.Warn("sandbox: callback not queued", "payment_id", p.ID, "err", err)
-			w.Header().Set("Retry-After", "5")
-			s.fail(w, r, http.StatusServiceUnavailable, "Try again", "The sandbox is busy or shutting down. Please try again in a moment.")
-			return
-		}
-	}
-	http.Redirect(w, r, bookingPath(p), http.StatusSeeOther)
+	return p, nil
 }
-
-// payment reads the page's payment, answering 404 or 500 itself when it
-// cannot.
-func (s *Sandbox) payment(w http.ResponseWriter, r *http.Request) (booking.Payment, bool) {
-	id := r.PathValue("paymentID")
-	if id == "" {
-		id = strings.TrimPrefix(r.URL.Path, CheckoutPath)
-	}
-	if !validID(id) {
-		s.notFound(w, r)
-		return booking.Payment{}, false
-	}
-	p, err := s.payments.Payment(r.Context(), id)
-	switch {
-	case booking.ErrorCode(err) == booking.ENOTFOUND:
-		s.notFound(w, r)
-		return booking.Payment{}, false
-	case err != nil:
-		s.log.Error("sandbox: read payment", "payment_id", id, "err", err)
-		s.fail(w, r, http.StatusInternalServerError, "Something went wrong", booking.ErrorMessage(err))
-		return booking.Payment{}, false
-	}
-	return p, true
-}
-
-func (s *Sandbox) notFound(w http.ResponseWriter, r *http.Request) {
-	s.fail(w, r, http.StatusNotFound, "Not found", booking.ErrPaymentNotFound.Message)
-}
-
-func (s *Sandbox) fail(w http.ResponseWriter, r *http.Request, status int, title, message string) {
-	s.render(w, r, status, sandboxview.ErrorPage(title, message, s.csrf(r)))
-}
-
-// render buffers the page so that a rendering error can still become a
-// clean 500 instead of half a page.
-func (s *Sandbox) render(w http.ResponseWriter, r *http.Request, status int, c templ.Component) {
-	var buf bytes.Buffer
-	if err := c.Render(r.Context(), &buf); err != nil {
-		s.log.Error("sandbox: render", "err", err)
-		http.Error(w, "Something went wrong on our side. Please try again.", http.StatusInternalServerError)
-		return
-	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	_, _ = w.Write(buf.Bytes())
-}
-
-func bookingPath(p booking.Payment) string { return "/bookings/" + url.PathEscape(p.BookingID) }
 
 // Close stops pending callback retries and waits for their goroutines. The
 // events stay undelivered, as when a provider gives up: the seats free

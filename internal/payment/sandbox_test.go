@@ -7,12 +7,9 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/PuerkitoBio/goquery"
 
 	"boxoffice/internal/booking"
 	"boxoffice/internal/testkit"
@@ -63,115 +60,6 @@ func TestSandboxCheckout(t *testing.T) {
 	}
 }
 
-// mux mounts the sandbox the way a router with path patterns does; the
-// tests also call the handlers without it, as echo.WrapHandler does.
-func mux(s *Sandbox) http.Handler {
-	m := http.NewServeMux()
-	m.HandleFunc("GET "+CheckoutPath+"{paymentID}", s.ServeCheckoutPage)
-	m.HandleFunc("POST "+CheckoutPath+"{paymentID}", s.ServeCheckoutSubmit)
-	return m
-}
-
-func TestCheckoutPage(t *testing.T) {
-	w := newWorld(t)
-	p := w.payment(t)
-	settled := w.payment(t)
-	if _, err := w.svc.SettlePayment(context.Background(), NewEvent(settled, booking.EventPaymentFailed, t0).PaymentEvent()); err != nil {
-		t.Fatal(err)
-	}
-	s := testSandbox(t, "http://localhost:8080", w.store, 0)
-	pagePath := CheckoutPath + p.ID
-
-	for name, h := range map[string]http.Handler{"mux": mux(s), "plain": http.HandlerFunc(s.ServeCheckoutPage)} {
-		t.Run(name, func(t *testing.T) {
-			rec := httptest.NewRecorder()
-			h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, pagePath, nil))
-			if rec.Code != http.StatusOK {
-				t.Fatalf("GET = %d, want 200", rec.Code)
-			}
-			doc := mustParse(t, rec.Body)
-			checks := []struct{ what, got, want string }{
-				{"banner", doc.Find(".sandbox__banner strong").Text(), "Sandbox payment — no real money"},
-				{"data-payment-id", doc.Find("[data-payment-id]").AttrOr("data-payment-id", ""), p.ID},
-				{"data-amount", doc.Find("[data-amount]").AttrOr("data-amount", ""), "45000"},
-				{"amount", doc.Find(".sandbox__amount").Text(), "₹450"},
-				{"merchant", doc.Find("h1").Text(), "Pay boxoffice"},
-				{"form action", doc.Find("form").AttrOr("action", ""), pagePath},
-				{"form method", doc.Find("form").AttrOr("method", ""), "post"},
-				{"csrf field", doc.Find(`form input[name="_csrf"]`).AttrOr("value", ""), "csrf-token-1"},
-				{"csrf meta", doc.Find(`meta[name="csrf-token"]`).AttrOr("content", ""), "csrf-token-1"},
-				{"pay", doc.Find(`button.button--primary[name="outcome"]`).AttrOr("value", ""), "succeed"},
-				{"pay label", doc.Find(`button[value="succeed"]`).Text(), "Pay ₹450"},
-				{"decline", doc.Find(`button[value="decline"]`).Text(), "Decline"},
-				{"content type", rec.Header().Get("Content-Type"), "text/html; charset=utf-8"},
-			}
-			for _, c := range checks {
-				if c.got != c.want {
-					t.Errorf("%s = %q, want %q", c.what, c.got, c.want)
-				}
-			}
-			if n := doc.Find("script, style, [style]").Length(); n != 0 {
-				t.Errorf("page has %d inline scripts or styles; the CSP forbids them", n)
-			}
-		})
-	}
-
-	t.Run("settled payment", func(t *testing.T) {
-		rec := httptest.NewRecorder()
-		mux(s).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, CheckoutPath+settled.ID, nil))
-		doc := mustParse(t, rec.Body)
-		if rec.Code != http.StatusOK || doc.Find("form").Length() != 0 {
-			t.Fatalf("GET = %d with %d forms, want 200 without a form", rec.Code, doc.Find("form").Length())
-		}
-		if href := doc.Find("a.button").AttrOr("href", ""); href != "/bookings/"+settled.BookingID {
-			t.Errorf("booking link = %q, want /bookings/%s", href, settled.BookingID)
-		}
-	})
-
-	for name, path := range map[string]string{
-		"unknown payment": "/sandbox/checkout/nosuch",
-		"not an id":       pagePath + "%3Cscript%3E",
-		"nested path":     pagePath + "/x",
-		"empty id":        "/sandbox/checkout/",
-	} {
-		t.Run(name, func(t *testing.T) {
-			rec := httptest.NewRecorder()
-			s.ServeCheckoutPage(rec, httptest.NewRequest(http.MethodGet, path, nil))
-			if rec.Code != http.StatusNotFound {
-				t.Fatalf("GET %s = %d, want 404", path, rec.Code)
-			}
-			if got := mustParse(t, rec.Body).Find(".sandbox__error").Text(); got != booking.ErrPaymentNotFound.Message {
-				t.Errorf("message = %q", got)
-			}
-		})
-	}
-}
-
-func TestCheckoutPageStoreFailureHidesDetail(t *testing.T) {
-	w := newWorld(t)
-	p := w.payment(t)
-	s := testSandbox(t, "http://localhost:8080", w.store, 0)
-	w.store.Close() // every read fails from now on
-	rec := httptest.NewRecorder()
-	s.ServeCheckoutPage(rec, httptest.NewRequest(http.MethodGet, CheckoutPath+p.ID, nil))
-	if rec.Code != http.StatusInternalServerError {
-		t.Fatalf("GET = %d, want 500", rec.Code)
-	}
-	if body := rec.Body.String(); strings.Contains(body, "sql") || strings.Contains(body, "closed") {
-		t.Errorf("internal error text reached the page:\n%s", rec.Body)
-	}
-}
-
-func postOutcome(t testing.TB, s *Sandbox, paymentID, outcome string) *httptest.ResponseRecorder {
-	t.Helper()
-	form := url.Values{"outcome": {outcome}, "_csrf": {"csrf-token-1"}}
-	req := httptest.NewRequest(http.MethodPost, CheckoutPath+paymentID, strings.NewReader(form.Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	rec := httptest.NewRecorder()
-	mux(s).ServeHTTP(rec, req)
-	return rec
-}
-
 // app is the receiving end as internal/web wires it (docs/PAYMENTS.md):
 // read at most MaxCallbackBytes+1, VerifyCallback, SettlePayment, map the
 // errors to statuses. It records the raw callbacks too.
@@ -207,7 +95,9 @@ func app(t testing.TB, w world, p Provider) (*httptest.Server, chan arrival) {
 	return srv, got
 }
 
-func TestCheckoutSubmitSettlesBooking(t *testing.T) {
+// TestDecideSettlesBooking: Pay and Decline queue the signed callback the
+// app settles the booking by, retried as a provider's.
+func TestDecideSettlesBooking(t *testing.T) {
 	tests := []struct {
 		outcome string
 		event   booking.EventType
@@ -225,12 +115,12 @@ func TestCheckoutSubmitSettlesBooking(t *testing.T) {
 			srv, got := app(t, w, s)
 			s.publicURL = srv.URL // the app's address is known only once it listens
 
-			rec := postOutcome(t, s, p.ID, tt.outcome)
-			if rec.Code != http.StatusSeeOther {
-				t.Fatalf("POST = %d, want 303", rec.Code)
+			decided, err := s.Decide(ctx, p.ID, tt.outcome == "succeed")
+			if err != nil {
+				t.Fatalf("Decide: %v", err)
 			}
-			if loc, want := rec.Header().Get("Location"), "/bookings/"+p.BookingID; loc != want {
-				t.Errorf("Location = %q, want %q", loc, want)
+			if decided.BookingID != p.BookingID {
+				t.Errorf("Decide returned booking %q, want %q", decided.BookingID, p.BookingID)
 			}
 			var a arrival
 			select {
@@ -285,11 +175,15 @@ func eventOf(t testing.TB, body []byte) Event {
 	return e
 }
 
-func TestCheckoutSubmitRefuses(t *testing.T) {
+// TestDecideRefuses: an unknown payment, or one that is not an id, is
+// ErrPaymentNotFound; a payment with an outcome already gets no second
+// callback; after Close nothing is queued (ErrBusy).
+func TestDecideRefuses(t *testing.T) {
+	ctx := context.Background()
 	w := newWorld(t)
 	p := w.payment(t)
 	settled := w.payment(t)
-	if _, err := w.svc.SettlePayment(context.Background(), NewEvent(settled, booking.EventPaymentFailed, t0).PaymentEvent()); err != nil {
+	if _, err := w.svc.SettlePayment(ctx, NewEvent(settled, booking.EventPaymentFailed, t0).PaymentEvent()); err != nil {
 		t.Fatal(err)
 	}
 	rc := newReceiver(t, 200)
@@ -297,31 +191,19 @@ func TestCheckoutSubmitRefuses(t *testing.T) {
 	s := testSandbox(t, rc.srv.URL, w.store, 0)
 	s.log = slog.New(slog.NewTextHandler(&logs, nil))
 
-	tests := []struct {
-		name, payment, outcome string
-		status                 int
-	}{
-		{"no outcome", p.ID, "", http.StatusBadRequest},
-		{"unknown outcome", p.ID, "refund", http.StatusBadRequest},
-		{"unknown payment", "nosuch", "succeed", http.StatusNotFound},
-		{"settled payment: back to its booking, no second callback", settled.ID, "succeed", http.StatusSeeOther},
-	}
-	for _, tt := range tests {
-		if rec := postOutcome(t, s, tt.payment, tt.outcome); rec.Code != tt.status {
-			t.Errorf("%s: POST = %d, want %d", tt.name, rec.Code, tt.status)
+	for _, id := range []string{"nosuch", "../admin", ""} {
+		if _, err := s.Decide(ctx, id, true); !errors.Is(err, booking.ErrPaymentNotFound) {
+			t.Errorf("Decide(%q): %v, want ErrPaymentNotFound", id, err)
 		}
+	}
+	if got, err := s.Decide(ctx, settled.ID, true); err != nil || got.State != booking.PaymentFailed {
+		t.Errorf("Decide of a settled payment: %+v, %v; want it as it is", got, err)
 	}
 	s.Close() // waits for any delivery that was (wrongly) queued
 	if n := rc.count(); n != 0 || logs.String() != "" {
-		t.Errorf("refused submissions sent %d callbacks; log:\n%s", n, logs.String())
+		t.Errorf("refused decisions sent %d callbacks; log:\n%s", n, logs.String())
 	}
-}
-
-func mustParse(t testing.TB, r io.Reader) *goquery.Document {
-	t.Helper()
-	doc, err := goquery.NewDocumentFromReader(r)
-	if err != nil {
-		t.Fatal(err)
+	if _, err := s.Decide(ctx, p.ID, true); !errors.Is(err, ErrBusy) {
+		t.Errorf("Decide after Close: %v, want ErrBusy", err)
 	}
-	return doc
 }

@@ -68,7 +68,7 @@ func newStuckApp(t *testing.T, timeout time.Duration) (*app, *stuckStore) {
 	publicURL := "http://" + srv.Listener.Addr().String()
 	sandbox, err := payment.NewSandbox(payment.SandboxOptions{
 		PublicURL: publicURL, Secret: []byte(testSecret), Payments: store,
-		Logger: discardLogger(), Clock: clock.Now, CSRFToken: web.CSRFToken,
+		Logger: discardLogger(), Clock: clock.Now,
 	})
 	if err != nil {
 		t.Fatal(err)

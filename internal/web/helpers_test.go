@@ -115,7 +115,6 @@ func startAppWith(t testing.TB, path string, clock *booking.ManualClock, p booki
 		Payments:  store,
 		Logger:    discardLogger(),
 		Clock:     clock.Now,
-		CSRFToken: web.CSRFToken,
 	})
 	if err != nil {
 		t.Fatalf("NewSandbox: %v", err)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -288,47 +289,65 @@ func (s *Server) callbackFailed(c echo.Context, status int, err error) error {
 	return c.JSON(status, callbackAnswer{Error: http.StatusText(status)})
 }
 
-// hostedCheckout is a provider whose checkout pages this app serves: the
-// sandbox (payment.Sandbox). Hosted providers such as Stripe have none.
+// hostedCheckout is a provider whose checkout page this app serves: the
+// sandbox (payment.Sandbox), which decides what Pay and Decline do. Hosted
+// providers such as Stripe have none.
 type hostedCheckout interface {
-	ServeCheckoutPage(http.ResponseWriter, *http.Request)
-	ServeCheckoutSubmit(http.ResponseWriter, *http.Request)
+	Decide(ctx context.Context, paymentID string, succeed bool) (booking.Payment, error)
 }
 
 const sandboxCheckoutRoute = payment.CheckoutPath + ":paymentID"
 
-// handleSandboxCheckout is GET /sandbox/checkout/:paymentID.
+// handleSandboxCheckout is GET /sandbox/checkout/:paymentID: the amount,
+// the merchant, Pay and Decline; or, for a payment that has an outcome
+// already, a link to its booking.
 func (s *Server) handleSandboxCheckout(c echo.Context) error {
-	return s.serveCheckout(c, hostedCheckout.ServeCheckoutPage)
+	if _, ok := s.opts.Payments.(hostedCheckout); !ok {
+		return echo.ErrNotFound
+	}
+	p, err := s.svc.Payment(c.Request().Context(), c.Param("paymentID"))
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return s.render(c, http.StatusOK, sandboxview.CheckoutPage(sandboxview.Checkout{
+		PaymentID:  p.ID,
+		Merchant:   "boxoffice",
+		Amount:     p.Amount.Format(p.Currency),
+		AmountRaw:  strconv.FormatInt(int64(p.Amount), 10),
+		Currency:   p.Currency,
+		State:      string(p.State),
+		Action:     payment.CheckoutPath + p.ID,
+		CSRFToken:  s.csrfToken(c),
+		BookingURL: bookingURL(p.BookingID),
+		Stylesheet: s.assets.prefix + "/css/app.css",
+	}))
 }
 
-// handleSandboxCheckoutSubmit is POST /sandbox/checkout/:paymentID, Pay or
-// Decline; the CSRF middleware has checked its _csrf field.
+// handleSandboxCheckoutSubmit is POST /sandbox/checkout/:paymentID with
+// outcome=succeed (Pay) or outcome=decline; the CSRF middleware has checked
+// its _csrf field. The sandbox queues its signed callback and the browser
+// goes to its booking at once (303), as from a hosted checkout; the booking
+// shows pending until the callback has been processed.
 func (s *Server) handleSandboxCheckoutSubmit(c echo.Context) error {
-	return s.serveCheckout(c, hostedCheckout.ServeCheckoutSubmit)
-}
-
-func (s *Server) serveCheckout(c echo.Context, serve func(hostedCheckout, http.ResponseWriter, *http.Request)) error {
 	hc, ok := s.opts.Payments.(hostedCheckout)
 	if !ok {
 		return echo.ErrNotFound
 	}
-	r := c.Request()
-	ctx := context.WithValue(r.Context(), csrfContextKey{}, s.csrfToken(c))
-	ctx = sandboxview.WithStylesheet(ctx, s.assets.prefix+"/css/app.css")
-	r = r.WithContext(ctx)
-	r.SetPathValue("paymentID", c.Param("paymentID"))
-	serve(hc, c.Response(), r)
-	return nil
-}
-
-type csrfContextKey struct{}
-
-// CSRFToken returns the session's CSRF token for a request to a provider
-// page this server mounts, "" for any other request. It is what
-// payment.SandboxOptions.CSRFToken wants: the provider is built before the
-// server and cannot reach the session itself.
-func CSRFToken(r *http.Request) string {
-	t, _ := r.Context().Value(csrfContextKey{}).(string)
-	return t
+	outcome, err := postForm(c, "outcome")
+	if err != nil {
+		return err
+	}
+	if len(outcome) != 1 || (outcome[0] != "succeed" && outcome[0] != "decline") {
+		return booking.Errorf(booking.EINVALID, "Choose Pay or Decline.")
+	}
+	p, err := hc.Decide(c.Request().Context(), c.Param("paymentID"), outcome[0] == "succeed")
+	if errors.Is(err, payment.ErrBusy) {
+		c.Response().Header().Set("Retry-After", "5")
+		return echo.NewHTTPError(http.StatusServiceUnavailable)
+	}
+	if err != nil {
+		return err
+	}
+	return redirect(c, bookingURL(p.BookingID))
 }
