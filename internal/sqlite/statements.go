@@ -54,8 +54,9 @@ var lockPrevSQL = lockWhereSQL(`status = 'locked' AND hold_owner = ? AND hold_id
 // cond. Its own arguments come first: hold id, owner, now, show id, the
 // seat ids as a JSON array; then cond's. One prepared statement serves any
 // number of seats; one prepared per number of seats was 18 µs (9 %)
-// cheaper per 4-seat hold in BenchmarkStore/seats=1k/hold-vs-bare, 3 % of
-// the hold route's 600 µs, within its run-to-run noise.
+// cheaper per 4-seat hold in BenchmarkStore/seats=1k/hold-vs-bare, and at
+// the hold route 601 against 635 µs in the one quiet pair of interleaved
+// sidebyside.sh runs (5 %, inside the route's run-to-run noise of ±15 %).
 func lockWhereSQL(cond string) string {
 	return `UPDATE seats SET status = 'locked', hold_id = ?, hold_owner = ?, locked_at = ?
 		WHERE show_id = ? AND seat_id IN (SELECT value FROM json_each(?)) AND ` + cond
