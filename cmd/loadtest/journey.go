@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"net/http"
 	"net/http/cookiejar"
@@ -455,7 +456,7 @@ func (j *journey) served() []string {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	var bad []string
-	for _, k := range sortedKeys(j.errs) {
+	for _, k := range slices.Sorted(maps.Keys(j.errs)) {
 		if status := k[strings.LastIndexByte(k, ' ')+1:]; len(status) == 3 && status[0] == '5' {
 			bad = append(bad, fmt.Sprintf("%d answers %s", j.errs[k], k))
 		}
@@ -592,24 +593,12 @@ func (j *journey) audit(ctx context.Context) ([]string, booking.AuditCounts, err
 		for _, e := range v {
 			bad = append(bad, "show "+show+": "+e)
 		}
-		counts.Seats += n.Seats
-		counts.Available += n.Available
-		counts.Locked += n.Locked
-		counts.Booked += n.Booked
-		counts.Confirmed += n.Confirmed
-		counts.RefundDue += n.RefundDue
-		counts.Pending += n.Pending
-		counts.PaidPayments += n.PaidPayments
+		counts = counts.Add(n)
 		for _, b := range a.Bookings {
 			byID[b.ID] = b
 		}
 	}
-	ids := make([]string, 0, len(j.confirmed))
-	for id := range j.confirmed {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	for _, id := range ids {
+	for _, id := range slices.Sorted(maps.Keys(j.confirmed)) {
 		b, ok := byID[id]
 		switch {
 		case !ok:
@@ -658,14 +647,14 @@ func (j *journey) print(w io.Writer, elapsed, killedAt, unserved time.Duration, 
 		}
 		slices.Sort(l)
 		fmt.Fprintf(w, "%-14s %7d %8.0f %8s %8s %8s %8s\n", route, len(l), float64(len(l))/elapsed.Seconds(),
-			pct(l, 50), pct(l, 95), pct(l, 99), l[len(l)-1])
+			pct(l, 50), pct(l, 95), pct(l, 99), l[len(l)-1].Round(time.Microsecond))
 	}
 	fmt.Fprintf(w, "holds won %d, lost %d (taken meanwhile: 409), refused %d (a single gap: 422)\n",
 		j.holds.Load(), j.lost[http.StatusConflict], j.lost[http.StatusUnprocessableEntity])
-	for _, k := range sortedKeys(j.outcomes) {
+	for _, k := range slices.Sorted(maps.Keys(j.outcomes)) {
 		fmt.Fprintf(w, "  %-24s %d\n", k, j.outcomes[k])
 	}
-	for _, k := range sortedKeys(j.errs) {
+	for _, k := range slices.Sorted(maps.Keys(j.errs)) {
 		fmt.Fprintf(w, "  error: %-17s %d\n", k, j.errs[k])
 	}
 	fmt.Fprintf(w, "seats sold %d of %d (%d bookings; %d seats still locked, %d available)\n", n.Booked, n.Seats, n.Confirmed, n.Locked, n.Available)
@@ -684,15 +673,6 @@ func (j *journey) print(w io.Writer, elapsed, killedAt, unserved time.Duration, 
 	} else {
 		fmt.Fprintf(w, "invariants: %d violated\n", len(violations))
 	}
-}
-
-func sortedKeys(m map[string]int) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // mbs writes resident sizes in kB as "27 MB, 31 MB".

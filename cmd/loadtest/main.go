@@ -25,6 +25,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/cookiejar"
@@ -508,12 +509,7 @@ func (r *report) print(w io.Writer, c config) {
 		fmt.Fprintf(w, "%-13s %8d %9.1f %9s %9s %9s %9s\n", o, len(l), float64(len(l))/secs,
 			pct(l, 50), pct(l, 90), pct(l, 99), l[len(l)-1].Round(time.Microsecond))
 	}
-	keys := make([]string, 0, len(r.others))
-	for k := range r.others {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(r.others)) {
 		fmt.Fprintf(w, "  other: %s ×%d\n", k, r.others[k])
 	}
 }

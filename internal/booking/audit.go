@@ -3,8 +3,8 @@ package booking
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 )
 
 // Audit is what a show's seats, holds, bookings and payments are in the
@@ -64,6 +64,15 @@ type AuditCounts struct {
 	Seats, Available, Locked, Booked int
 	Confirmed, RefundDue, Pending    int // bookings
 	PaidPayments                     int
+}
+
+// Add is n and o added up, for the audit of several shows.
+func (n AuditCounts) Add(o AuditCounts) AuditCounts {
+	return AuditCounts{
+		Seats: n.Seats + o.Seats, Available: n.Available + o.Available, Locked: n.Locked + o.Locked,
+		Booked: n.Booked + o.Booked, Confirmed: n.Confirmed + o.Confirmed, RefundDue: n.RefundDue + o.RefundDue,
+		Pending: n.Pending + o.Pending, PaidPayments: n.PaidPayments + o.PaidPayments,
+	}
 }
 
 // CheckAudit returns every way a breaks the rules that no load, crash or
@@ -147,12 +156,7 @@ func CheckAudit(a Audit, m Moment) ([]string, AuditCounts) {
 		}
 	}
 
-	ids := make([]string, 0, len(a.Holds))
-	for id := range a.Holds {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	for _, id := range ids {
+	for _, id := range slices.Sorted(maps.Keys(a.Holds)) {
 		h := a.Holds[id]
 		var locked []string
 		live, times := false, map[int64]bool{}

@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"time"
 
 	"boxoffice/internal/booking"
@@ -12,16 +11,13 @@ import (
 // checkGaps reads, after the hold's writes and before its commit, the
 // seats of every row the hold touches, as they are in the transaction, and
 // lets booking.CheckGaps decide (SEAT_GAPS=refuse): a seat another hold
-// took since the page was drawn counts too.
-func (s *Store) checkGaps(ctx context.Context, tx *sql.Tx, h booking.Hold, m booking.Moment) error {
+// took since the page was drawn counts too. idsJSON is h.SeatIDs as a JSON
+// array, as the lock statements take them.
+func (s *Store) checkGaps(ctx context.Context, tx *sql.Tx, h booking.Hold, m booking.Moment, idsJSON string) error {
 	if m.AllowGaps {
 		return nil
 	}
-	ids, err := json.Marshal(h.SeatIDs)
-	if err != nil {
-		return err
-	}
-	rows, err := tx.StmtContext(ctx, s.stmts.gapRows).QueryContext(ctx, h.ShowID, string(ids))
+	rows, err := tx.StmtContext(ctx, s.stmts.gapRows).QueryContext(ctx, h.ShowID, idsJSON)
 	if err != nil {
 		return err
 	}

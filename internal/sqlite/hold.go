@@ -51,18 +51,19 @@ func (s *Store) HoldSeats(ctx context.Context, h booking.Hold, m booking.Moment)
 	}
 	h.SeatIDs = booking.NormalizeSeatIDs(h.SeatIDs)
 	now := m.Now.UnixNano()
-	ids, err := json.Marshal(h.SeatIDs)
+	b, err := json.Marshal(h.SeatIDs)
 	if err != nil {
 		return wrapErr("hold seats", err)
 	}
-	lockArgs := []any{h.ID, h.Owner, now, h.ShowID, string(ids), cutoff(m), h.Owner}
+	idsJSON := string(b) // the seat ids as the lock statements and the gap check take them
+	lockArgs := []any{h.ID, h.Owner, now, h.ShowID, idsJSON, cutoff(m), h.Owner}
 	seatIDs := joinIDs(h.SeatIDs)
 
 	return s.inTx(ctx, "hold seats", func(tx *sql.Tx) error {
 		if err := s.holdSeats(ctx, tx, h, m, lockArgs, seatIDs); err != nil {
 			return err
 		}
-		if err := s.checkGaps(ctx, tx, h, m); err != nil {
+		if err := s.checkGaps(ctx, tx, h, m, idsJSON); err != nil {
 			return err
 		}
 		return s.checkHeldPerAddress(ctx, tx, h, m)
