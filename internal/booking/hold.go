@@ -104,12 +104,42 @@ func CheckHoldRequest(h Hold) error {
 	return nil
 }
 
+// DecideHold is the one decision of a hold (SPEC §2, §13), taken inside the
+// store's step on the seats as the step reads them, before it writes
+// anything. seats holds h's requested seats and, unless m.AllowGaps, every
+// other seat of the rows they are in. previous is h.Owner's previous hold
+// for the show (one at most, but see the SQLite adapter's prevHoldsSQL):
+// its seats count as available to h, for the seat rule and the gap rule
+// alike. It returns the hold's amount, or why it cannot be held, in the
+// order a person is told: seats the show lacks (EINVALID), seats taken
+// (*UnavailableError), then a seat the hold would leave alone (*GapError).
+// The store then writes what was decided: h's seats locked, the previous
+// hold's others freed and the previous hold replaced.
+func DecideHold(h Hold, seats []Seat, previous []string, m Moment) (Money, error) {
+	if err := CheckHoldable(h.SeatIDs, seats, previous, m); err != nil {
+		return 0, err
+	}
+	if !m.AllowGaps {
+		free := func(s Seat) bool { return s.AvailableAt(m) || lockedByAny(s, previous) }
+		if err := CheckGaps(seats, h.SeatIDs, free); err != nil {
+			return 0, err
+		}
+	}
+	held := make([]Seat, 0, len(h.SeatIDs))
+	for _, s := range seats {
+		if slices.Contains(h.SeatIDs, s.ID) {
+			held = append(held, s)
+		}
+	}
+	return SumPrices(held), nil
+}
+
 // CheckHoldable decides a hold request against the current state of the
 // requested seats: found holds the seats the store found (in any order),
-// previousHoldID is the session's active hold for the show, whose seats count
+// previous are the session's previous holds for the show, whose seats count
 // as available to it. It returns an EINVALID error for seats the show does
 // not have, an *UnavailableError naming every seat that is taken, or nil.
-func CheckHoldable(requested []string, found []Seat, previousHoldID string, m Moment) error {
+func CheckHoldable(requested []string, found []Seat, previous []string, m Moment) error {
 	byID := make(map[string]Seat, len(found))
 	for _, s := range found {
 		byID[s.ID] = s
@@ -120,7 +150,7 @@ func CheckHoldable(requested []string, found []Seat, previousHoldID string, m Mo
 		switch {
 		case !ok:
 			unknown = append(unknown, id)
-		case s.AvailableAt(m) || s.LockedBy(previousHoldID):
+		case s.AvailableAt(m) || lockedByAny(s, previous):
 		default:
 			taken = append(taken, id)
 		}
@@ -134,6 +164,16 @@ func CheckHoldable(requested []string, found []Seat, previousHoldID string, m Mo
 		return &UnavailableError{Seats: taken}
 	}
 	return nil
+}
+
+// lockedByAny reports whether s is locked by one of holds.
+func lockedByAny(s Seat, holds []string) bool {
+	for _, h := range holds {
+		if s.LockedBy(h) {
+			return true
+		}
+	}
+	return false
 }
 
 // SumPrices is the amount of a hold of these seats.

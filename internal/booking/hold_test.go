@@ -91,7 +91,7 @@ func TestCheckHoldable(t *testing.T) {
 			if tt.name == "nothing found" {
 				in = nil
 			}
-			err := booking.CheckHoldable(tt.requested, in, tt.prev, at(0))
+			err := booking.CheckHoldable(tt.requested, in, []string{tt.prev}, at(0))
 			if got := booking.ErrorCode(err); got != tt.wantCode {
 				t.Fatalf("CheckHoldable(%q) = %v (code %q), want code %q", tt.requested, err, got, tt.wantCode)
 			}
@@ -100,6 +100,76 @@ func TestCheckHoldable(t *testing.T) {
 			}
 			if tt.wantText != "" && !strings.Contains(booking.ErrorMessage(err), tt.wantText) {
 				t.Errorf("message %q does not contain %q", booking.ErrorMessage(err), tt.wantText)
+			}
+		})
+	}
+}
+
+// TestDecideHold: the one decision of a hold, on a row as a store reads
+// it: A1 booked, A2 held by another session, A3 and A4 the owner's
+// previous hold (A4's lock lapsed, so free to anyone), A5–A10 free.
+func TestDecideHold(t *testing.T) {
+	row := []booking.Seat{
+		seat("A1", booking.SeatBooked, "", time.Time{}),
+		seat("A2", booking.SeatLocked, "other", t0),
+		seat("A3", booking.SeatLocked, "prev", t0),
+		seat("A4", booking.SeatLocked, "prev", t0.Add(-2*ttl)),
+		seat("A5", booking.SeatAvailable, "", time.Time{}),
+		seat("A6", booking.SeatAvailable, "", time.Time{}),
+		seat("A7", booking.SeatAvailable, "", time.Time{}),
+		seat("A8", booking.SeatAvailable, "", time.Time{}),
+		seat("A9", booking.SeatAvailable, "", time.Time{}),
+		seat("A10", booking.SeatAvailable, "", time.Time{}),
+	}
+	for i := range row {
+		row[i].GridCol, row[i].Price = i, booking.Money(100*(i+1))
+	}
+	allowGaps := at(0)
+	allowGaps.AllowGaps = true
+	tests := []struct {
+		name      string
+		seats     []string
+		prev      []string
+		m         booking.Moment
+		amount    booking.Money
+		wantCode  string
+		wantSeats []string // taken
+		wantGap   string
+	}{
+		{name: "free seats, priced", seats: []string{"A7", "A8", "A9", "A10"}, amount: 700 + 800 + 900 + 1000},
+		{name: "the previous hold's seats are the owner's", seats: []string{"A3", "A4"}, prev: []string{"prev"}, amount: 300 + 400},
+		{name: "without the previous hold they are taken", seats: []string{"A3", "A4"}, wantCode: booking.ECONFLICT, wantSeats: []string{"A3"}},
+		{name: "a conflict is told before a gap", seats: []string{"A2", "A6"}, wantCode: booking.ECONFLICT, wantSeats: []string{"A2"}},
+		{name: "a seat left alone", seats: []string{"A5", "A6", "A7"}, wantCode: booking.EINVALID, wantGap: "A4"},
+		{name: "the previous hold's seats count as free for the gap rule", seats: []string{"A4"}, prev: []string{"prev"}, wantCode: booking.EINVALID, wantGap: "A3"},
+		{name: "gaps allowed", seats: []string{"A5", "A6", "A7"}, m: allowGaps, amount: 500 + 600 + 700},
+		{name: "unknown seat", seats: []string{"A5", "A11"}, wantCode: booking.EINVALID},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := tt.m
+			if m.TTL == 0 {
+				m = at(0)
+			}
+			h := booking.Hold{ID: "new", Owner: "o1", SeatIDs: tt.seats}
+			amount, err := booking.DecideHold(h, row, tt.prev, m)
+			if got := booking.ErrorCode(err); got != tt.wantCode {
+				t.Fatalf("DecideHold(%q) = %v (code %q), want code %q", tt.seats, err, got, tt.wantCode)
+			}
+			if err == nil && amount != tt.amount {
+				t.Errorf("amount %d, want %d", amount, tt.amount)
+			}
+			if diff := cmp.Diff(tt.wantSeats, booking.UnavailableSeats(err)); diff != "" {
+				t.Errorf("unavailable seats (-want +got):\n%s", diff)
+			}
+			var ge *booking.GapError
+			if gotGap := ""; errors.As(err, &ge) {
+				gotGap = ge.Seat
+				if gotGap != tt.wantGap {
+					t.Errorf("gap at %s, want %s", gotGap, tt.wantGap)
+				}
+			} else if tt.wantGap != "" {
+				t.Errorf("no gap refused, want one at %s", tt.wantGap)
 			}
 		})
 	}

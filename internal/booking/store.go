@@ -8,7 +8,7 @@ import (
 // Store is the port every storage adapter implements. Each method that
 // changes more than one record is one atomic step: all of it happens or none
 // of it does, also when several boxoffice processes share the database. The
-// adapters decide by calling this package's rules (CheckHoldable,
+// adapters decide by calling this package's rules (DecideHold,
 // DecideSettlement, …) inside their transaction; the seat rule is the one
 // rule they also express in their queries, and the conformance suite in
 // storetest proves both agree.

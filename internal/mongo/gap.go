@@ -11,16 +11,19 @@ import (
 	"boxoffice/internal/booking"
 )
 
-// checkGaps reads, inside the hold's transaction and after its writes, the
-// seats of every row the hold touches, as its snapshot has them with its
-// own writes, and lets booking.CheckGaps decide (SEAT_GAPS=refuse).
-func (s *Store) checkGaps(ctx context.Context, h booking.Hold, m booking.Moment) error {
-	if m.AllowGaps {
-		return nil
-	}
+// holdSeatsRead reads, inside the hold's transaction, what
+// booking.DecideHold decides on: the requested seats and, unless
+// m.AllowGaps, every other seat of their rows. Two holds into one row at
+// once touch different seats and would each judge the row without the
+// other's seats; writing the row's guard makes them conflict, and the one
+// retried sees both.
+func (s *Store) holdSeatsRead(ctx context.Context, h booking.Hold, m booking.Moment) ([]booking.Seat, error) {
 	mine, err := seatsOf(ctx, s.col(colSeats), h.ShowID, h.SeatIDs)
 	if err != nil {
-		return fmt.Errorf("read the hold's seats: %w", err)
+		return nil, fmt.Errorf("read seats: %w", err)
+	}
+	if m.AllowGaps {
+		return mine, nil
 	}
 	rows := make(bson.A, 0, len(mine))
 	seen := map[int]bool{}
@@ -30,23 +33,21 @@ func (s *Store) checkGaps(ctx context.Context, h booking.Hold, m booking.Moment)
 		}
 		seen[st.GridRow] = true
 		rows = append(rows, st.GridRow)
-		// Two holds into one row at once touch different seats and would
-		// each check the row without the other's seats; writing the row's
-		// guard makes them conflict, and the retried one sees both.
 		if err := s.guard(ctx, fmt.Sprintf("%s/row/%d", h.ShowID, st.GridRow), m.Now); err != nil {
-			return fmt.Errorf("guard row: %w", err)
+			return nil, fmt.Errorf("guard row: %w", err)
 		}
+	}
+	if len(rows) == 0 {
+		return mine, nil
 	}
 	seats, err := findSeats(ctx, s.col(colSeats), bson.D{
 		{Key: "show_id", Value: h.ShowID},
 		{Key: "grid_row", Value: bson.D{{Key: "$in", Value: rows}}},
 	})
 	if err != nil {
-		return fmt.Errorf("read the hold's rows: %w", err)
+		return nil, fmt.Errorf("read the hold's rows: %w", err)
 	}
-	return booking.CheckGaps(seats, h.SeatIDs, func(st booking.Seat) bool {
-		return st.HoldID == h.ID || st.AvailableAt(m)
-	})
+	return seats, nil
 }
 
 // guard writes guard document id at now, inside the caller's transaction:

@@ -95,12 +95,13 @@ var errHoldRace = errors.New("a concurrent hold of the same session committed fi
 //
 // Inside the transaction it reads the show, so that booking.Show.CheckOnSale
 // refuses a hold once sales closed or the show was cancelled (also by
-// another process), then reads the requested seats and lets
-// booking.CheckHoldable decide, which gives the person an exact answer
-// (which seats are taken, which do not exist). The decision is then
-// enforced by the database: each seat is locked by a write that is
-// conditional on the seat rule, and unless every requested seat matched, the
-// transaction is aborted.
+// another process), then the owner's previous hold and the requested seats
+// (with their rows, for the gap rule), and lets booking.DecideHold decide,
+// which gives the person an exact answer (which seats are taken, which do
+// not exist, which one would be stranded). The decision is then enforced
+// by the database: each seat is locked by a write that is conditional on
+// the seat rule, and unless every requested seat matched, the transaction
+// is aborted.
 // A concurrent transaction that took one of the seats after this one's
 // snapshot makes that write fail with WriteConflict, and the driver runs the
 // whole step again against the new state, where CheckHoldable names the seat.
@@ -151,12 +152,17 @@ func (s *Store) holdSeats(ctx context.Context, h booking.Hold, m booking.Moment)
 		return booking.Hold{}, fmt.Errorf("read previous hold: %w", err)
 	}
 
-	seats := s.col(colSeats)
-	found, err := seatsOf(ctx, seats, h.ShowID, h.SeatIDs)
-	if err != nil {
-		return booking.Hold{}, fmt.Errorf("read seats: %w", err)
+	var previous []string
+	if prevID != "" {
+		previous = []string{prevID}
 	}
-	if err := booking.CheckHoldable(h.SeatIDs, found, prevID, m); err != nil {
+	seats := s.col(colSeats)
+	found, err := s.holdSeatsRead(ctx, h, m)
+	if err != nil {
+		return booking.Hold{}, err
+	}
+	amount, err := booking.DecideHold(h, found, previous, m)
+	if err != nil {
 		return booking.Hold{}, err
 	}
 
@@ -178,7 +184,7 @@ func (s *Store) holdSeats(ctx context.Context, h booking.Hold, m booking.Moment)
 		// The read above and this write see the same snapshot, so this is
 		// the query and booking.SeatIsAvailable disagreeing: a bug, never
 		// a person's conflict. Returning an error aborts the transaction.
-		return booking.Hold{}, fmt.Errorf("seat rule filter matched %d of %d seats that booking.CheckHoldable found holdable",
+		return booking.Hold{}, fmt.Errorf("seat rule filter matched %d of %d seats that booking.DecideHold found holdable",
 			res.MatchedCount, len(h.SeatIDs))
 	}
 
@@ -193,7 +199,7 @@ func (s *Store) holdSeats(ctx context.Context, h booking.Hold, m booking.Moment)
 		}
 	}
 
-	h.Amount = booking.SumPrices(found)
+	h.Amount = amount
 	h.Currency = show.Currency
 	h.CreatedAt = m.Now
 	h.State = booking.HoldActive
@@ -207,9 +213,6 @@ func (s *Store) holdSeats(ctx context.Context, h booking.Hold, m booking.Moment)
 			return booking.Hold{}, fmt.Errorf("insert hold: hold id %s is already used: %w", h.ID, err)
 		}
 		return booking.Hold{}, fmt.Errorf("insert hold: %w", err)
-	}
-	if err := s.checkGaps(ctx, h, m); err != nil {
-		return booking.Hold{}, err
 	}
 	if err := s.checkHeldPerAddress(ctx, h, m); err != nil {
 		return booking.Hold{}, err

@@ -21,7 +21,7 @@ func (s *Store) ExtendHold(ctx context.Context, holdID, owner string, m booking.
 		if err := h.CheckOwner(owner); err != nil {
 			return err
 		}
-		if err := s.checkOnSale(ctx, tx, h.ShowID, m); err != nil {
+		if _, err := s.checkOnSale(ctx, tx, h.ShowID, m); err != nil {
 			return err
 		}
 		next, err := h.Extend(m)

@@ -55,7 +55,7 @@ func (s *Store) StartPayment(ctx context.Context, holdID, owner string, ids book
 		}
 		// The show first: a cancelled show or closed sales is why,
 		// whatever became of the hold meanwhile.
-		if err := s.checkOnSale(ctx, tx, h.ShowID, m); err != nil {
+		if _, err := s.checkOnSale(ctx, tx, h.ShowID, m); err != nil {
 			return err
 		}
 		if err := h.CheckPayable(m); err != nil {

@@ -13,9 +13,7 @@ import (
 // seatFree is the seat rule of SPEC §1 (booking.SeatIsAvailable) as SQL, the
 // one rule this adapter writes itself. Its one parameter is the cutoff, which
 // must be cutoff(m): a lock taken at or before it no longer protects its
-// seat. Every query that decides availability uses this constant, except
-// the hold's lockSQL, which spells it out to leave a lapsed lock of the
-// same owner to lockPrevSQL. Its
+// seat. Every query that decides availability uses this constant. Its
 // columns are unqualified: only seats has status and locked_at. The
 // parameter is positional because named ones cost the hold ~15% more.
 const seatFree = `(status = 'available' OR (status = 'locked' AND locked_at <= ?))`

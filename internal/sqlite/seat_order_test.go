@@ -82,7 +82,7 @@ func TestMapOrderPlans(t *testing.T) {
 func TestGapPlan(t *testing.T) {
 	s, _ := mustOpen(t)
 	mustCreateShow(t, s, "s1", 3, 4)
-	plan := queryPlan(t, s, gapSQL, "s1", `["A1","B2"]`)
+	plan := queryPlan(t, s, holdRowsSQL, "s1", `["A1","B2"]`)
 	if len(plan) == 0 || !strings.HasPrefix(plan[0], "SEARCH seats USING INDEX seats_by_place (show_id=? AND grid_row=?)") {
 		t.Errorf("query plan %q, want a search of seats_by_place by show and row", plan)
 	}

@@ -12,15 +12,15 @@ import (
 type statements struct {
 	all []*sql.Stmt
 
-	lock        *sql.Stmt // lockSQL
-	lockPrev    *sql.Stmt // lockPrevSQL
+	lock        *sql.Stmt
+	holdSeats   *sql.Stmt // the seats a hold asks for
+	holdRows    *sql.Stmt // and the rest of their rows, for the gap rule
 	prevHolds   *sql.Stmt
 	releasePrev *sql.Stmt
 	releaseHold *sql.Stmt // seats still locked by a hold back to available
 	replaceHold *sql.Stmt
 	insertHold  *sql.Stmt
 	heldFrom    *sql.Stmt // seats of a show locked live by holds from one address (HOLD_SEATS_PER_ADDRESS)
-	gapRows     *sql.Stmt // the seats of the rows a hold touches, for the gap rule (gapSQL)
 	showSale    *sql.Stmt // what booking.Show.CheckOnSale needs of a show
 	insertShow  *sql.Stmt
 	insertSeat  *sql.Stmt
@@ -30,46 +30,34 @@ type statements struct {
 	findSession *sql.Stmt // read pool: every request with a session cookie
 }
 
-// lockSQL is the all-or-nothing heart of HoldSeats: it locks those of the
-// requested seats that are free by the seat rule, except a lapsed lock of
-// the same owner, which belongs to the owner's previous hold: those are left
-// for lockPrevSQL, so that the previous hold is always found and replaced.
-// Arguments, all positional (numbered ones cost a name lookup each in the
-// driver): hold id, owner, now, show id, the seat ids as a JSON array,
-// cutoff, owner. It is executed, not queried with RETURNING: counting the
-// rows it changed is enough to decide.
-var lockSQL = lockWhereSQL(`(status = 'available' OR (status = 'locked' AND locked_at <= ? AND hold_owner IS NOT ?))`)
+// lockSQL locks a hold's seats, which HoldSeats has just read and
+// booking.DecideHold found holdable inside the same transaction. Arguments:
+// hold id, owner, now, show id, the seat ids as a JSON array, so that one
+// prepared statement serves any number of seats.
+const lockSQL = `UPDATE seats SET status = 'locked', hold_id = ?, hold_owner = ?, locked_at = ?
+	WHERE show_id = ? AND seat_id IN (SELECT value FROM json_each(?))`
 
-// lockPrevSQL locks those of the n requested seats that the owner's
-// previous hold still locks, lapsed or not: they count as available to the
-// owner's new hold. It matches the owner, not the hold: were the owner to
-// lock seats of two holds (no path leaves that, but a hand-edited file
-// could), both would be replaced rather than one refused for ever.
-// Arguments: hold id, owner, now, show id, the seat ids as a JSON array,
-// owner, hold id (the seats lockSQL just locked are the owner's too, and
-// not to be counted twice).
-var lockPrevSQL = lockWhereSQL(`status = 'locked' AND hold_owner = ? AND hold_id <> ?`)
+// holdSeatsSQL reads the seats a hold asks for. Arguments: show id, the
+// seat ids as a JSON array.
+const holdSeatsSQL = `SELECT ` + seatColumns + ` FROM seats
+	WHERE show_id = ?1 AND seat_id IN (SELECT value FROM json_each(?2))`
 
-// lockWhereSQL locks for a hold those of the requested seats that meet
-// cond. Its own arguments come first: hold id, owner, now, show id, the
-// seat ids as a JSON array; then cond's. One prepared statement serves any
-// number of seats; one prepared per number of seats was 18 µs (9 %)
-// cheaper per 4-seat hold in BenchmarkStore/seats=1k/hold-vs-bare, and at
-// the hold route 601 against 635 µs in the one quiet pair of interleaved
-// sidebyside.sh runs (5 %, inside the route's run-to-run noise of ±15 %).
-func lockWhereSQL(cond string) string {
-	return `UPDATE seats SET status = 'locked', hold_id = ?, hold_owner = ?, locked_at = ?
-		WHERE show_id = ? AND seat_id IN (SELECT value FROM json_each(?)) AND ` + cond
-}
+// holdRowsSQL reads the seats of every row a hold touches, for the gap
+// rule, through seats_by_place (the rows, not the show's every seat).
+// Arguments: show id, the seat ids as a JSON array.
+const holdRowsSQL = `SELECT ` + seatColumns + ` FROM seats INDEXED BY seats_by_place
+	WHERE show_id = ?1 AND grid_row IN (
+	SELECT grid_row FROM seats WHERE show_id = ?1 AND seat_id IN (SELECT value FROM json_each(?2)))`
 
-// prevHoldsSQL finds the owner's previous hold for the show: the hold, other
-// than the new one, that locks some seat of the owner in the show. Every
-// hold replaces the owner's previous one and takes over or frees its seats,
-// so there is at most one. A previous hold that locks no seat any more has
-// lapsed and lost every seat to others; it is left as it is (it can no
-// longer be paid). Arguments: show id, owner, the new hold's id.
+// prevHoldsSQL finds the owner's previous hold for the show: the hold
+// that locks a seat of the owner's, lapsed or not. Every hold replaces the
+// owner's previous one and takes over or frees its seats, so there is at
+// most one; were a hand-edited file to have two, both would be replaced
+// rather than the owner's own seats refused for ever. A previous hold that
+// locks no seat any more has lapsed and lost every seat to others; it is
+// left as it is (it can no longer be paid). Arguments: show id, owner.
 const prevHoldsSQL = `SELECT DISTINCT hold_id FROM seats INDEXED BY seats_hold
-	WHERE show_id = ? AND hold_owner = ? AND status = 'locked' AND hold_id <> ?`
+	WHERE show_id = ? AND hold_owner = ? AND status = 'locked' AND hold_id IS NOT NULL`
 
 // releaseSQL frees the seats a hold still locks; it never touches a seat
 // that another hold has locked since or that was booked. Arguments: show
@@ -88,22 +76,10 @@ const releaseWhereSQL = `UPDATE seats INDEXED BY seats_hold
 	SET status = 'available', hold_id = NULL, hold_owner = NULL, locked_at = NULL
 	WHERE show_id = ? AND hold_owner = ? AND status = 'locked' AND `
 
-// insertHoldSQL records a hold whose seats are locked, with the sum of
-// their prices and the show's currency. It inserts nothing unless the owner
-// locks exactly the hold's n seats in the show (counting seats that carry a
-// hold id, as every lock writes one): more are a previous hold's,
-// which HoldSeats then replaces first. So without a previous hold, the
-// common case, a hold is two statements, and one range of seats_hold (the
-// owner's seats, with their prices) both sums and checks. INDEXED BY:
-// without it the planner walks the show's whole primary key range. It
-// returns nothing: RETURNING measured 15 µs more per hold, all of it inside
-// the write lock. Arguments: hold id, owner, seat ids, show id, now, n,
-// address.
+// insertHoldSQL records a hold whose seats are locked. Arguments: hold
+// id, show id, owner, seat ids, amount, currency, now, address.
 const insertHoldSQL = `INSERT INTO holds (id, show_id, owner, seat_ids, amount, currency, created_at, state, address)
-	SELECT ?1, shows.id, ?2, ?3, locked.amount, shows.currency, ?5, 'active', ?7
-	FROM shows, (SELECT coalesce(sum(price), 0) AS amount, count(*) AS seats FROM seats INDEXED BY seats_hold
-		WHERE show_id = ?4 AND hold_owner = ?2 AND status = 'locked' AND hold_id IS NOT NULL) AS locked
-	WHERE shows.id = ?4 AND locked.seats = ?6`
+	VALUES (?, ?, ?, ?, ?, ?, ?, 'active', ?)`
 
 // heldFromSQL counts the seats of show ?1 locked by live holds from
 // address ?2, the seat rule's cutoff being ?3, and the oldest of their
@@ -130,15 +106,15 @@ func prepareStatements(ctx context.Context, write, read *sql.DB) (*statements, e
 		return stmt
 	}
 	st.lock = prep(write, lockSQL)
-	st.lockPrev = prep(write, lockPrevSQL)
+	st.holdSeats = prep(write, holdSeatsSQL)
+	st.holdRows = prep(write, holdRowsSQL)
 	st.prevHolds = prep(write, prevHoldsSQL)
 	st.releasePrev = prep(write, releasePrevSQL)
 	st.releaseHold = prep(write, releaseSQL)
 	st.replaceHold = prep(write, replaceHoldSQL)
 	st.insertHold = prep(write, insertHoldSQL)
 	st.heldFrom = prep(write, heldFromSQL)
-	st.gapRows = prep(write, gapSQL)
-	st.showSale = prep(write, `SELECT starts_at, cancelled_at FROM shows WHERE id = ?`)
+	st.showSale = prep(write, `SELECT starts_at, cancelled_at, currency FROM shows WHERE id = ?`)
 	st.insertShow = prep(write, `INSERT INTO shows (`+showColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
 	st.insertSeat = prep(write, `INSERT INTO seats (show_id, seat_id, row_label, number, grid_row, grid_col, category, price, kind)
 		VALUES (?,?,?,?,?,?,?,?,?)`)
