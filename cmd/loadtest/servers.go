@@ -7,7 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"net"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -63,14 +63,10 @@ func (ss *servers) seed(ctx context.Context, shows, rows, cols int) ([]string, e
 	return ids, nil
 }
 
-// start starts n processes.
+// start starts n processes, each on a port the kernel picks.
 func (ss *servers) start(ctx context.Context, n int) error {
 	for range n {
-		addr, err := freeAddr()
-		if err != nil {
-			return err
-		}
-		s := &server{addr: addr, log: fmt.Sprintf("%s.serve%d.log", ss.file, len(ss.procs)+1)}
+		s := &server{log: fmt.Sprintf("%s.serve%d.log", ss.file, len(ss.procs)+1)}
 		ss.procs = append(ss.procs, s)
 		if err := ss.launch(ctx, s); err != nil {
 			return err
@@ -79,16 +75,26 @@ func (ss *servers) start(ctx context.Context, n int) error {
 	return nil
 }
 
-// launch starts s's process and waits until it is ready.
+// launch starts s's process and waits until it is ready: on s.addr, or,
+// the first time, on a port the kernel picks, which the process prints
+// ("boxoffice listening on URL") and keeps for its restarts.
 func (ss *servers) launch(ctx context.Context, s *server) error {
 	log, err := os.OpenFile(s.log, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return err
 	}
 	defer log.Close() // the process has its own copy
+	logStart, err := log.Seek(0, io.SeekEnd)
+	if err != nil {
+		return err
+	}
+	addr := s.addr
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
 	s.cmd = exec.Command(ss.bin, "serve")
-	s.cmd.Env = append(append([]string{}, ss.env...),
-		"ADDR="+s.addr, "PUBLIC_URL="+s.url(), "DATABASE_URL=sqlite:"+ss.file)
+	// PUBLIC_URL is derived from the port the process listens on.
+	s.cmd.Env = append(append([]string{}, ss.env...), "ADDR="+addr, "DATABASE_URL=sqlite:"+ss.file)
 	s.cmd.Stderr, s.cmd.Stdout = log, log
 	if err := s.cmd.Start(); err != nil {
 		return fmt.Errorf("start %s serve: %w", ss.bin, err)
@@ -99,22 +105,21 @@ func (ss *servers) launch(ctx context.Context, s *server) error {
 	deadline := time.Now().Add(30 * time.Second)
 	client := &http.Client{Timeout: time.Second}
 	for {
-		res, err := client.Get(s.url() + "/readyz")
-		if err == nil {
-			res.Body.Close()
-			if res.StatusCode == http.StatusOK {
-				return nil
-			}
+		if s.addr == "" {
+			s.addr = listening(s.log, logStart)
+		}
+		if s.addr != "" && ready(client, s.url()) {
+			return nil
 		}
 		select {
 		case <-s.done:
-			return fmt.Errorf("boxoffice serve on %s exited at start: %s", s.addr, s.logTail())
+			return fmt.Errorf("boxoffice serve on %s exited at start: %s", addr, s.logTail())
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-time.After(50 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("boxoffice serve on %s not ready after 30s: %s", s.addr, s.logTail())
+			return fmt.Errorf("boxoffice serve on %s not ready after 30s: %s", addr, s.logTail())
 		}
 	}
 }
@@ -155,13 +160,31 @@ func (ss *servers) stop() error {
 	return errors.Join(errs...)
 }
 
-func freeAddr() (string, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+// ready reports whether url's /readyz answers 200.
+func ready(client *http.Client, url string) bool {
+	res, err := client.Get(url + "/readyz")
 	if err != nil {
-		return "", err
+		return false
 	}
-	defer l.Close()
-	return l.Addr().String(), nil
+	res.Body.Close()
+	return res.StatusCode == http.StatusOK
+}
+
+// listening is the address that a process logging to file from offset on
+// said it listens on, "" until it has.
+func listening(file string, offset int64) string {
+	b, err := os.ReadFile(file)
+	if err != nil || int64(len(b)) < offset {
+		return ""
+	}
+	for _, line := range strings.Split(string(b[offset:]), "\n") {
+		if rest, ok := strings.CutPrefix(line, "boxoffice listening on http://"); ok {
+			if addr, _, ok := strings.Cut(rest, " "); ok {
+				return addr
+			}
+		}
+	}
+	return ""
 }
 
 func randomSecret() string {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -75,14 +74,7 @@ func Run(m *testing.M) int {
 
 // FreeAddr is an address of 127.0.0.1 with a TCP port that nothing listens
 // on just now.
-func FreeAddr() (string, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
-	}
-	defer l.Close()
-	return l.Addr().String(), nil
-}
+func FreeAddr() (string, error) { return freeAddrOn("127.0.0.1") }
 
 // Process is a running boxoffice serve. When the test ends it gets SIGTERM,
 // unless it has exited already, and must exit with status 0 within
