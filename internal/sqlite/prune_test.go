@@ -339,3 +339,52 @@ func TestPruneUsesIndexes(t *testing.T) {
 		}
 	}
 }
+
+// TestFileStaysFlatWithPruning: day after day of the same history (ended
+// holds and sessions, 3,000 of each a day), pruned each day to the last
+// day's as RETENTION=24h would, the file stops growing from the third day
+// on: SQLite reuses the pages Prune frees. Without Prune it grows
+// by a day's history each day, which the test checks too, so that it
+// would notice history that no longer reaches the file.
+func TestFileStaysFlatWithPruning(t *testing.T) {
+	const days, perDay = 8, 3000
+	run := func(prune bool) []int64 {
+		s, path := mustOpen(t, func(o *options) { o.checkpointEvery = 0; o.sessionGCEvery = 0 })
+		mustCreateShow(t, s, "s1", 1, 2)
+		ctx := context.Background()
+		var sizes []int64
+		for d := range days {
+			start := t0.Add(time.Duration(d) * 24 * time.Hour)
+			addHolds(t, s, start, perDay, func(int) string { return string(booking.HoldReleased) })
+			addSessions(t, s, fmt.Sprintf("d%d-", d), perDay, start)
+			if prune {
+				for {
+					n, err := s.Prune(ctx, start.Add(-24*time.Hour), 10_000)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if n < 10_000 {
+						break
+					}
+				}
+			}
+			if _, err := s.tryCheckpoint(ctx, "TRUNCATE"); err != nil {
+				t.Fatal(err)
+			}
+			fi, err := os.Stat(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sizes = append(sizes, fi.Size())
+		}
+		return sizes
+	}
+	pruned, kept := run(true), run(false)
+	t.Logf("file by day, pruned: %v; kept: %v", pruned, kept)
+	if last, third := pruned[days-1], pruned[2]; last > third+third/20 {
+		t.Errorf("pruned: the file grew from %d bytes on day 3 to %d on day %d, want it flat (within 5%%)", third, last, days)
+	}
+	if grown := kept[days-1] - kept[2]; grown < (pruned[2]-pruned[0])*2 {
+		t.Errorf("kept: the file grew by only %d bytes in five days of history; the test's history does not reach the file", grown)
+	}
+}

@@ -141,29 +141,6 @@ func (s *Store) sweepRateLimits(ctx context.Context, now time.Time) error {
 	})
 }
 
-// writeStmt runs fn, one autocommit statement on the write connection, as
-// inTx runs a transaction. A single statement is atomic on its own and takes
-// the write lock as it starts, as BEGIN IMMEDIATE does (SQLite waits out
-// busy_timeout for it and never upgrades a stale snapshot), and it saves the
-// BEGIN and COMMIT round trips: 33 µs instead of 47 µs. SQLITE_BUSY beyond
-// busy_timeout runs it again, a bounded number of times.
-func (s *Store) writeStmt(ctx context.Context, op string, fn func() error) error {
-	var err error
-	for attempt := 1; ; attempt++ {
-		err = fn()
-		if err == nil || !isBusy(err) || attempt >= s.opt.txAttempts {
-			break
-		}
-		if berr := busyBackoff(ctx, attempt); berr != nil {
-			return wrapErr(op, errors.Join(err, berr))
-		}
-	}
-	if err == nil {
-		s.lastWrite.Store(time.Now().UnixNano())
-	}
-	return wrapErr(op, err)
-}
-
 // Count is how many events key has in its current window, and the time
 // left in that window, read without counting one: the sign-in checks an
 // account's failures before it checks a password, and counts only the
