@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"net/http"
+	httppprof "net/http/pprof"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -105,16 +107,38 @@ func (m *metrics) callback(outcome string) { m.payments.WithLabelValues(outcome)
 // the per-address limits use, so a request relayed by a trusted proxy
 // counts as the client's.
 func (s *Server) handleMetrics(c echo.Context) error {
-	if s.opts.MetricsToken != "" {
-		if !bearerMatches(c.Request().Header.Get("Authorization"), s.opts.MetricsToken) {
-			c.Response().Header().Set("WWW-Authenticate", `Bearer realm="metrics"`)
-			return echo.ErrUnauthorized
-		}
-	} else if !isLoopbackClient(c) {
-		return echo.ErrForbidden
-	}
 	s.metrics.handler.ServeHTTP(c.Response(), c.Request())
 	return nil
+}
+
+// handleProfile serves the runtime's profiles by name (/debug/pprof/heap,
+// goroutine, allocs, …; ?gc=1 collects garbage first, ?debug=1 is text),
+// to an operator looking at a process's memory: net/http/pprof's handlers,
+// guarded as /metrics is.
+func (s *Server) handleProfile(c echo.Context) error {
+	name := c.Param("name")
+	if pprof.Lookup(name) == nil {
+		return echo.ErrNotFound
+	}
+	httppprof.Handler(name).ServeHTTP(c.Response(), c.Request())
+	return nil
+}
+
+// machinesOnly admits the routes for machines (metrics, profiles) with
+// METRICS_TOKEN as a bearer token when it is set, else from loopback
+// clients only (SPEC §12).
+func (s *Server) machinesOnly(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if s.opts.MetricsToken != "" {
+			if !bearerMatches(c.Request().Header.Get("Authorization"), s.opts.MetricsToken) {
+				c.Response().Header().Set("WWW-Authenticate", `Bearer realm="metrics"`)
+				return echo.ErrUnauthorized
+			}
+		} else if !isLoopbackClient(c) {
+			return echo.ErrForbidden
+		}
+		return next(c)
+	}
 }
 
 // bearerMatches reports whether an Authorization header carries token as a

@@ -50,3 +50,38 @@ func TestMetricsAccess(t *testing.T) {
 		})
 	}
 }
+
+// TestProfiles: the runtime's profiles are guarded as /metrics is, and
+// an unknown profile is 404.
+func TestProfiles(t *testing.T) {
+	const token = "0123456789abcdef0123456789abcdef"
+	withToken := newApp(t, func(o *web.Options) { o.MetricsToken = token })
+	without := newApp(t)
+	tests := []struct {
+		name   string
+		app    *app
+		path   string
+		header []string
+		want   int
+		body   string
+	}{
+		{"heap in text from the loopback", without, "/debug/pprof/heap?gc=1&debug=1", nil, http.StatusOK, "# HeapInuse = "},
+		{"goroutines", without, "/debug/pprof/goroutine?debug=1", nil, http.StatusOK, "goroutine profile: total"},
+		{"a client behind the proxy", without, "/debug/pprof/heap?debug=1", []string{"X-Forwarded-For", "198.51.100.7"}, http.StatusForbidden, ""},
+		{"token: right bearer", withToken, "/debug/pprof/heap?debug=1", []string{"Authorization", "Bearer " + token}, http.StatusOK, "# HeapInuse = "},
+		{"token: none", withToken, "/debug/pprof/heap?debug=1", nil, http.StatusUnauthorized, ""},
+		{"unknown profile", without, "/debug/pprof/nope", nil, http.StatusNotFound, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := tt.app.client().get(tt.path, tt.header...)
+			wantStatus(t, res, tt.want)
+			if tt.body != "" && !strings.Contains(res.body, tt.body) {
+				t.Errorf("body lacks %q: %.200s", tt.body, res.body)
+			}
+			if tt.want != http.StatusOK && strings.Contains(res.body, "HeapInuse") {
+				t.Error("refused, yet the profile is in the body")
+			}
+		})
+	}
+}

@@ -113,7 +113,8 @@ func (s *Server) routes() {
 		// Machines.
 		{http.MethodGet, "/healthz", s.handleHealthz},
 		{http.MethodGet, "/readyz", s.handleReadyz},
-		{http.MethodGet, "/metrics", s.handleMetrics},
+		{http.MethodGet, "/metrics", s.machinesOnly(s.handleMetrics)},
+		{http.MethodGet, profileRoute, s.machinesOnly(s.handleProfile)},
 	}
 	for _, r := range table {
 		e.Add(r.method, r.path, r.handler)
@@ -125,6 +126,9 @@ func (s *Server) routes() {
 	}
 }
 
+// profileRoute serves the runtime's profiles (handleProfile).
+const profileRoute = "/debug/pprof/:name"
+
 // sessionless lists routes that never need the visitor's session: machines
 // call them, or they are the same for everyone.
 var sessionless = map[string]bool{
@@ -132,6 +136,7 @@ var sessionless = map[string]bool{
 	"/healthz":                true,
 	"/readyz":                 true,
 	"/metrics":                true,
+	profileRoute:              true,
 	payment.CallbackPath:      true,
 	payment.StripeWebhookPath: true,
 }
