@@ -115,8 +115,10 @@ type journey struct {
 
 	done, holds, booked atomic.Int64
 
-	rss     map[string][]int64 // resident memory of each process, in kB, when
-	peakRSS []int64            // the most seen while the moviegoers went
+	memory     map[string][]memory // of each process, by when: memoryWhen
+	memoryErrs []error
+	peakRSS    []int64 // kB, the most seen while the moviegoers went
+	peakFile   int64   // bytes of the database file and its WAL, the most seen
 
 	killAt  int64         // -kill: the hold after which to kill
 	killNow chan struct{} // closed then
@@ -159,15 +161,15 @@ func runJourney(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		j.servers.stop()
 		return err
 	}
-	j.rss = map[string][]int64{"idle before": j.servers.rss()}
+	j.measureMemory("idle before")
 	killed, unserved, runErr := j.run(ctx, stderr)
-	j.rss["at the end"] = j.servers.rss()
+	j.measureMemory("at the end")
 	if c.idle > 0 {
 		select {
 		case <-time.After(c.idle):
 		case <-ctx.Done():
 		}
-		j.rss["idle after "+c.idle.String()] = j.servers.rss()
+		j.measureMemory("idle after")
 	}
 	stopErr := j.servers.stop()
 	elapsed := time.Since(j.started)
@@ -253,6 +255,29 @@ func (j *journey) run(ctx context.Context, stderr io.Writer) (killedAt, unserved
 	return killedAt, unserved, errors.Join(err, killErr)
 }
 
+// measureMemory records the processes' memory (servers.memory) as when.
+func (j *journey) measureMemory(when string) {
+	m, err := j.servers.memory(when)
+	if j.memory == nil {
+		j.memory = map[string][]memory{}
+	}
+	j.memory[when] = m
+	if err != nil {
+		j.memoryErrs = append(j.memoryErrs, fmt.Errorf("memory %s: %w", when, err))
+	}
+}
+
+// fileSize is the bytes of the database file and of its WAL.
+func (j *journey) fileSize() (db, wal int64) {
+	if fi, err := os.Stat(j.c.file); err == nil {
+		db = fi.Size()
+	}
+	if fi, err := os.Stat(j.c.file + "-wal"); err == nil {
+		wal = fi.Size()
+	}
+	return db, wal
+}
+
 func (j *journey) reportProgress(w io.Writer) (stop func()) {
 	if j.c.progress <= 0 {
 		return func() {}
@@ -270,7 +295,9 @@ func (j *journey) reportProgress(w io.Writer) (stop func()) {
 				return
 			case <-t.C:
 				rss := j.servers.rss()
+				db, wal := j.fileSize()
 				j.mu.Lock()
+				j.peakFile = max(j.peakFile, db+wal)
 				for i, kb := range rss {
 					if i < len(j.peakRSS) {
 						j.peakRSS[i] = max(j.peakRSS[i], kb)
@@ -283,8 +310,9 @@ func (j *journey) reportProgress(w io.Writer) (stop func()) {
 					errs += n
 				}
 				j.mu.Unlock()
-				fmt.Fprintf(w, "%6.1fs  moviegoers %d/%d  holds %d  booked %d  errors %d  RSS %s\n",
-					time.Since(j.started).Seconds(), j.done.Load(), j.c.moviegoers, j.holds.Load(), j.booked.Load(), errs, mbs(rss))
+				fmt.Fprintf(w, "%6.1fs  moviegoers %d/%d  holds %d  booked %d  errors %d  RSS %s  file %.1f MB + WAL %.1f MB\n",
+					time.Since(j.started).Seconds(), j.done.Load(), j.c.moviegoers, j.holds.Load(), j.booked.Load(), errs, mbs(rss),
+					float64(db)/(1<<20), float64(wal)/(1<<20))
 			}
 		}
 	}()
@@ -661,12 +689,29 @@ func (j *journey) print(w io.Writer, elapsed, killedAt, unserved time.Duration, 
 	if j.soldOut > 0 {
 		fmt.Fprintf(w, "sold out after %.1fs\n", j.soldOut.Seconds())
 	}
+	db, wal := j.fileSize()
+	fmt.Fprintf(w, "file %.1f MB + WAL %.1f MB at the end (at most %.1f MB in all while the moviegoers went)\n",
+		float64(db)/(1<<20), float64(wal)/(1<<20), float64(j.peakFile)/(1<<20))
 	if len(j.peakRSS) > 0 {
-		fmt.Fprintf(w, "resident memory per process: idle before %s, peak %s, at the end %s", mbs(j.rss["idle before"]), mbs(j.peakRSS), mbs(j.rss["at the end"]))
-		if j.c.idle > 0 {
-			fmt.Fprintf(w, ", idle after %s %s", j.c.idle, mbs(j.rss["idle after "+j.c.idle.String()]))
+		fmt.Fprintf(w, "peak resident memory per process: %s\n", mbs(j.peakRSS))
+	}
+	for _, when := range []string{"idle before", "at the end", "idle after"} {
+		m, ok := j.memory[when]
+		if !ok {
+			continue
 		}
-		fmt.Fprintln(w)
+		label := when
+		if when == "idle after" {
+			label += " " + j.c.idle.String()
+		}
+		parts := make([]string, len(m))
+		for i, p := range m {
+			parts[i] = p.String()
+		}
+		fmt.Fprintf(w, "memory %-18s %s\n", label+":", strings.Join(parts, " | "))
+	}
+	for _, err := range j.memoryErrs {
+		fmt.Fprintf(w, "  %v\n", err)
 	}
 	if len(violations) == 0 {
 		fmt.Fprintf(w, "invariants: ok, read from the database (%d bookings seen confirmed are confirmed; integrity_check ok)\n", len(j.confirmed))

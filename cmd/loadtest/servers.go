@@ -198,15 +198,92 @@ func randomSecret() string {
 func (ss *servers) rss() []int64 {
 	out := make([]int64, len(ss.procs))
 	for i, s := range ss.procs {
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.pid.Load()))
+		out[i] = procStatus(s.pid.Load())["VmRSS:"]
+	}
+	return out
+}
+
+// memory is what one process holds at one moment: its resident memory,
+// anonymous (the Go heap and SQLite's page caches, which the driver
+// allocates outside the heap) and file-backed (the binary and the pages of
+// the database file it has mapped), and its Go heap in use after a
+// collection.
+type memory struct {
+	anonKB, fileKB int64
+	heapInuse      int64 // bytes
+}
+
+func (m memory) String() string {
+	return fmt.Sprintf("%d MB (%d anonymous + %d file), heap %.1f MB",
+		(m.anonKB+m.fileKB+512)/1024, (m.anonKB+512)/1024, (m.fileKB+512)/1024, float64(m.heapInuse)/(1<<20))
+}
+
+// memory measures every process: /proc for the resident sizes, and
+// /debug/pprof/heap after a collection for the heap, whose profile it
+// keeps beside the database as FILE.heap-LABEL.N.pb.gz for go tool pprof.
+func (ss *servers) memory(label string) ([]memory, error) {
+	out := make([]memory, len(ss.procs))
+	client := &http.Client{Timeout: 30 * time.Second}
+	var errs []error
+	for i, s := range ss.procs {
+		status := procStatus(s.pid.Load())
+		out[i].anonKB, out[i].fileKB = status["RssAnon:"], status["RssFile:"]+status["RssShmem:"]
+		name := fmt.Sprintf("%s.heap-%s.%d.pb.gz", ss.file, strings.ReplaceAll(label, " ", "-"), i+1)
+		if err := download(client, s.url()+"/debug/pprof/heap?gc=1", name); err != nil {
+			errs = append(errs, err)
+		}
+		text, err := get(client, s.url()+"/debug/pprof/heap?debug=1")
 		if err != nil {
+			errs = append(errs, err)
 			continue
 		}
-		for _, line := range strings.Split(string(b), "\n") {
-			if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-				fmt.Sscan(rest, &out[i])
+		for _, line := range strings.Split(text, "\n") {
+			if rest, ok := strings.CutPrefix(line, "# HeapInuse = "); ok {
+				fmt.Sscan(rest, &out[i].heapInuse)
 			}
 		}
 	}
-	return out
+	return out, errors.Join(errs...)
+}
+
+// procStatus is /proc/PID/status as numbers by field name ("VmRSS:", in
+// kB); empty when it cannot be read.
+func procStatus(pid int64) map[string]int64 {
+	fields := map[string]int64{}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return fields
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if name, rest, ok := strings.Cut(line, "\t"); ok {
+			var n int64
+			if _, err := fmt.Sscan(rest, &n); err == nil {
+				fields[strings.TrimSpace(name)] = n
+			}
+		}
+	}
+	return fields
+}
+
+// get is the body of a GET of url that answered 200.
+func get(client *http.Client, url string) (string, error) {
+	res, err := client.Get(url)
+	if err != nil {
+		return "", err
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err == nil && res.StatusCode != http.StatusOK {
+		err = fmt.Errorf("GET %s: %s", url, res.Status)
+	}
+	return string(b), err
+}
+
+// download writes the body of a GET of url to file.
+func download(client *http.Client, url, file string) error {
+	body, err := get(client, url)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(file, []byte(body), 0o644)
 }
