@@ -690,8 +690,11 @@ func (j *journey) print(w io.Writer, elapsed, killedAt, unserved time.Duration, 
 		fmt.Fprintf(w, "sold out after %.1fs\n", j.soldOut.Seconds())
 	}
 	db, wal := j.fileSize()
-	fmt.Fprintf(w, "file %.1f MB + WAL %.1f MB at the end (at most %.1f MB in all while the moviegoers went)\n",
-		float64(db)/(1<<20), float64(wal)/(1<<20), float64(j.peakFile)/(1<<20))
+	fmt.Fprintf(w, "file %.1f MB + WAL %.1f MB at the end", float64(db)/(1<<20), float64(wal)/(1<<20))
+	if j.peakFile > 0 {
+		fmt.Fprintf(w, " (at most %.1f MB in all at a progress line)", float64(max(j.peakFile, db+wal))/(1<<20))
+	}
+	fmt.Fprintln(w)
 	if len(j.peakRSS) > 0 {
 		fmt.Fprintf(w, "peak resident memory per process: %s\n", mbs(j.peakRSS))
 	}
