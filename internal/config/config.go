@@ -171,7 +171,7 @@ var Vars = []Var{
 	{Env: "SEED_DEMO", Flag: "seed-demo", Default: "true", Usage: "seed a small demo catalog when the database is empty", isBool: true},
 	{Env: "HOLD_RATE", Flag: "hold-rate", Default: "20", Usage: "holds per session per minute (per address: ten times that), at most 100000; 0 disables"},
 	{Env: "HOLD_SEATS_PER_ADDRESS", Flag: "hold-seats-per-address", Default: "40", Usage: "most seats held at once from one client address in one show, across its sessions and processes: 0 (no cap) or at least MAX_SEATS"},
-	{Env: "METRICS_TOKEN", Flag: "metrics-token", Default: "", Usage: "bearer token /metrics needs (Authorization: Bearer TOKEN); unset, /metrics answers loopback clients only"},
+	{Env: "METRICS_TOKEN", Flag: "metrics-token", Default: "", Usage: "bearer token /metrics and /debug/pprof/ need (Authorization: Bearer TOKEN); unset, they answer loopback clients only"},
 	{Env: "SEAT_GAPS", Flag: "seat-gaps", Default: "refuse", Usage: "refuse: a hold that would leave a single seat alone (between taken seats, an aisle or the row's end) is refused with the nearest choice that does not; allow: no such check"},
 	{Env: "RETENTION", Flag: "retention", Default: "2160h", Usage: "how long history (sessions, ended holds, callbacks, events, sent mail) is kept before it is pruned, from 24h; anything a booking or payment needs is kept"},
 	{Env: "LOG_FORMAT", Flag: "log-format", Default: "text", Usage: "log format: text or json"},
