@@ -15,12 +15,8 @@ import (
 // one conflicts, runs again, and counts the other's extension.
 func (s *Store) ExtendHold(ctx context.Context, holdID, owner string, m booking.Moment) (booking.Hold, error) {
 	h, err := inTx(ctx, s, func(ctx context.Context) (booking.Hold, error) {
-		d, err := findHold(ctx, s.col(colHolds), byID(holdID))
+		h, err := s.findOwnHold(ctx, holdID, owner)
 		if err != nil {
-			return booking.Hold{}, noDoc(err, booking.ErrHoldNotFound, "read hold")
-		}
-		h := d.hold()
-		if err := h.CheckOwner(owner); err != nil {
 			return booking.Hold{}, err
 		}
 		if _, err := s.showOnSale(ctx, h.ShowID, m); err != nil {

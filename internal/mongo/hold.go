@@ -78,6 +78,17 @@ func (s *Store) ActiveHold(ctx context.Context, showID, owner string) (booking.H
 	return d.hold(), nil
 }
 
+// findOwnHold reads a hold for its owner, inside the caller's transaction:
+// ErrHoldNotFound, or ErrNotOwner for anyone else.
+func (s *Store) findOwnHold(ctx context.Context, holdID, owner string) (booking.Hold, error) {
+	d, err := findHold(ctx, s.col(colHolds), byID(holdID))
+	if err != nil {
+		return booking.Hold{}, noDoc(err, booking.ErrHoldNotFound, "read hold")
+	}
+	h := d.hold()
+	return h, h.CheckOwner(owner)
+}
+
 func findHold(ctx context.Context, c *mongo.Collection, filter bson.D) (holdDoc, error) {
 	var d holdDoc
 	err := c.FindOne(ctx, filter).Decode(&d)
@@ -337,12 +348,8 @@ func setState(state booking.HoldState) bson.D {
 // declined payment). Releasing again changes nothing.
 func (s *Store) ReleaseHold(ctx context.Context, holdID, owner string) (booking.Hold, error) {
 	h, err := inTx(ctx, s, func(ctx context.Context) (booking.Hold, error) {
-		d, err := findHold(ctx, s.col(colHolds), byID(holdID))
+		h, err := s.findOwnHold(ctx, holdID, owner)
 		if err != nil {
-			return booking.Hold{}, noDoc(err, booking.ErrHoldNotFound, "read hold")
-		}
-		h := d.hold()
-		if err := h.CheckOwner(owner); err != nil {
 			return booking.Hold{}, err
 		}
 		if err := s.releaseSeats(ctx, h); err != nil {

@@ -14,11 +14,8 @@ import (
 func (s *Store) ExtendHold(ctx context.Context, holdID, owner string, m booking.Moment) (booking.Hold, error) {
 	var out booking.Hold
 	err := s.inTx(ctx, "extend hold", func(tx *sql.Tx) error {
-		h, err := getHold(ctx, tx, holdID)
+		h, err := getOwnHold(ctx, tx, holdID, owner)
 		if err != nil {
-			return err
-		}
-		if err := h.CheckOwner(owner); err != nil {
 			return err
 		}
 		if _, err := s.checkOnSale(ctx, tx, h.ShowID, m); err != nil {

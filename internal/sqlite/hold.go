@@ -33,6 +33,16 @@ func getHold(ctx context.Context, q rowQuerier, holdID string) (booking.Hold, er
 	return h, notFound(err, booking.ErrHoldNotFound)
 }
 
+// getOwnHold reads a hold for its owner: ErrHoldNotFound, or ErrNotOwner
+// for anyone else.
+func getOwnHold(ctx context.Context, q rowQuerier, holdID, owner string) (booking.Hold, error) {
+	h, err := getHold(ctx, q, holdID)
+	if err != nil {
+		return booking.Hold{}, err
+	}
+	return h, h.CheckOwner(owner)
+}
+
 // HoldSeats locks h.SeatIDs for h at m.Now, all or nothing, replacing the
 // owner's previous hold for the show, in one BEGIN IMMEDIATE transaction
 // that reads what it decides on and writes what booking.DecideHold decided:
@@ -212,10 +222,7 @@ func (s *Store) ReleaseHold(ctx context.Context, holdID, owner string) (booking.
 	var h booking.Hold
 	err := s.inTx(ctx, "release hold", func(tx *sql.Tx) error {
 		var err error
-		if h, err = getHold(ctx, tx, holdID); err != nil {
-			return err
-		}
-		if err := h.CheckOwner(owner); err != nil {
+		if h, err = getOwnHold(ctx, tx, holdID, owner); err != nil {
 			return err
 		}
 		if _, err := tx.StmtContext(ctx, s.stmts.releaseHold).ExecContext(ctx, h.ShowID, h.Owner, h.ID); err != nil {

@@ -46,11 +46,8 @@ func (s *Store) StartPayment(ctx context.Context, holdID, owner string, ids book
 		b booking.Booking
 	)
 	err := s.inTx(ctx, "start payment", func(tx *sql.Tx) error {
-		h, err := getHold(ctx, tx, holdID)
+		h, err := getOwnHold(ctx, tx, holdID, owner)
 		if err != nil {
-			return err
-		}
-		if err := h.CheckOwner(owner); err != nil {
 			return err
 		}
 		// The show first: a cancelled show or closed sales is why,

@@ -8,31 +8,38 @@ import (
 	"boxoffice/internal/web"
 )
 
+// metricsToken is the METRICS_TOKEN of machineApps' first app.
+const metricsToken = "0123456789abcdef0123456789abcdef"
+
+// machineApps are an app with METRICS_TOKEN set to metricsToken and one without.
+func machineApps(t *testing.T) (withToken, without *app) {
+	t.Helper()
+	return newApp(t, func(o *web.Options) { o.MetricsToken = metricsToken }), newApp(t)
+}
+
 // TestMetricsAccess (SPEC §12): with a token, /metrics needs it as a bearer
 // token, from anywhere; without one, it answers clients on this host only,
 // by the client address the limits use (the tests' connections come from
 // the loopback, which is trusted as a proxy).
 func TestMetricsAccess(t *testing.T) {
-	const token = "0123456789abcdef0123456789abcdef"
-	withToken := newApp(t, func(o *web.Options) { o.MetricsToken = token })
-	without := newApp(t)
+	withToken, without := machineApps(t)
 	tests := []struct {
 		name   string
 		app    *app
 		header []string
 		want   int
 	}{
-		{"token: right bearer", withToken, []string{"Authorization", "Bearer " + token}, http.StatusOK},
-		{"token: scheme in any case", withToken, []string{"Authorization", "bearer " + token}, http.StatusOK},
-		{"token: right bearer from afar", withToken, []string{"Authorization", "Bearer " + token, "X-Forwarded-For", "198.51.100.7"}, http.StatusOK},
-		{"token: none, even from the loopback", withToken, nil, http.StatusUnauthorized},
-		{"token: wrong", withToken, []string{"Authorization", "Bearer " + token + "x"}, http.StatusUnauthorized},
-		{"token: a prefix", withToken, []string{"Authorization", "Bearer " + token[:16]}, http.StatusUnauthorized},
-		{"token: not bearer", withToken, []string{"Authorization", "Basic " + token}, http.StatusUnauthorized},
-		{"no token: loopback", without, nil, http.StatusOK},
-		{"no token: loopback behind the proxy", without, []string{"X-Forwarded-For", "::1"}, http.StatusOK},
-		{"no token: a client behind the proxy", without, []string{"X-Forwarded-For", "198.51.100.7"}, http.StatusForbidden},
-		{"no token: a bearer is no key", without, []string{"Authorization", "Bearer " + token, "X-Forwarded-For", "198.51.100.7"}, http.StatusForbidden},
+		{"metricsToken: right bearer", withToken, []string{"Authorization", "Bearer " + metricsToken}, http.StatusOK},
+		{"metricsToken: scheme in any case", withToken, []string{"Authorization", "bearer " + metricsToken}, http.StatusOK},
+		{"metricsToken: right bearer from afar", withToken, []string{"Authorization", "Bearer " + metricsToken, "X-Forwarded-For", "198.51.100.7"}, http.StatusOK},
+		{"metricsToken: none, even from the loopback", withToken, nil, http.StatusUnauthorized},
+		{"metricsToken: wrong", withToken, []string{"Authorization", "Bearer " + metricsToken + "x"}, http.StatusUnauthorized},
+		{"metricsToken: a prefix", withToken, []string{"Authorization", "Bearer " + metricsToken[:16]}, http.StatusUnauthorized},
+		{"metricsToken: not bearer", withToken, []string{"Authorization", "Basic " + metricsToken}, http.StatusUnauthorized},
+		{"no metricsToken: loopback", without, nil, http.StatusOK},
+		{"no metricsToken: loopback behind the proxy", without, []string{"X-Forwarded-For", "::1"}, http.StatusOK},
+		{"no metricsToken: a client behind the proxy", without, []string{"X-Forwarded-For", "198.51.100.7"}, http.StatusForbidden},
+		{"no metricsToken: a bearer is no key", without, []string{"Authorization", "Bearer " + metricsToken, "X-Forwarded-For", "198.51.100.7"}, http.StatusForbidden},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -54,9 +61,7 @@ func TestMetricsAccess(t *testing.T) {
 // TestProfiles: the runtime's profiles are guarded as /metrics is, and
 // an unknown profile is 404.
 func TestProfiles(t *testing.T) {
-	const token = "0123456789abcdef0123456789abcdef"
-	withToken := newApp(t, func(o *web.Options) { o.MetricsToken = token })
-	without := newApp(t)
+	withToken, without := machineApps(t)
 	tests := []struct {
 		name   string
 		app    *app
@@ -68,8 +73,8 @@ func TestProfiles(t *testing.T) {
 		{"heap in text from the loopback", without, "/debug/pprof/heap?gc=1&debug=1", nil, http.StatusOK, "# HeapInuse = "},
 		{"goroutines", without, "/debug/pprof/goroutine?debug=1", nil, http.StatusOK, "goroutine profile: total"},
 		{"a client behind the proxy", without, "/debug/pprof/heap?debug=1", []string{"X-Forwarded-For", "198.51.100.7"}, http.StatusForbidden, ""},
-		{"token: right bearer", withToken, "/debug/pprof/heap?debug=1", []string{"Authorization", "Bearer " + token}, http.StatusOK, "# HeapInuse = "},
-		{"token: none", withToken, "/debug/pprof/heap?debug=1", nil, http.StatusUnauthorized, ""},
+		{"metricsToken: right bearer", withToken, "/debug/pprof/heap?debug=1", []string{"Authorization", "Bearer " + metricsToken}, http.StatusOK, "# HeapInuse = "},
+		{"metricsToken: none", withToken, "/debug/pprof/heap?debug=1", nil, http.StatusUnauthorized, ""},
 		{"unknown profile", without, "/debug/pprof/nope", nil, http.StatusNotFound, ""},
 	}
 	for _, tt := range tests {
