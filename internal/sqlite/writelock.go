@@ -22,10 +22,14 @@ import (
 // it for longer than busyTimeout, or a file system without flock) writes
 // under SQLite's lock alone.
 //
-// Two processes on one file, one load tool of 16 users against each
-// (docs/PERFORMANCE.md): worst hold 0.9–1.5 s with SQLite's busy handler,
-// 0.27–0.29 s with retryBusy alone, 0.11–0.15 s with the flock (p99 245
-// against 66 ms, in 60 s runs, at 1,160 and 1,080 holds/s in all).
+// Two processes on one file, one load tool of 16 users against each, 60 s
+// (scripts/two-processes.sh, docs/PERFORMANCE.md), pairs run in the same
+// hour: with SQLite's busy handler p99 176–249 ms and worst 0.9–2.0 s; with
+// the flock p99 66–80 ms and worst 0.11–0.18 s. It costs throughput
+// (1,160–1,770 holds/s in all before, 1,075–1,100 after): the processes
+// now alternate instead of one running on while the other sleeps. Letting
+// a process keep the flock for its own queued writes for 5 or 50 ms won
+// none of it back.
 type writeLock struct {
 	f *os.File
 	// turn admits one goroutine of this process at a time to the
