@@ -341,13 +341,17 @@ func TestPruneUsesIndexes(t *testing.T) {
 }
 
 // TestFileStaysFlatWithPruning: day after day of the same history (ended
-// holds and sessions, 3,000 of each a day), pruned each day to the last
+// holds and sessions, 3,000 of each a day, 1,000 with -race), pruned each day to the last
 // day's as RETENTION=24h would, the file stops growing from the third day
 // on: SQLite reuses the pages Prune frees. Without Prune it grows
 // by a day's history each day, which the test checks too, so that it
 // would notice history that no longer reaches the file.
 func TestFileStaysFlatWithPruning(t *testing.T) {
-	const days, perDay = 8, 3000
+	const days = 8
+	perDay := 3000
+	if raceEnabled || testing.Short() {
+		perDay = 1000 // the race detector makes every insert several times dearer
+	}
 	run := func(prune bool) []int64 {
 		s, path := mustOpen(t, func(o *options) { o.checkpointEvery = 0; o.sessionGCEvery = 0 })
 		mustCreateShow(t, s, "s1", 1, 2)

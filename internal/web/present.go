@@ -98,6 +98,13 @@ func setOf(ids []string) map[string]bool {
 // jump in GridCol becomes gaps (an aisle), and every row spans the same
 // columns so that they line up. Consecutive rows of one category form a band.
 func (s *Server) seatMapModel(sm booking.SeatMap, sel selection) model.SeatMap {
+	m := s.seatMapHead(sm, sel)
+	s.drawSeats(&m, sm, sel)
+	return m
+}
+
+// seatMapHead is what the seat map shows besides its seats.
+func (s *Server) seatMapHead(sm booking.SeatMap, sel selection) model.SeatMap {
 	m := model.SeatMap{
 		Show:        s.showModel(sm.Show),
 		FormAction:  holdsURL(sm.Show.ID),
@@ -125,8 +132,15 @@ func (s *Server) seatMapModel(sm booking.SeatMap, sel selection) model.SeatMap {
 	for _, c := range booking.Categories(sm.Seats) {
 		m.Categories = append(m.Categories, model.Category{Name: c.Name, Price: c.Price.Format(sm.Show.Currency)})
 	}
+	return m
+}
+
+// drawSeats lays sm's seats out on m: its bands, rows and cells, and what
+// the legend and the keyboard need to know of them.
+func (s *Server) drawSeats(m *model.SeatMap, sm booking.SeatMap, sel selection) {
+	m.NoneFree = true
 	if len(sm.Seats) == 0 {
-		return m
+		return
 	}
 
 	prices := map[booking.Money]string{} // a show has a few prices and hundreds of seats
@@ -158,6 +172,7 @@ func (s *Server) seatMapModel(sm booking.SeatMap, sel selection) model.SeatMap {
 			row.Cells[c] = model.Cell{Seat: v}
 			if !v.Disabled {
 				row.Free++
+				m.NoneFree = false
 			}
 			switch st.Kind {
 			case booking.KindWheelchair:
@@ -168,7 +183,6 @@ func (s *Server) seatMapModel(sm booking.SeatMap, sel selection) model.SeatMap {
 		}
 		b.Rows = append(b.Rows, row)
 	}
-	return m
 }
 
 // gridRows lays seats, in map order, out as both maps draw them: a row per
@@ -278,7 +292,9 @@ func expiryAttr(t time.Time) string {
 }
 
 // seatMapETag names what the fragment shows at this moment: the state of
-// every seat (with when held seats free up) and the viewer's hold.
+// every seat (with when held seats free up, to the nanosecond) and the
+// viewer's hold. For a viewer without a hold it also names the grid's HTML
+// (gridCache): the layout of a show never changes.
 func seatMapETag(sm booking.SeatMap) string {
 	b := make([]byte, 0, 64+24*len(sm.Seats))
 	b = append(append(b, sm.Show.ID...), '\n')
@@ -289,7 +305,7 @@ func seatMapETag(sm booking.SeatMap) string {
 		state := sm.State(st)
 		b = append(append(append(b, st.ID...), ' '), state...)
 		if state == booking.StateHeld || state == booking.StateMine {
-			b = strconv.AppendInt(append(b, ' '), st.LockedAt.Unix(), 10)
+			b = strconv.AppendInt(append(b, ' '), st.LockedAt.UnixNano(), 10)
 		}
 		b = append(b, '\n')
 	}

@@ -94,6 +94,7 @@ type Server struct {
 	publicURL string
 	csp       string // the Content-Security-Policy of every response
 	zones     zoneCache
+	grids     *gridCache
 }
 
 // zoneCache loads each IANA zone once: time.LoadLocation reads and parses
@@ -117,7 +118,7 @@ func (z *zoneCache) load(name string) (*time.Location, error) {
 
 // New returns a Server for svc with every route registered.
 func New(svc *booking.Service, opts Options) *Server {
-	s := &Server{svc: svc, opts: opts, log: opts.Logger, loc: opts.Location, limiter: opts.Limiter}
+	s := &Server{svc: svc, opts: opts, log: opts.Logger, loc: opts.Location, limiter: opts.Limiter, grids: newGridCache()}
 	if s.log == nil {
 		s.log = slog.Default()
 	}

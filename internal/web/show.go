@@ -48,7 +48,14 @@ func (s *Server) handleShow(c echo.Context) error {
 				strings.Join(ids, ", ") + ". They are ticked on the map: change them if you like, then press Hold."}
 		}
 	}
-	m := s.seatMapModel(sm, sel)
+	var m model.SeatMap
+	if sel.chosen == nil && sel.notice == nil && c.QueryParam("view") != "list" {
+		if m, err = s.plainSeatMap(c.Request().Context(), sm); err != nil {
+			return err
+		}
+	} else {
+		m = s.seatMapModel(sm, sel)
+	}
 	form.Action, form.Parties = m.Best.Action, m.Best.Parties
 	m.Best = form
 	m.List = c.QueryParam("view") == "list"
@@ -80,12 +87,16 @@ func (s *Server) handleShowSeats(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	m := s.seatMapModel(sm, selection{})
+	etag := seatMapETag(sm)
 	h := c.Response().Header()
-	h.Set("ETag", m.ETag)
+	h.Set("ETag", etag)
 	h.Set("Cache-Control", "private, no-cache")
-	if etagMatches(c.Request().Header.Get("If-None-Match"), m.ETag) {
+	if etagMatches(c.Request().Header.Get("If-None-Match"), etag) {
 		return c.NoContent(http.StatusNotModified)
+	}
+	m, err := s.plainSeatMap(c.Request().Context(), sm)
+	if err != nil {
+		return err
 	}
 	return s.render(c, http.StatusOK, partials.SeatMap(m))
 }

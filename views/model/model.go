@@ -95,6 +95,13 @@ type SeatMap struct {
 	ListURL, MapURL string
 	// Wheelchair and Companion say the map has such seats, for the legend.
 	Wheelchair, Companion bool
+	// NoneFree says that no seat can be chosen: the map's scrolling box is
+	// then a tab stop of its own, so the keyboard can still scroll it.
+	NoneFree bool
+	// Grid, when set, is the seat grid already drawn (partials.SeatGrid's
+	// HTML, kept by the server for viewers without a hold or a choice of
+	// their own), and Bands is empty.
+	Grid string
 }
 
 // BestForm asks for the best seats for a party: a GET of the seat map

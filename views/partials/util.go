@@ -1,10 +1,6 @@
 package partials
 
-import (
-	"strconv"
-
-	"boxoffice/views/model"
-)
+import "strconv"
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
@@ -21,17 +17,4 @@ func freeText(n int) string {
 		return "none free"
 	}
 	return itoa(n) + " free"
-}
-
-// noneFree reports whether no seat of m can be chosen: its scrolling box is
-// then a tab stop of its own, so the keyboard can still scroll it.
-func noneFree(m model.SeatMap) bool {
-	for _, b := range m.Bands {
-		for _, r := range b.Rows {
-			if r.Free > 0 {
-				return false
-			}
-		}
-	}
-	return true
 }
