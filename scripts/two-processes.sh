@@ -1,10 +1,10 @@
 #!/bin/bash
-# Two boxoffice processes on one SQLite file, one load tool (16 users,
+# Two boxoffice processes on one SQLite file, one load tool (USERS, default 16,
 # spread mode, no rate limit) against each, for DURATION; prints each load
 # tool's first line and its "held" row (count per-s p50 p90 p99 max).
-# Usage: scripts/two-processes.sh [CHECKOUT, default .] [DURATION, default 60s]
+# Usage: [USERS=N] scripts/two-processes.sh [CHECKOUT, default .] [DURATION, default 60s]
 set -eu
-P=$(cd "${1:-.}" && pwd); DUR=${2:-60s}
+P=$(cd "${1:-.}" && pwd); DUR=${2:-60s}; USERS=${USERS:-16}
 W=$(mktemp -d); trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$W"' EXIT
 (cd "$P" && make -s build BIN="$W/boxoffice" >/dev/null && go build -o "$W/loadtest" ./cmd/loadtest)
 "$W/boxoffice" seed --shows 2 --rows 20 --cols 25 --database-url "sqlite:$W/p.db" > "$W/shows" 2>/dev/null
@@ -20,7 +20,7 @@ for p in "${ports[@]}"; do
 done
 for i in 1 2; do
   "$W/loadtest" -url "http://127.0.0.1:${ports[$((i-1))]}" -show "$(sed -n ${i}p "$W/shows")" \
-    -users 16 -duration "$DUR" -mode spread -release 0 > "$W/lt$i.txt" 2>&1 &
+    -users "$USERS" -duration "$DUR" -mode spread -release 0 > "$W/lt$i.txt" 2>&1 &
 done
 wait $(jobs -p | tail -2) 2>/dev/null || true
 sleep 1
