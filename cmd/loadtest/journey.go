@@ -139,7 +139,7 @@ func runJourney(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return fmt.Errorf("-db %s exists; the run needs a new file", c.file)
 	}
 	j := &journey{c: c, lat: map[string][]time.Duration{}, errs: map[string]int{}, outcomes: map[string]int{}, lost: map[int]int{}, confirmed: map[string][]string{}}
-	j.servers = &servers{bin: c.bin, file: c.file, env: append(os.Environ(),
+	j.servers = &servers{bin: c.bin, file: c.file, env: append(serverEnv(os.Environ()),
 		"SEED_DEMO=false", "HOLD_TTL="+c.holdTTL.String(), "PAYMENT_PROVIDER=sandbox",
 		"PAYMENT_WEBHOOK_SECRET="+randomSecret())}
 	ids, err := j.servers.seed(ctx, c.shows, c.rows, c.cols)
@@ -243,4 +243,17 @@ func (j *journey) run(ctx context.Context, stderr io.Writer) (killedAt, unserved
 		err = fmt.Errorf("stopped after -duration %s with %d of %d moviegoers done", j.c.duration, j.done.Load(), j.c.moviegoers)
 	}
 	return killedAt, unserved, errors.Join(err, killErr)
+}
+
+// serverEnv is environ without the settings each process must derive or
+// leave unset: PUBLIC_URL comes from its own port (the sandbox calls the
+// process back there), and the tool reads /debug/pprof without a token.
+func serverEnv(environ []string) []string {
+	var out []string
+	for _, kv := range environ {
+		if !strings.HasPrefix(kv, "PUBLIC_URL=") && !strings.HasPrefix(kv, "METRICS_TOKEN=") {
+			out = append(out, kv)
+		}
+	}
+	return out
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -31,13 +32,22 @@ import (
 // a process keep the flock for its own queued writes for 5 or 50 ms won
 // none of it back.
 type writeLock struct {
-	f *os.File
+	f  *os.File
+	fd int
 	// turn admits one goroutine of this process at a time to the
 	// flock: every goroutine uses the same open file, and a second
 	// flock on it would succeed at once. (The write pool's one
-	// connection serialises this process's writes anyway.)
+	// connection serialises this process's writes anyway.) Whoever
+	// holds the flock holds the turn.
 	turn chan struct{}
 	wait time.Duration
+
+	// mu guards the waits still blocked in flock(2) and whether close
+	// was called: the file is closed when both allow, so that no wait
+	// ends on a descriptor that was closed and reused meanwhile.
+	mu      sync.Mutex
+	blocked int
+	closed  bool
 }
 
 // openWriteLock opens (creating it) the lock file of the database at path.
@@ -46,7 +56,7 @@ func openWriteLock(path string, wait time.Duration) (*writeLock, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &writeLock{f: f, turn: make(chan struct{}, 1), wait: wait}, nil
+	return &writeLock{f: f, fd: int(f.Fd()), turn: make(chan struct{}, 1), wait: wait}, nil
 }
 
 // lock takes the flock, waiting at most l.wait, and returns what lets it
@@ -57,12 +67,11 @@ func (l *writeLock) lock(ctx context.Context) (unlock func(), err error) {
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	fd := int(l.f.Fd())
 	release := func() {
-		_ = syscall.Flock(fd, syscall.LOCK_UN)
+		_ = syscall.Flock(l.fd, syscall.LOCK_UN)
 		<-l.turn
 	}
-	err = syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB)
+	err = syscall.Flock(l.fd, syscall.LOCK_EX|syscall.LOCK_NB)
 	if err == nil {
 		return release, nil
 	}
@@ -71,12 +80,16 @@ func (l *writeLock) lock(ctx context.Context) (unlock func(), err error) {
 		return func() {}, nil // no flock here: SQLite's lock alone
 	}
 	got := make(chan error, 1)
-	go func() { got <- syscall.Flock(fd, syscall.LOCK_EX) }()
+	l.mu.Lock()
+	l.blocked++
+	l.mu.Unlock()
+	go func() { got <- syscall.Flock(l.fd, syscall.LOCK_EX) }()
 	timer := time.NewTimer(l.wait)
 	defer timer.Stop()
 	var ended error
 	select {
 	case err := <-got:
+		l.unblocked()
 		if err != nil {
 			<-l.turn
 			return func() {}, nil
@@ -86,11 +99,15 @@ func (l *writeLock) lock(ctx context.Context) (unlock func(), err error) {
 	case <-ctx.Done():
 		ended = ctx.Err()
 	}
-	// Given up on: let the flock go as soon as it comes.
+	// Given up on: the flock, when it comes, is let go at once, with the
+	// turn, so that it never ends a later write's flock.
 	go func() {
 		if <-got == nil {
-			_ = syscall.Flock(fd, syscall.LOCK_UN)
+			l.turn <- struct{}{}
+			_ = syscall.Flock(l.fd, syscall.LOCK_UN)
+			<-l.turn
 		}
+		l.unblocked()
 	}()
 	<-l.turn
 	if ended != nil {
@@ -99,4 +116,28 @@ func (l *writeLock) lock(ctx context.Context) (unlock func(), err error) {
 	return func() {}, nil
 }
 
-func (l *writeLock) close() error { return l.f.Close() }
+// unblocked counts a wait in flock(2) that ended, and closes the file if
+// close was called meanwhile and it was the last.
+func (l *writeLock) unblocked() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.blocked--
+	if l.closed && l.blocked == 0 {
+		_ = l.f.Close()
+	}
+}
+
+// close closes the file, or leaves that to the last wait still blocked in
+// flock(2) (a process that held the flock past the wait).
+func (l *writeLock) close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return nil
+	}
+	l.closed = true
+	if l.blocked > 0 {
+		return nil
+	}
+	return l.f.Close()
+}

@@ -30,7 +30,8 @@ func held(t *testing.T, path string) bool {
 // TestWriteLockTakesTurns: two stores on one file are two processes to
 // flock. While one holds the write lock the other waits, and gets it once
 // it is let go; a holder that keeps it past the wait is given up on, and
-// the waiter goes on without it (SQLite's own lock still decides).
+// the waiter goes on without it (SQLite's own lock still decides), and the
+// wait given up on never ends a later write's lock.
 func TestWriteLockTakesTurns(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "x.db")
@@ -84,8 +85,24 @@ func TestWriteLockTakesTurns(t *testing.T) {
 	if !held(t, path) {
 		t.Error("b let a's lock go")
 	}
+	// b's next write waits again; when a lets go, it holds the lock, and
+	// the wait b gave up on must not end it.
+	b.wait = time.Minute
+	go func() {
+		u, err := b.lock(ctx)
+		if err != nil {
+			t.Error(err)
+		}
+		gotB <- u
+	}()
+	time.Sleep(20 * time.Millisecond)
 	unlockA()
-	// b's abandoned waiter gets the lock and lets it go at once.
+	unlockB = <-gotB
+	time.Sleep(50 * time.Millisecond) // time for the abandoned wait to do harm
+	if !held(t, path) {
+		t.Error("b's write lost its lock to the wait it had given up on")
+	}
+	unlockB()
 	deadline := time.Now().Add(5 * time.Second)
 	for held(t, path) {
 		if time.Now().After(deadline) {
