@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"time"
 
 	"boxoffice/internal/booking"
 )
@@ -86,7 +85,7 @@ func (s *Store) holdSeats(ctx context.Context, tx *sql.Tx, h booking.Hold, m boo
 	if err != nil {
 		return err
 	}
-	seats, err := scanDecideSeats(rows)
+	seats, err := collectSeats(h.ShowID, rows)
 	if err != nil {
 		return err
 	}
@@ -148,26 +147,6 @@ func (s *Store) checkOnSale(ctx context.Context, tx *sql.Tx, showID string, m bo
 	}
 	show := booking.Show{ID: showID, StartsAt: fromNanos(startsAt), CancelledAt: fromNanos(cancelledAt)}
 	return currency, show.CheckOnSale(m)
-}
-
-// scanDecideSeats reads rows of decideColumns.
-func scanDecideSeats(rows *sql.Rows) ([]booking.Seat, error) {
-	defer rows.Close()
-	var seats []booking.Seat
-	for rows.Next() {
-		var st booking.Seat
-		var gridRow, gridCol, price, lockedAt int64
-		var status string
-		if err := rows.Scan(&st.ID, &gridRow, &gridCol, &price, &status, &st.HoldID, &lockedAt); err != nil {
-			return nil, err
-		}
-		st.GridRow, st.GridCol, st.Price, st.Status = int(gridRow), int(gridCol), booking.Money(price), booking.SeatStatus(status)
-		if lockedAt != 0 {
-			st.LockedAt = time.Unix(0, lockedAt).UTC()
-		}
-		seats = append(seats, st)
-	}
-	return seats, rows.Err()
 }
 
 // prevHolds returns the ids of h.Owner's previous holds for the show

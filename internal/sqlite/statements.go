@@ -37,21 +37,15 @@ type statements struct {
 const lockSQL = `UPDATE seats SET status = 'locked', hold_id = ?, hold_owner = ?, locked_at = ?
 	WHERE show_id = ? AND seat_id IN (SELECT value FROM json_each(?))`
 
-// decideColumns are what booking.DecideHold reads of a seat, scanned by
-// scanDecideSeat: seven of seatColumns' twelve, which is 20 µs less per
-// 4-seat hold in BenchmarkStore/seats=1k/hold-vs-bare (of 270), and more
-// for the rows the gap rule reads.
-const decideColumns = `seat_id, grid_row, grid_col, price, status, coalesce(hold_id, ''), coalesce(locked_at, 0)`
-
 // holdSeatsSQL reads the seats a hold asks for. Arguments: show id, the
 // seat ids as a JSON array.
-const holdSeatsSQL = `SELECT ` + decideColumns + ` FROM seats
+const holdSeatsSQL = `SELECT ` + seatColumns + ` FROM seats
 	WHERE show_id = ?1 AND seat_id IN (SELECT value FROM json_each(?2))`
 
 // holdRowsSQL reads the seats of every row a hold touches, for the gap
 // rule, through seats_by_place (the rows, not the show's every seat).
 // Arguments: show id, the seat ids as a JSON array.
-const holdRowsSQL = `SELECT ` + decideColumns + ` FROM seats INDEXED BY seats_by_place
+const holdRowsSQL = `SELECT ` + seatColumns + ` FROM seats INDEXED BY seats_by_place
 	WHERE show_id = ?1 AND grid_row IN (
 	SELECT grid_row FROM seats WHERE show_id = ?1 AND seat_id IN (SELECT value FROM json_each(?2)))`
 
