@@ -55,24 +55,32 @@ func (g *gridCache) put(showID string, d grid) {
 	g.shows[showID] = d
 }
 
-// plainSeatMap is seatMapModel for a viewer with no selection: for one
-// without a hold too, the grid comes from the cache, or is drawn and kept.
+// plainSeatMap is seatMapModel for a viewer with no selection.
 func (s *Server) plainSeatMap(ctx context.Context, sm booking.SeatMap) (model.SeatMap, error) {
-	if sm.MyHold != nil {
-		return s.seatMapModel(sm, selection{}), nil
-	}
 	m := s.seatMapHead(sm, selection{})
+	err := s.plainSeats(ctx, &m, sm)
+	return m, err
+}
+
+// plainSeats draws sm's seats on m, the head of a map for a viewer with no
+// selection: for one without a hold, the grid comes from the cache, or is
+// drawn and kept.
+func (s *Server) plainSeats(ctx context.Context, m *model.SeatMap, sm booking.SeatMap) error {
+	if sm.MyHold != nil {
+		s.drawSeats(m, sm, selection{})
+		return nil
+	}
 	if d, ok := s.grids.get(sm.Show.ID, m.ETag); ok {
 		m.Grid, m.NoneFree, m.Wheelchair, m.Companion = d.html, d.noneFree, d.wheelchair, d.companion
-		return m, nil
+		return nil
 	}
-	s.drawSeats(&m, sm, selection{})
+	s.drawSeats(m, sm, selection{})
 	var buf bytes.Buffer
-	if err := partials.SeatGrid(m).Render(ctx, &buf); err != nil {
-		return model.SeatMap{}, err
+	if err := partials.SeatGrid(*m).Render(ctx, &buf); err != nil {
+		return err
 	}
 	d := grid{etag: m.ETag, html: buf.String(), noneFree: m.NoneFree, wheelchair: m.Wheelchair, companion: m.Companion}
 	s.grids.put(sm.Show.ID, d)
 	m.Grid, m.Bands = d.html, nil
-	return m, nil
+	return nil
 }

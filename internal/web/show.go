@@ -87,15 +87,14 @@ func (s *Server) handleShowSeats(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	etag := seatMapETag(sm)
+	m := s.seatMapHead(sm, selection{})
 	h := c.Response().Header()
-	h.Set("ETag", etag)
+	h.Set("ETag", m.ETag)
 	h.Set("Cache-Control", "private, no-cache")
-	if etagMatches(c.Request().Header.Get("If-None-Match"), etag) {
+	if etagMatches(c.Request().Header.Get("If-None-Match"), m.ETag) {
 		return c.NoContent(http.StatusNotModified)
 	}
-	m, err := s.plainSeatMap(c.Request().Context(), sm)
-	if err != nil {
+	if err := s.plainSeats(c.Request().Context(), &m, sm); err != nil {
 		return err
 	}
 	return s.render(c, http.StatusOK, partials.SeatMap(m))
