@@ -12,7 +12,7 @@ import (
 func (s *Store) closingCheckpoint() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	if w, err := s.walCheckpoint(ctx, s.write, "PASSIVE"); err == nil {
+	if w, err := s.walCheckpoint(ctx, "PASSIVE"); err == nil {
 		s.truncateWhenCopied(ctx, w)
 	}
 }
@@ -33,7 +33,7 @@ const restartFrames = 2000
 // found every frame copied back, it tries to empty the file with a
 // TRUNCATE; and under load, if the WAL has grown past restartFrames, it
 // tries a RESTART so that the next commit starts the WAL from its
-// beginning. Both are tried without waiting (tryCheckpoint): each needs
+// beginning. Both are tried without waiting (walCheckpoint): each needs
 // the write lock and then every reader, in every process, to be done with
 // the WAL, and waited for them holding that lock. An idle process's
 // TRUNCATE behind a long read of another process so held every write of
@@ -46,13 +46,13 @@ func (s *Store) checkpoint(ctx context.Context) {
 	idle := time.Since(time.Unix(0, s.lastWrite.Load())) > s.opt.checkpointEvery
 	// Errors are not fatal here: the next tick, or SQLite's own
 	// autocheckpoint, tries again.
-	w, err := s.walCheckpoint(ctx, s.write, "PASSIVE")
+	w, err := s.walCheckpoint(ctx, "PASSIVE")
 	switch {
 	case err != nil:
 	case idle:
 		s.truncateWhenCopied(ctx, w)
 	case w.frames > restartFrames:
-		_, _ = s.tryCheckpoint(ctx, "RESTART")
+		_, _ = s.walCheckpoint(ctx, "RESTART")
 	}
 }
 
@@ -61,7 +61,7 @@ func (s *Store) checkpoint(ctx context.Context) {
 // snapshot would make the TRUNCATE give up anyway.
 func (s *Store) truncateWhenCopied(ctx context.Context, w walState) {
 	if w.frames > 0 && w.copied == w.frames {
-		_, _ = s.tryCheckpoint(ctx, "TRUNCATE")
+		_, _ = s.walCheckpoint(ctx, "TRUNCATE")
 	}
 }
 
@@ -74,18 +74,13 @@ type walState struct {
 	frames, copied int
 }
 
-// walCheckpoint runs PRAGMA wal_checkpoint(mode) on q.
-func (s *Store) walCheckpoint(ctx context.Context, q rowQuerier, mode string) (walState, error) {
+// walCheckpoint runs PRAGMA wal_checkpoint(mode) on the write connection.
+// That connection has no busy handler, so a mode that waits for others
+// (RESTART, TRUNCATE) waits for nobody: SQLite gives up as soon as the write
+// lock is taken or a reader is still on the WAL, reports busy, and the
+// checkpoint has done what a PASSIVE one would have.
+func (s *Store) walCheckpoint(ctx context.Context, mode string) (walState, error) {
 	var w walState
-	err := q.QueryRowContext(ctx, "PRAGMA wal_checkpoint("+mode+")").Scan(&w.busy, &w.frames, &w.copied)
+	err := s.write.QueryRowContext(ctx, "PRAGMA wal_checkpoint("+mode+")").Scan(&w.busy, &w.frames, &w.copied)
 	return w, err
-}
-
-// tryCheckpoint runs a checkpoint of a mode that waits for others (RESTART,
-// TRUNCATE) on the write connection, which has no busy handler, so that it
-// waits for nobody: SQLite then gives up as soon as the write lock is taken
-// or a reader is still on the WAL, reports busy, and the checkpoint has
-// done what a PASSIVE one would have.
-func (s *Store) tryCheckpoint(ctx context.Context, mode string) (walState, error) {
-	return s.walCheckpoint(ctx, s.write, mode)
 }

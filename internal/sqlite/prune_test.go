@@ -372,7 +372,7 @@ func TestFileStaysFlatWithPruning(t *testing.T) {
 					}
 				}
 			}
-			if _, err := s.tryCheckpoint(ctx, "TRUNCATE"); err != nil {
+			if _, err := s.walCheckpoint(ctx, "TRUNCATE"); err != nil {
 				t.Fatal(err)
 			}
 			fi, err := os.Stat(path)
