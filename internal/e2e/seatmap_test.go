@@ -135,7 +135,9 @@ func TestHoldAndBack(t *testing.T) {
 	// Hold just after a regular refresh, so that the next one is not due
 	// before the browser's Back below: only the pageshow refresh can then
 	// bring the map up to date at once.
-	br.WaitFor(`window.mapSends > 0`, 8*time.Second)
+	// The refresh done, too: a hold aborts a refresh still in flight
+	// (hx-sync), which htmx reports on the console.
+	br.WaitFor(`window.mapSends > 0 && !document.querySelector('.htmx-request')`, 8*time.Second)
 	br.holdSeats()
 	if got := br.checkoutSeats(); !slices.Equal(got, seats) {
 		t.Errorf("checkout lists %v, want %v", got, seats)
@@ -165,7 +167,9 @@ func TestHoldAndBack(t *testing.T) {
 	}
 	t.Logf("after the browser's Back the seat map was %s, and shows %v as mine", how, seats)
 	// Forward again to the checkout (a fresh load: after the cache,
-	// chromedp's waiting is unreliable).
+	// chromedp's waiting is unreliable), once no refresh is in flight:
+	// leaving the page would abort it, which htmx reports on the console.
+	br.WaitFor(`!document.querySelector('.htmx-request')`, 5*time.Second)
 	br.open(s, strings.TrimPrefix(checkoutURL, s.URL), ".release-form button")
 
 	expiresAt, err := time.Parse(time.RFC3339, eval[string](br, `document.querySelector('.countdown').dataset.expiresAt`))
