@@ -104,7 +104,12 @@ func (m *Main) serve(ctx context.Context, args []string, getenv func(string) str
 		return err
 	}
 	sendMail(sweepCtx, svc, mailer, cfg.PublicURL, logger)
+	signingKey, err := svc.SigningKey(ctx)
+	if err != nil {
+		return fmt.Errorf("the shared signing key: %w", err)
+	}
 	app := web.New(svc, web.Options{
+		SigningKey:      signingKey,
 		PublicURL:       cfg.PublicURL,
 		HoldRate:        cfg.HoldRate,
 		Sessions:        db.Sessions,

@@ -2,6 +2,7 @@ package booking
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"time"
@@ -143,6 +144,12 @@ func (s *Service) SeatMap(ctx context.Context, showID, viewer string) (SeatMap, 
 // hold for the show when it succeeds, and returns the new hold's id.
 func (s *Service) HoldSeats(ctx context.Context, showID, owner string, seatIDs []string) (string, error) {
 	return s.HoldSeatsFrom(ctx, showID, owner, "", seatIDs)
+}
+
+// CheckSeatRequest checks a hold request as HoldSeats will before any
+// store sees it: 1 to MAX_SEATS distinct, well-formed seat ids.
+func (s *Service) CheckSeatRequest(seatIDs []string) error {
+	return ValidateSeatRequest(seatIDs, s.maxSeats)
 }
 
 // HoldSeatsFrom is HoldSeats for a client at address, whose live held seats
@@ -460,4 +467,14 @@ func (s *Service) UpcomingShows(ctx context.Context, limit int) ([]ShowSummary, 
 // Occupancy counts a show's seats now.
 func (s *Service) Occupancy(ctx context.Context, showID string) (Occupancy, error) {
 	return s.store.Occupancy(ctx, showID, s.Now())
+}
+
+// SigningKey returns the secret key of the web layer (it signs the CSRF
+// tokens of visitors without a session), made by the first process to ask
+// and kept in the store, so that every process checks what any other
+// signed.
+func (s *Service) SigningKey(ctx context.Context) ([]byte, error) {
+	fresh := make([]byte, 32)
+	_, _ = rand.Read(fresh) // crypto/rand.Read never fails on supported platforms
+	return s.store.SigningKey(ctx, "web", fresh)
 }

@@ -111,6 +111,11 @@ type Store interface {
 	// ErrBookingNotFound.
 	AdmitTicket(ctx context.Context, code, atShow, by string, now time.Time) (Checkin, error)
 
+	// SigningKey returns the secret key stored under name, storing fresh
+	// first when there is none: every process on the database gets the
+	// same key, however many start at once.
+	SigningKey(ctx context.Context, name string, fresh []byte) ([]byte, error)
+
 	// Ping reports whether the database answers.
 	Ping(ctx context.Context) error
 	Close() error

@@ -22,6 +22,22 @@ var (
 // Store.Close stops.
 type SessionStore struct {
 	s *Store
+	// now is the clock that decides whether a session has expired; nil is
+	// the wall clock (WithClock).
+	now func() time.Time
+}
+
+// WithClock returns the session store deciding expiry by now instead of
+// the wall clock, for tests that move time.
+func (ss *SessionStore) WithClock(now func() time.Time) *SessionStore {
+	return &SessionStore{s: ss.s, now: now}
+}
+
+func (ss *SessionStore) clock() time.Time {
+	if ss.now != nil {
+		return ss.now()
+	}
+	return time.Now()
 }
 
 // Find returns the data of an unexpired session.
@@ -32,7 +48,7 @@ func (ss *SessionStore) Find(token string) ([]byte, bool, error) {
 // FindCtx is Find with a context.
 func (ss *SessionStore) FindCtx(ctx context.Context, token string) ([]byte, bool, error) {
 	var b []byte
-	err := ss.s.stmts.findSession.QueryRowContext(ctx, token, time.Now().UnixNano()).Scan(&b)
+	err := ss.s.stmts.findSession.QueryRowContext(ctx, token, ss.clock().UnixNano()).Scan(&b)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return nil, false, nil
@@ -75,7 +91,7 @@ func (ss *SessionStore) DeleteCtx(ctx context.Context, token string) error {
 
 // AllCtx returns every unexpired session, for scs's Iterate.
 func (ss *SessionStore) AllCtx(ctx context.Context) (map[string][]byte, error) {
-	rows, err := ss.s.read.QueryContext(ctx, `SELECT token, data FROM sessions WHERE expiry > ?`, time.Now().UnixNano())
+	rows, err := ss.s.read.QueryContext(ctx, `SELECT token, data FROM sessions WHERE expiry > ?`, ss.clock().UnixNano())
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: all sessions: %w", err)
 	}

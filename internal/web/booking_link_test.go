@@ -164,20 +164,27 @@ func TestFindBooking(t *testing.T) {
 
 // TestSessionIdle: a session that sees no request for SESSION_IDLE ends; a
 // request keeps it alive, rewriting it at most every tenth of the idle
-// time.
+// time. Time is the service's clock, which the session's deadline and the
+// session store's expiry both follow.
 func TestSessionIdle(t *testing.T) {
-	a := newApp(t, func(o *web.Options) { o.SessionIdle = 2 * time.Second })
+	const idle = 10 * time.Minute
+	a := newApp(t, func(o *web.Options) { o.SessionIdle = idle })
 	c := a.client()
 	holdPath := c.mustHold("A1")
+	// Twelve minutes in all, more than the idle time: each request moved
+	// the deadline on.
 	for range 3 {
-		time.Sleep(900 * time.Millisecond)
+		a.clock.Advance(4 * time.Minute)
 		wantStatus(t, c.get(holdPath), http.StatusOK)
 	}
 	before := a.sessionRow(t, c.sessionToken())
+	a.clock.Advance(idle / 20)
 	wantStatus(t, c.get(holdPath), http.StatusOK) // within a tenth of the idle time
 	if after := a.sessionRow(t, c.sessionToken()); after != before {
 		t.Error("a request right after another rewrote the session")
 	}
-	time.Sleep(2100 * time.Millisecond)
+	a.clock.Advance(idle - idle/20 - time.Second)
+	wantStatus(t, c.get(holdPath), http.StatusGone) // still its session: the hold lapsed meanwhile
+	a.clock.Advance(idle + time.Second)
 	wantStatus(t, c.get(holdPath), http.StatusNotFound) // a new session: not its hold
 }

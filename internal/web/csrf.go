@@ -1,14 +1,14 @@
 package web
 
 import (
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
-
-	"boxoffice/internal/booking"
 )
 
 // A visitor's CSRF token is the session's once the session is stored, and
@@ -18,13 +18,28 @@ import (
 // cookie's token (sessionManager.commit), so pages already open keep
 // working.
 //
+// The cookie's token is signed (signedToken): random bits and their HMAC
+// under the key every process shares (Options.SigningKey), so a client
+// cannot make up a cookie-and-field pair that passes. A stored session's
+// token needs no signature: the session itself lives on the server. No
+// token owns anything: holds and bookings belong to the visitor id the
+// server mints into the session (keyVisitor).
+//
 // Pages never carry the token itself but the token under a fresh one-time
 // pad (maskToken), different in every response: responses are compressed,
 // and a secret repeated verbatim in compressed responses that also reflect
 // what an attacker sends can be read off their sizes (BREACH).
+//
+// Before the token is compared, net/http's CrossOriginProtection refuses a
+// state-changing request that a browser says comes from another site
+// (Sec-Fetch-Site), or whose Origin is not this server's: a second layer
+// that holds even if a token leaked.
 
 // errCSRF is a state-changing request without the visitor's token.
 var errCSRF = echo.NewHTTPError(http.StatusForbidden, "csrf token missing or wrong")
+
+// errCrossOrigin is a state-changing request from another site.
+var errCrossOrigin = echo.NewHTTPError(http.StatusForbidden, "cross-origin request refused")
 
 // csrf refuses a state-changing request unless it carries the visitor's
 // token, masked or not, as form field _csrf (in the body) or header
@@ -37,6 +52,9 @@ func (s *Server) csrf(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		if csrfExempt[c.Path()] {
 			return next(c)
+		}
+		if err := s.crossOrigin.Check(c.Request()); err != nil {
+			return errCrossOrigin
 		}
 		want := s.rawCSRFToken(c, false)
 		// Never from the query string: a token in a URL leaks into logs.
@@ -81,48 +99,88 @@ func (s *Server) rawCSRFToken(c echo.Context, mint bool) string {
 	if !mint || c.Request().Method == http.MethodHead {
 		return ""
 	}
-	t := randomToken()
+	t := s.sessions.signedToken()
 	c.Set(ctxCSRFCookie, t)
-	for _, ck := range []struct{ name, value string }{{s.sessions.csrfCookie, t}, {s.sessions.visitorCookie, booking.NewID()}} {
-		c.SetCookie(&http.Cookie{
-			Name:     ck.name,
-			Value:    ck.value,
-			Path:     "/",
-			HttpOnly: true,
-			Secure:   s.secure(),
-			SameSite: http.SameSiteLaxMode,
-		})
-	}
+	c.SetCookie(&http.Cookie{
+		Name:     s.sessions.csrfCookie,
+		Value:    t,
+		Path:     "/",
+		HttpOnly: true,
+		Secure:   s.secure(),
+		SameSite: http.SameSiteLaxMode,
+	})
 	return t
 }
 
 const ctxCSRFCookie = "web.csrf_cookie"
 
 // cookieToken is the token of the request's CSRF cookie, or the one this
-// response sets; "" when there is none or it is not a token of ours.
+// response sets; "" when there is none or it is not a token signed with
+// our key.
 func (sm *sessionManager) cookieToken(c echo.Context) string {
 	if t, ok := c.Get(ctxCSRFCookie).(string); ok {
 		return t
 	}
 	var t string
-	if ck, err := c.Request().Cookie(sm.csrfCookie); err == nil && isToken(ck.Value) {
+	if ck, err := c.Request().Cookie(sm.csrfCookie); err == nil && sm.signedByUs(ck.Value) {
 		t = ck.Value
 	}
 	c.Set(ctxCSRFCookie, t)
 	return t
 }
 
-const tokenBytes = 32
-
+// randomToken returns a new CSRF token for a stored session, which needs no
+// signature: the session lives on the server.
 func randomToken() string {
-	var b [tokenBytes]byte
+	var b [tokenRandom + tokenMAC]byte
 	_, _ = rand.Read(b[:])
 	return base64.RawURLEncoding.EncodeToString(b[:])
 }
 
-func isToken(s string) bool {
-	b, err := base64.RawURLEncoding.DecodeString(s)
-	return err == nil && len(b) == tokenBytes
+// A signed token is tokenRandom random bytes and the first tokenMAC bytes
+// of their HMAC-SHA256, base64url: 43 characters.
+const (
+	tokenRandom = 16
+	tokenMAC    = 16
+)
+
+// signedToken returns a new token for the CSRF cookie, signed with the
+// shared key.
+func (sm *sessionManager) signedToken() string {
+	var b [tokenRandom + tokenMAC]byte
+	_, _ = rand.Read(b[:tokenRandom]) // crypto/rand.Read never fails on supported platforms
+	copy(b[tokenRandom:], sm.tokenMAC(b[:tokenRandom]))
+	return base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// signedByUs reports whether t is a token signedToken made with this key,
+// comparing the signature in constant time.
+func (sm *sessionManager) signedByUs(t string) bool {
+	b, err := base64.RawURLEncoding.DecodeString(t)
+	if err != nil || len(b) != tokenRandom+tokenMAC {
+		return false
+	}
+	return hmac.Equal(b[tokenRandom:], sm.tokenMAC(b[:tokenRandom]))
+}
+
+func (sm *sessionManager) tokenMAC(random []byte) []byte {
+	m := hmac.New(sha256.New, sm.signingKey)
+	m.Write([]byte("boxoffice csrf cookie\x00"))
+	m.Write(random)
+	return m.Sum(nil)[:tokenMAC]
+}
+
+// browserKey names the visitor's browser for the per-session hold limit
+// without writing its token anywhere: a digest of its CSRF token, which a
+// visitor keeps from the first page, through the session it gets at its
+// first hold, to Pay and beyond. "" when it has no token.
+func (s *Server) browserKey(c echo.Context) string {
+	t := s.rawCSRFToken(c, false)
+	if t == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(t))
+	return base64.RawURLEncoding.EncodeToString(sum[:16])
 }
 
 // maskToken returns token under a one-time pad: base64url(pad ‖ pad⊕token)

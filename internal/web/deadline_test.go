@@ -75,7 +75,7 @@ func newStuckApp(t *testing.T, timeout time.Duration) (*app, *stuckStore) {
 	}
 	t.Cleanup(func() { sandbox.Close() })
 	srv.Config.Handler = web.New(svc, web.Options{
-		PublicURL: publicURL, Sessions: store.Sessions(), Location: time.UTC,
+		PublicURL: publicURL, Sessions: store.Sessions().WithClock(clock.Now), Location: time.UTC,
 		Logger: discardLogger(), Payments: sandbox, RequestTimeout: timeout,
 	}).Handler()
 	srv.Start()

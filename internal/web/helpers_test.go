@@ -122,7 +122,7 @@ func startAppWith(t testing.TB, path string, clock *booking.ManualClock, p booki
 	t.Cleanup(func() { sandbox.Close() }) // after srv.Close: cleanups run last first
 	opts := web.Options{
 		PublicURL: publicURL,
-		Sessions:  store.Sessions(),
+		Sessions:  store.Sessions().WithClock(clock.Now),
 		Location:  time.UTC,
 		Logger:    discardLogger(),
 		Payments:  sandbox,

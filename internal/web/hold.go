@@ -22,15 +22,28 @@ func (s *Server) handleHoldCreate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	owner := s.ensureVisitor(c)
-	if err := s.allowHold(c, owner); err != nil {
-		s.metrics.hold(holdRateLimited)
-		return err
+	// A visitor without one gets a visitor id, but its session keeps it
+	// only once the hold is made: a refused hold, 429 included, stores no
+	// session (SPEC §12).
+	owner := s.visitor(c)
+	if owner == "" {
+		owner = booking.NewID()
 	}
-	holdID, err := s.svc.HoldSeatsFrom(c.Request().Context(), showID, owner, addressKey(c), seats)
+	err = s.svc.CheckSeatRequest(seats)
 	if err == nil {
-		s.metrics.hold(holdHeld)
-		return redirect(c, holdURL(holdID))
+		if err = s.allowHold(c); err != nil {
+			s.metrics.hold(holdRateLimited)
+			return err
+		}
+		var holdID string
+		holdID, err = s.svc.HoldSeatsFrom(c.Request().Context(), showID, owner, addressKey(c), seats)
+		if err == nil {
+			if s.visitor(c) == "" {
+				s.sessions.Put(c.Request().Context(), keyVisitor, owner)
+			}
+			s.metrics.hold(holdHeld)
+			return redirect(c, holdURL(holdID))
+		}
 	}
 	// A conflict (409) or invalid seats (422) answer with the map; anything
 	// else, the too-many-held 429 among them, is the error handler's.

@@ -18,16 +18,18 @@ type Limiter interface {
 	Count(ctx context.Context, key string) (n int, retryAfter time.Duration, err error)
 }
 
-// allowHold applies HoldRate to a hold by visitor: per session, and ten
-// times that per client address, so that a shared NAT can live with it.
-func (s *Server) allowHold(c echo.Context, visitor string) error {
+// allowHold applies HoldRate to a hold: per session (by its browser key,
+// which the visitor has before its session is stored and keeps after), and
+// ten times that per client address, so that a shared NAT can live with
+// it.
+func (s *Server) allowHold(c echo.Context) error {
 	rate := s.opts.HoldRate
 	if rate <= 0 {
 		return nil
 	}
 	ctx := c.Request().Context()
 	ok, retry, err := allowEach(ctx, s.limiter,
-		[]string{"hold:visitor:" + visitor, "hold:addr:" + addressKey(c)},
+		[]string{"hold:browser:" + s.browserKey(c), "hold:addr:" + addressKey(c)},
 		[]int{rate, rate * 10}, time.Minute)
 	if err != nil {
 		if ctx.Err() != nil {

@@ -5,6 +5,8 @@
 package web
 
 import (
+	"context"
+	"crypto/rand"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -67,6 +69,10 @@ type Options struct {
 	// AdminIdle ends an admin's or staff member's session after this long
 	// without a request; 0 means DefaultAdminIdle.
 	AdminIdle time.Duration
+	// SigningKey signs the CSRF tokens of visitors without a session; every
+	// process must have the same (Service.SigningKey keeps it in the
+	// database). Nil means New asks the service for it.
+	SigningKey []byte
 	// AdminPasswordCost is bcrypt's work factor for admin passwords; 0 means
 	// bcrypt's default. Tests lower it.
 	AdminPasswordCost int
@@ -93,8 +99,10 @@ type Server struct {
 	// checkout sends the browser back to it.
 	publicURL string
 	csp       string // the Content-Security-Policy of every response
-	zones     zoneCache
-	grids     *gridCache
+	// crossOrigin refuses state-changing requests from other sites (csrf).
+	crossOrigin *http.CrossOriginProtection
+	zones       zoneCache
+	grids       *gridCache
 }
 
 // zoneCache loads each IANA zone once: time.LoadLocation reads and parses
@@ -145,7 +153,28 @@ func New(svc *booking.Service, opts Options) *Server {
 	if idle <= 0 {
 		idle = DefaultSessionIdle
 	}
-	s.sessions = newSessionManager(opts.Sessions, secureCookies(opts.PublicURL), idle, s.log)
+	key := opts.SigningKey
+	if key == nil {
+		var err error
+		if key, err = loadSigningKey(svc); err != nil {
+			// Only tests leave SigningKey unset (serve loads it and stops
+			// when it cannot): a key of this process alone still works
+			// for one process.
+			s.log.Error("no shared signing key: CSRF tokens of visitors without a session work in this process only", "err", err)
+			key = make([]byte, 32)
+			_, _ = rand.Read(key)
+		}
+	}
+	s.sessions = newSessionManager(opts.Sessions, secureCookies(opts.PublicURL), idle, key,
+		func() time.Time { return svc.Now().Now }, s.log)
+	s.crossOrigin = http.NewCrossOriginProtection()
+	if origin := originOf(opts.PublicURL); origin != "" {
+		// Behind a proxy that rewrites Host, the browser's Origin is
+		// PUBLIC_URL's, not the Host the server sees.
+		if err := s.crossOrigin.AddTrustedOrigin(origin); err != nil {
+			s.log.Warn("PUBLIC_URL is no origin to trust", "err", err)
+		}
+	}
 	s.assets = newAssets()
 	s.metrics = newMetrics()
 
@@ -163,6 +192,22 @@ func New(svc *booking.Service, opts Options) *Server {
 
 // Handler is the server as an http.Handler, ready for http.Server.
 func (s *Server) Handler() http.Handler { return s.echo }
+
+// loadSigningKey asks svc for the shared signing key, for at most 10 s.
+func loadSigningKey(svc *booking.Service) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return svc.SigningKey(ctx)
+}
+
+// originOf is the origin (scheme://host[:port]) of an absolute URL, or "".
+func originOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
+}
 
 func secureCookies(publicURL string) bool {
 	u, err := url.Parse(publicURL)

@@ -9,15 +9,17 @@ import (
 
 	"github.com/alexedwards/scs/v2"
 	"github.com/labstack/echo/v4"
-
-	"boxoffice/internal/booking"
 )
 
 // Session keys. Only this package reads or writes the session.
 const (
-	keyVisitor = "visitor" // stable random id: the owner of the visitor's holds
-	keyCSRF    = "csrf"    // the token forms and htmx send back
-	keyEmail   = "email"   // the address last given at Pay, offered at the next checkout
+	// keyVisitor is the owner of the visitor's holds and bookings: an id
+	// the server mints at the visitor's first hold (handleHoldCreate) and
+	// keeps only here, on the server, so that no value a client sends or
+	// plants owns anything.
+	keyVisitor = "visitor"
+	keyCSRF    = "csrf"  // the token forms and htmx send back
+	keyEmail   = "email" // the address last given at Pay, offered at the next checkout
 )
 
 // sessionManager is scs adapted to Echo: the session is loaded before the
@@ -31,9 +33,12 @@ type sessionManager struct {
 	log          *slog.Logger
 	refreshEvery time.Duration // see keepAlive
 	csrfCookie   string        // the name of the CSRF cookie of visitors without a stored token
-	// visitorCookie names the random visitor id given with the CSRF cookie
-	// (see ensureVisitor).
-	visitorCookie string
+	// signingKey signs the CSRF cookie's token (signedToken); every
+	// process has the same.
+	signingKey []byte
+	// now is the service's clock: a session's deadline is set and moved by
+	// it (keepAlive, commit).
+	now func() time.Time
 }
 
 // Cookie names. Over https they carry the __Host- prefix, which browsers
@@ -42,7 +47,6 @@ type sessionManager struct {
 const (
 	sessionCookieName = "boxoffice_session"
 	csrfCookieName    = "boxoffice_csrf"
-	visitorCookieName = "boxoffice_visitor"
 	hostCookiePrefix  = "__Host-"
 )
 
@@ -53,7 +57,7 @@ func cookieName(name string, secure bool) string {
 	return name
 }
 
-func newSessionManager(store scs.Store, secure bool, idle time.Duration, log *slog.Logger) *sessionManager {
+func newSessionManager(store scs.Store, secure bool, idle time.Duration, signingKey []byte, now func() time.Time, log *slog.Logger) *sessionManager {
 	sm := scs.New()
 	if store != nil {
 		sm.Store = store
@@ -73,7 +77,7 @@ func newSessionManager(store scs.Store, secure bool, idle time.Duration, log *sl
 	sm.Cookie.Path = "/"
 	sm.Cookie.Persist = true
 	return &sessionManager{SessionManager: sm, log: log, refreshEvery: min(sessionRefreshEvery, idle/10),
-		csrfCookie: cookieName(csrfCookieName, secure), visitorCookie: cookieName(visitorCookieName, secure)}
+		csrfCookie: cookieName(csrfCookieName, secure), signingKey: signingKey, now: now}
 }
 
 // DefaultSessionIdle is how long a session lasts without a request when
@@ -93,7 +97,7 @@ func (sm *sessionManager) keepAlive(ctx context.Context) {
 	if sm.Token(ctx) == "" {
 		return
 	}
-	now := time.Now()
+	now := sm.now()
 	if sm.Deadline(ctx).Sub(now) <= sm.Lifetime-sm.refreshEvery {
 		sm.SetDeadline(ctx, now.Add(sm.Lifetime).UTC())
 	}
@@ -151,6 +155,10 @@ func (sm *sessionManager) commit(c echo.Context) {
 	w := c.Response().Writer
 	switch sm.Status(ctx) {
 	case scs.Modified:
+		if sm.Token(ctx) == "" {
+			// A new session: scs set its deadline by the wall clock.
+			sm.SetDeadline(ctx, sm.now().Add(sm.Lifetime).UTC())
+		}
 		if sm.GetString(ctx, keyCSRF) == "" {
 			if t := sm.cookieToken(c); t != "" {
 				sm.Put(ctx, keyCSRF, t)
@@ -161,7 +169,9 @@ func (sm *sessionManager) commit(c echo.Context) {
 			sm.log.ErrorContext(ctx, "session commit failed", "err", err, "request_id", requestIDOf(c))
 			return
 		}
-		sm.WriteSessionCookie(ctx, w, token, expiry)
+		// The deadline is on the service's clock, the cookie's expiry on
+		// the browser's: the same span from now.
+		sm.WriteSessionCookie(ctx, w, token, time.Now().Add(expiry.Sub(sm.now())))
 	case scs.Destroyed:
 		sm.WriteSessionCookie(ctx, w, "", time.Time{})
 	}
@@ -179,26 +189,4 @@ func (s *Server) visitor(c echo.Context) string {
 		return ""
 	}
 	return s.sessions.GetString(c.Request().Context(), keyVisitor)
-}
-
-// ensureVisitor returns the visitor id, giving the session one first if
-// needed: it is the owner of the visitor's holds. A visitor's first hold is
-// what first stores their session.
-//
-// A visitor without a session yet gets the id of its visitor cookie, set
-// with the CSRF cookie at its first page: requests a browser fires
-// together before it has a session (a burst of holds) then share one
-// visitor, and one HOLD_RATE budget, though each makes a session of its
-// own. That cookie is random, HttpOnly and never written into a page (the
-// CSRF token is, so nothing that owns seats may be derived from it).
-func (s *Server) ensureVisitor(c echo.Context) string {
-	if v := s.visitor(c); v != "" {
-		return v
-	}
-	v := booking.NewID()
-	if ck, err := c.Request().Cookie(s.sessions.visitorCookie); err == nil && booking.ValidID(ck.Value) {
-		v = ck.Value
-	}
-	s.sessions.Put(c.Request().Context(), keyVisitor, v)
-	return v
 }

@@ -85,6 +85,7 @@ func Run(t *testing.T, h Harness) {
 		{"Mail", mailTests, true},
 		{"Prune", pruneTests, true},
 		{"Audit", auditTests, true},
+		{"Keys", keyTests, true},
 		{"Race", raceTests, false},
 	}
 	for _, g := range groups {
