@@ -9,6 +9,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"boxoffice/internal/payment"
 	"boxoffice/internal/web"
 )
 
@@ -34,12 +35,21 @@ func TestCSRF(t *testing.T) {
 			wantStatus(t, c.post(path, tt.form, tt.header...), tt.want)
 		})
 	}
-	// Another session's token is no good either.
+	// Every state-changing route of the table but the signed callbacks:
+	// no token, a wrong one, another visitor's, and one sent with no
+	// cookie at all are each 403.
 	other := a.client()
 	other.csrf()
-	wantStatus(t, other.post(path, url.Values{"seat": {"B1"}, "_csrf": {tok}}), http.StatusForbidden)
-	// Nor is a request with no session at all.
-	wantStatus(t, a.client().post(path, url.Values{"seat": {"B1"}, "_csrf": {tok}}), http.StatusForbidden)
+	exempt := map[string]bool{payment.CallbackPath: true, payment.StripeWebhookPath: true}
+	for _, p := range postRoutes(t, a) {
+		if exempt[p] {
+			continue
+		}
+		wantStatus(t, c.post(p, url.Values{"seat": {"B1"}}), http.StatusForbidden)
+		wantStatus(t, c.post(p, url.Values{"seat": {"B1"}, "_csrf": {"x" + tok}}), http.StatusForbidden)
+		wantStatus(t, other.post(p, url.Values{"seat": {"B1"}, "_csrf": {tok}}), http.StatusForbidden)
+		wantStatus(t, a.client().post(p, url.Values{"seat": {"B1"}, "_csrf": {tok}}), http.StatusForbidden)
+	}
 }
 
 func TestSecurityHeadersOnEveryResponse(t *testing.T) {
