@@ -20,7 +20,9 @@ var loopbackOnly = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.Mu
 // so everything to the left of the nearest untrusted address was written
 // by the client and proves nothing: a spoofed header gives no new address.
 // Nil trusted means the loopback only; empty trusts none, so the client is
-// the peer and X-Forwarded-For is ignored.
+// the peer and X-Forwarded-For is ignored. Ours, not Echo's
+// ExtractIPFromXFFHeader: Echo's answers the proxy's own address for a hop
+// written with a port (TestEchoExtractorMissesHopsWithPorts).
 func ipExtractor(trusted []netip.Prefix) echo.IPExtractor {
 	if trusted == nil {
 		trusted = loopbackOnly

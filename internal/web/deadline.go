@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
 )
 
 // DefaultRequestTimeout bounds a request's work when Options.RequestTimeout
@@ -25,17 +26,22 @@ const statusClientClosedRequest = 499
 // another process) ends with 503 and Retry-After instead of holding the
 // goroutine, the connection and the database connection long after the
 // client gave up. http.Server's WriteTimeout does not cancel the handler.
-// Static files do no database work and may be slow to a slow client.
-func (s *Server) deadline(next echo.HandlerFunc) echo.HandlerFunc {
+// Static files do no database work and may be slow to a slow client. It is
+// Echo's ContextTimeout; its errors go on as they are, to handleError,
+// which answers a request out of time (timedOut) with 503 and Retry-After.
+func (s *Server) deadline() echo.MiddlewareFunc {
+	return middleware.ContextTimeoutWithConfig(middleware.ContextTimeoutConfig{
+		Skipper:      func(c echo.Context) bool { return c.Path() == staticRoute },
+		Timeout:      s.timeout,
+		ErrorHandler: func(err error, _ echo.Context) error { return err },
+	})
+}
+
+// keepClientContext records the request's context as the client's
+// connection made it (ctxClient), before deadline replaces it.
+func keepClientContext(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if c.Path() == staticRoute {
-			return next(c)
-		}
-		client := c.Request().Context()
-		c.Set(ctxClient, client)
-		ctx, cancel := context.WithTimeout(client, s.timeout)
-		defer cancel()
-		c.SetRequest(c.Request().WithContext(ctx))
+		c.Set(ctxClient, c.Request().Context())
 		return next(c)
 	}
 }

@@ -18,7 +18,7 @@ func (s *Server) routes() {
 		s.securityHeaders,
 		// Text responses gzip-compressed for clients that accept it (CSRF
 		// tokens are masked per response, so compression leaks none).
-		s.compress,
+		s.compress(),
 		// Outside everything else, so a panic in any middleware (or the
 		// error handler) is still a 500 with the headers above.
 		s.recoverPanics(),
@@ -26,7 +26,8 @@ func (s *Server) routes() {
 		// Inside the metrics, so that a request that ran out of time is
 		// counted with its 503; outside the session, whose loading is
 		// database work too.
-		s.deadline,
+		keepClientContext,
+		s.deadline(),
 		middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{
 			Limit: "64K",
 			// The callbacks read their bodies themselves: too large is 400
