@@ -57,6 +57,9 @@ var (
 	ErrShowCancelled = &Error{Code: EGONE, Message: "This show was cancelled, so it has no seats to sell."}
 
 	ErrPaymentMismatch = &Error{Code: EINVALID, Message: "The payment does not match its hold or amount."}
+	// ErrCheckoutSuperseded is a checkout recorded for an attempt that a
+	// later Pay has replaced meanwhile (Store.SetCheckoutRef).
+	ErrCheckoutSuperseded = &Error{Code: ECONFLICT, Message: "Pay was pressed again meanwhile; please press Pay once more."}
 
 	ErrNotRefundDue    = &Error{Code: EINVALID, Message: "Only a booking due a refund can be marked refunded."}
 	ErrAlreadyRefunded = &Error{Code: ECONFLICT, Message: "This booking was already marked refunded."}

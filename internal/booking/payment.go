@@ -27,12 +27,20 @@ type Payment struct {
 	State     PaymentState
 	CreatedAt time.Time
 
-	// CheckoutRef is the provider's id of the checkout made for this
+	// CheckoutRef is the provider's id of the last checkout made for this
 	// payment (a Stripe Checkout Session), set once the provider answered
-	// Pay. CheckoutClosedAt is when boxoffice closed that checkout because
-	// its hold had ended; zero while it may still be open.
+	// Pay. CheckoutClosedAt is when that checkout ended: boxoffice closed
+	// it (its hold had ended, or Pay opened another), or it expired at the
+	// provider; zero while it may still be open.
 	CheckoutRef      string
 	CheckoutClosedAt time.Time
+	// CheckoutAttempt numbers the checkouts Pay opened for this payment
+	// (0: none yet); it moves on by compare-and-set (Store.BeginCheckout)
+	// before a checkout is created, and names the checkout's idempotency
+	// key. CheckoutExpiresAt is when the attempt's checkout expires at the
+	// provider: CheckoutLifetime after the request that began it.
+	CheckoutAttempt   int
+	CheckoutExpiresAt time.Time
 	// ChargeRef is the provider's id of the money taken (a Stripe
 	// PaymentIntent), which a refund names; set by a successful event.
 	ChargeRef string
@@ -48,6 +56,47 @@ const (
 	StuckAfter  = 10 * time.Minute
 	LookupEvery = time.Minute
 )
+
+// CheckoutLifetime is how long a provider's checkout stays open after the
+// request that creates it: Stripe requires at least 30 minutes from then.
+// A hold may outlive it (More time); the checkout's end then ends it only,
+// and Pay opens another.
+const CheckoutLifetime = 31 * time.Minute
+
+// CheckoutReuseLeft is the least time a checkout must have left for a
+// repeated Pay to send the moviegoer to it again rather than open another.
+const CheckoutReuseLeft = 5 * time.Minute
+
+// CheckoutOpening is how long after an attempt began, with no checkout
+// recorded for it yet, another Pay takes it to be still in the making and
+// joins it (the same idempotency key answers the same checkout) instead of
+// beginning the next one. Longer than the provider's client can take, with
+// its retries; an attempt older than this without a checkout failed.
+const CheckoutOpening = time.Minute
+
+// CheckoutOpen reports whether p's last checkout is the current attempt's
+// and has not ended: Store.BeginCheckout closes the previous one, and
+// Store.SetCheckoutRef records the new one open.
+func (p Payment) CheckoutOpen() bool {
+	return p.CheckoutRef != "" && p.CheckoutClosedAt.IsZero()
+}
+
+// ReuseCheckout reports whether Pay, pressed again at now for pending
+// payment p, goes to the current attempt's checkout (the same idempotency
+// key and expiry, so the provider answers the same checkout): it is open
+// with at least CheckoutReuseLeft left, or another Pay began it within
+// CheckoutOpening and is making it. Otherwise Pay closes the open one, if
+// any, and begins the next attempt.
+func (p Payment) ReuseCheckout(now time.Time) bool {
+	if p.CheckoutAttempt == 0 || p.CheckoutExpiresAt.Sub(now) < CheckoutReuseLeft {
+		return false
+	}
+	if p.CheckoutOpen() {
+		return true
+	}
+	began := p.CheckoutExpiresAt.Add(-CheckoutLifetime)
+	return now.Sub(began) < CheckoutOpening
+}
 
 // LookupDue reports whether p is stuck pending at now and may be looked up
 // at its provider: pending for StuckAfter, with a checkout to ask about,
@@ -136,6 +185,10 @@ type EventType string
 const (
 	EventPaymentSucceeded EventType = "payment.succeeded"
 	EventPaymentFailed    EventType = "payment.failed"
+	// EventCheckoutExpired is a provider's checkout that expired unpaid
+	// (Stripe's checkout.session.expired): it ends that checkout only,
+	// unless the hold has ended too (DecideSettlement).
+	EventCheckoutExpired EventType = "checkout.expired"
 )
 
 // PaymentEvent is a verified provider callback. ID is the provider's event id:
@@ -150,6 +203,13 @@ type PaymentEvent struct {
 	// ChargeRef is the provider's id of the money taken, when the event
 	// says (Stripe's payment_intent); a refund names it.
 	ChargeRef string
+	// CheckoutRef is the provider's id of the checkout the event is about
+	// (a Stripe Checkout Session), when it says.
+	CheckoutRef string
+	// Charged says that a success took the money it names, whatever the
+	// payment expected (a verified Stripe session, paid): one whose amount
+	// or currency differs is then due a refund, not refused.
+	Charged bool
 }
 
 // Effect is what an event did.
@@ -160,6 +220,10 @@ const (
 	EffectRefundDue Effect = "refund_due"
 	EffectReleased  Effect = "released"
 	EffectIgnored   Effect = "ignored"
+	// EffectCheckoutEnded is a checkout that expired while its hold was
+	// live: the payment stays pending, the hold keeps its seats, and Pay
+	// opens another checkout.
+	EffectCheckoutEnded Effect = "checkout_ended"
 )
 
 // Settlement is the result of applying a payment event.
@@ -176,17 +240,30 @@ type Settlement struct {
 	RefundErr error
 }
 
-// CheckEvent refuses an event that does not describe payment p.
+// CheckEvent refuses an event that does not describe payment p: another
+// hold, or another amount or currency, except a success that took its
+// money all the same (PaymentEvent.Charged), which DecideSettlement makes
+// due a refund.
 func CheckEvent(p Payment, ev PaymentEvent) error {
-	if ev.HoldID != p.HoldID || ev.Amount != p.Amount ||
-		(ev.Currency != "" && !strings.EqualFold(ev.Currency, p.Currency)) {
+	if ev.HoldID != p.HoldID || (amountDiffers(p, ev) && !(ev.Charged && ev.Type == EventPaymentSucceeded)) {
 		return ErrPaymentMismatch
 	}
-	if ev.Type != EventPaymentSucceeded && ev.Type != EventPaymentFailed {
-		return Errorf(EINVALID, "Unknown event type %q.", Truncate(string(ev.Type), 40))
+	switch ev.Type {
+	case EventPaymentSucceeded, EventPaymentFailed, EventCheckoutExpired:
+		return nil
 	}
-	return nil
+	return Errorf(EINVALID, "Unknown event type %q.", Truncate(string(ev.Type), 40))
 }
+
+// amountDiffers reports whether ev names another amount or currency than
+// payment p's.
+func amountDiffers(p Payment, ev PaymentEvent) bool {
+	return ev.Amount != p.Amount || (ev.Currency != "" && !strings.EqualFold(ev.Currency, p.Currency))
+}
+
+// ReasonCheckoutExpired is why a pending payment failed when its last
+// checkout expired after its hold had ended.
+const ReasonCheckoutExpired = "Checkout expired: the payment was not made before the checkout ended, and your hold has ended. Nothing was charged."
 
 // DecideSettlement is SPEC §2's rule for a payment outcome, given the payment,
 // its show, its hold and the current state of the hold's seats (as read
@@ -206,8 +283,16 @@ func DecideSettlement(p Payment, ev PaymentEvent, show Show, h Hold, seats []Sea
 			Reason: fmt.Sprintf("payment already %s; %s ignored", p.State, ev.Type),
 		}
 	}
+	if ev.Type == EventCheckoutExpired {
+		return decideExpired(p, ev, h, m)
+	}
 	if ev.Type == EventPaymentFailed {
 		return Settlement{Effect: EffectReleased, Reason: "The payment was declined."}
+	}
+	if amountDiffers(p, ev) {
+		return Settlement{Effect: EffectRefundDue, Reason: fmt.Sprintf(
+			"The payment took %s, but this booking costs %s. Nothing was booked; your money will be refunded.",
+			ev.Amount.Format(strings.ToUpper(ev.Currency)), p.Amount.Format(p.Currency))}
 	}
 	if show.Cancelled() {
 		return Settlement{Effect: EffectRefundDue, Reason: ReasonShowCancelled}
@@ -232,6 +317,21 @@ func DecideSettlement(p Payment, ev PaymentEvent, show Show, h Hold, seats []Sea
 		}
 	}
 	return Settlement{Effect: EffectBooked}
+}
+
+// decideExpired is SPEC §9's rule for a checkout that expired unpaid: an
+// earlier checkout of the payment changes nothing; the current one, while
+// the hold is live (More time may outlast a checkout), ends that checkout
+// only, and the hold keeps its seats for Pay to open another; once the
+// hold has ended, the payment has failed.
+func decideExpired(p Payment, ev PaymentEvent, h Hold, m Moment) Settlement {
+	if ev.CheckoutRef != "" && ev.CheckoutRef != p.CheckoutRef {
+		return Settlement{Effect: EffectIgnored, Reason: "an earlier checkout of this payment expired; the current one is unaffected"}
+	}
+	if h.State == HoldActive && !h.ExpiredAt(m) {
+		return Settlement{Effect: EffectCheckoutEnded, Reason: "the checkout expired while its hold is live: the hold keeps its seats, and Pay opens another checkout"}
+	}
+	return Settlement{Effect: EffectReleased, Reason: ReasonCheckoutExpired}
 }
 
 func refundReason(conflicts []string) string {

@@ -15,12 +15,25 @@ type Payments interface {
 	// however often it is asked.
 	Refund(ctx context.Context, r RefundRequest) (RefundResult, error)
 	// Expire closes the checkout of payment p so that it can no longer be
-	// paid. A checkout that is already closed, paid or expired is no error.
-	Expire(ctx context.Context, p Payment) error
+	// paid. A checkout that is already closed, paid or expired is no
+	// error; one that was completed before it could be closed says so in
+	// the result.
+	Expire(ctx context.Context, p Payment) (ExpireResult, error)
 	// Lookup asks the provider what became of payment p. ok is false while
 	// it has no outcome yet; otherwise ev is the outcome, to settle like any
 	// event.
 	Lookup(ctx context.Context, p Payment) (ev PaymentEvent, ok bool, err error)
+}
+
+// ExpireResult is what closing a checkout found.
+type ExpireResult struct {
+	// Completed: the moviegoer completed the checkout before it could be
+	// closed; its outcome is Paid, or an asynchronous payment still under
+	// way that its event will tell.
+	Completed bool
+	// Paid is the checkout's success, to settle like any event, when it
+	// was paid before it could be closed.
+	Paid *PaymentEvent
 }
 
 // RefundRequest is a refund to make at the provider.

@@ -254,13 +254,73 @@ func (s *Service) Checkout(ctx context.Context, p Payment) (Show, []LineItem, er
 	return show, LineItems(show, h, seats), nil
 }
 
-// CheckoutOpened records the provider's id of p's checkout, so that it can
-// be closed when the hold ends and looked up when the payment is stuck.
+// CheckoutPlan is what Pay does for a pending payment: send the moviegoer
+// to the checkout of Payment's current attempt (Payment.CheckoutAttempt,
+// CheckoutExpiresAt), or, when Done, to the booking, because the payment
+// has its outcome already (Settled, when Pay settled it) or is under way.
+type CheckoutPlan struct {
+	Payment Payment
+	Done    bool
+	Settled *Settlement
+}
+
+// PrepareCheckout decides which checkout Pay sends the moviegoer to (SPEC
+// §9): the current one while it has at least CheckoutReuseLeft left, or
+// while another Pay is making it (Payment.ReuseCheckout); otherwise it
+// expires the open one at the provider and begins the next attempt by
+// compare-and-set, so that never two checkouts of one payment are open at
+// once. Of two Pays at once, one begins the attempt and the other goes to
+// its checkout. A checkout paid just before it could be expired is
+// settled instead, and Pay goes to the booking.
+func (s *Service) PrepareCheckout(ctx context.Context, p Payment) (CheckoutPlan, error) {
+	for range 3 {
+		now := s.clock.Now()
+		switch {
+		case p.State != PaymentPending:
+			return CheckoutPlan{Payment: p, Done: true}, nil
+		case p.ReuseCheckout(now):
+			return CheckoutPlan{Payment: p}, nil
+		}
+		if p.CheckoutOpen() {
+			if s.payments == nil {
+				return CheckoutPlan{}, errNoProvider
+			}
+			res, err := s.payments.Expire(ctx, p)
+			if err != nil {
+				return CheckoutPlan{}, fmt.Errorf("pay: close checkout %s of payment %s: %w", p.CheckoutRef, p.ID, err)
+			}
+			if res.Paid != nil {
+				st, err := s.SettlePayment(ctx, *res.Paid)
+				if err != nil {
+					return CheckoutPlan{}, fmt.Errorf("pay: settle checkout %s of payment %s, paid before it could be closed: %w", p.CheckoutRef, p.ID, err)
+				}
+				return CheckoutPlan{Payment: st.Payment, Done: true, Settled: &st}, nil
+			}
+			if res.Completed {
+				return CheckoutPlan{Payment: p, Done: true}, nil
+			}
+		}
+		np, moved, err := s.store.BeginCheckout(ctx, p.ID, p.CheckoutAttempt, now.Add(CheckoutLifetime), now)
+		if err != nil {
+			return CheckoutPlan{}, err
+		}
+		if moved {
+			return CheckoutPlan{Payment: np}, nil
+		}
+		p = np // another Pay moved it first: decide again on what it did
+	}
+	return CheckoutPlan{}, fmt.Errorf("pay: payment %s: its checkout attempt kept moving: %w", p.ID, ErrCheckoutSuperseded)
+}
+
+// CheckoutOpened records the provider's id of the checkout of p's current
+// attempt, so that it can be closed when the hold ends and looked up when
+// the payment is stuck. ErrCheckoutSuperseded: a later attempt began
+// meanwhile.
 func (s *Service) CheckoutOpened(ctx context.Context, p Payment, ref string) error {
-	if ref == "" || ref == p.CheckoutRef {
+	if ref == "" || (ref == p.CheckoutRef && p.CheckoutOpen()) {
 		return nil
 	}
-	return s.store.SetCheckoutRef(ctx, p.ID, ref)
+	return s.store.SetCheckoutRef(ctx, p.ID, p.CheckoutAttempt, ref)
 }
 
 // ticketAttempts bounds how often SettlePayment draws a new ticket code.
@@ -399,9 +459,18 @@ func (s *Service) CloseEndedCheckouts(ctx context.Context) (int, error) {
 	closed := 0
 	var errs []error
 	for _, p := range list {
-		if err := s.payments.Expire(ctx, p); err != nil {
+		res, err := s.payments.Expire(ctx, p)
+		if err != nil {
 			errs = append(errs, fmt.Errorf("close checkout of payment %s: %w", p.ID, err))
 			continue
+		}
+		if res.Paid != nil {
+			// Paid before it could be closed: settled now by SPEC §2, as
+			// its event will be (once: first outcome wins).
+			if _, err := s.SettlePayment(ctx, *res.Paid); err != nil {
+				errs = append(errs, fmt.Errorf("settle checkout of payment %s, paid before it could be closed: %w", p.ID, err))
+				continue
+			}
 		}
 		if err := s.store.CloseCheckout(ctx, p.ID, s.clock.Now()); err != nil {
 			errs = append(errs, err)

@@ -84,9 +84,19 @@ type Store interface {
 	SettlePayment(ctx context.Context, ev PaymentEvent, ticketCode string, m Moment) (Settlement, error)
 	// Payment returns a payment by id.
 	Payment(ctx context.Context, paymentID string) (Payment, error)
-	// SetCheckoutRef records the provider's id of payment paymentID's
-	// checkout (Payment.CheckoutRef).
-	SetCheckoutRef(ctx context.Context, paymentID, ref string) error
+	// BeginCheckout moves pending payment paymentID from checkout attempt
+	// `from` to the next, in one compare-and-set step: the new attempt's
+	// checkout expires at expiresAt, and the previous checkout, which the
+	// caller has expired at the provider, is recorded closed at now. It
+	// returns the payment as stored afterwards and whether this call moved
+	// it: of two Pays at once, in any processes, one does, and the other
+	// finds the attempt the first began. A payment no longer pending is
+	// returned unmoved.
+	BeginCheckout(ctx context.Context, paymentID string, from int, expiresAt, now time.Time) (Payment, bool, error)
+	// SetCheckoutRef records ref as the open checkout of payment
+	// paymentID's attempt (Payment.CheckoutRef, CheckoutClosedAt zero);
+	// ErrCheckoutSuperseded when a later attempt has begun meanwhile.
+	SetCheckoutRef(ctx context.Context, paymentID string, attempt int, ref string) error
 	// EndedCheckouts lists up to limit payments, oldest first, whose
 	// checkout should be closed at m by CheckoutEnded, decided on the
 	// payment, its hold and the hold's seats as stored.
@@ -283,7 +293,7 @@ func (s Settlement) Apply(b Booking, ticketCode string, now time.Time) Booking {
 // PaymentStateAfter is the payment's state once ev has been applied with
 // effect e.
 func PaymentStateAfter(p Payment, ev PaymentEvent, e Effect) PaymentState {
-	if e == EffectIgnored {
+	if e == EffectIgnored || e == EffectCheckoutEnded {
 		return p.State
 	}
 	if ev.Type == EventPaymentSucceeded {

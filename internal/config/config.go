@@ -178,11 +178,6 @@ var Vars = []Var{
 	{Env: "TRUSTED_PROXIES", Flag: "trusted-proxies", Default: DefaultTrustedProxies, Usage: "proxies whose X-Forwarded-For is believed when finding a client's address (per-address limits; IPv6 counted by /64): comma-separated CIDRs or addresses, or none"},
 }
 
-// MaxStripeHoldTTL is the longest HOLD_TTL with Stripe: a Checkout Session
-// lasts 31 minutes from Pay (payment.CheckoutLifetime), and must outlive
-// the hold it pays for.
-const MaxStripeHoldTTL = 30 * time.Minute
-
 // DefaultTrustedProxies trusts the loopback only: a proxy on the same host.
 // Trusting more by default would let any client behind a private hop name
 // its own address in X-Forwarded-For; a load balancer's network is added
@@ -433,11 +428,6 @@ func Load(args []string, getenv func(string) string) (Config, error) {
 	v, src, _ = lookup("TRUSTED_PROXIES")
 	if c.TrustedProxies, err = ParseTrustedProxies(v); err != nil {
 		bad(src, v, "%v", err)
-	}
-
-	if c.PaymentProvider == ProviderStripe && c.HoldTTL > MaxStripeHoldTTL {
-		errs = append(errs, fmt.Errorf("HOLD_TTL=%s: with PAYMENT_PROVIDER=stripe it must be at most %s, since a Stripe Checkout Session lasts 31 minutes from Pay and must outlive the hold",
-			c.HoldTTL, MaxStripeHoldTTL))
 	}
 
 	if len(errs) > 0 {

@@ -33,23 +33,88 @@ func openCheckout() bson.D {
 	}
 }
 
-// SetCheckoutRef records the provider's id of a payment's checkout. It is
+// attemptIs matches payments at checkout attempt n; attempt 0 also those
+// written before the field existed.
+func attemptIs(n int) bson.E {
+	if n == 0 {
+		return bson.E{Key: "checkout_attempt", Value: bson.D{{Key: "$in", Value: bson.A{0, nil}}}}
+	}
+	return bson.E{Key: "checkout_attempt", Value: n}
+}
+
+// beganCheckout is what one attempt of BeginCheckout returns.
+type beganCheckout struct {
+	payment booking.Payment
+	moved   bool
+}
+
+// BeginCheckout moves a pending payment from checkout attempt from to the
+// next, in a transaction that reads the payment and updates it on the
+// same compare: of two at once, the second's write conflicts with the
+// first's, and its retried attempt reads the attempt the first began and
+// moves nothing.
+func (s *Store) BeginCheckout(ctx context.Context, paymentID string, from int, expiresAt, now time.Time) (booking.Payment, bool, error) {
+	out, err := inTx(ctx, s, func(ctx context.Context) (beganCheckout, error) {
+		var d paymentDoc
+		if err := s.col(colPayments).FindOne(ctx, byID(paymentID)).Decode(&d); err != nil {
+			return beganCheckout{}, noDoc(err, booking.ErrPaymentNotFound, "read payment")
+		}
+		if d.State != string(booking.PaymentPending) || d.CheckoutAttempt != from {
+			return beganCheckout{payment: d.payment()}, nil
+		}
+		d.CheckoutAttempt, d.CheckoutExpiresAt = from+1, nanos(expiresAt)
+		if d.CheckoutRef != "" && d.CheckoutClosedAt == 0 {
+			d.CheckoutClosedAt = nanos(now) // the caller expired it at the provider
+		}
+		res, err := s.col(colPayments).UpdateOne(ctx,
+			bson.D{{Key: "_id", Value: paymentID}, {Key: "state", Value: string(booking.PaymentPending)}, attemptIs(from)},
+			bson.D{{Key: "$set", Value: bson.D{
+				{Key: "checkout_attempt", Value: d.CheckoutAttempt},
+				{Key: "checkout_expires_at", Value: d.CheckoutExpiresAt},
+				{Key: "checkout_closed_at", Value: d.CheckoutClosedAt},
+			}}})
+		if err != nil {
+			return beganCheckout{}, fmt.Errorf("begin checkout: %w", err)
+		}
+		if res.MatchedCount != 1 {
+			return beganCheckout{}, fmt.Errorf("payment %s changed within its own snapshot", paymentID)
+		}
+		return beganCheckout{payment: d.payment(), moved: true}, nil
+	})
+	if err != nil {
+		return booking.Payment{}, false, wrap("begin checkout", err)
+	}
+	return out.payment, out.moved, nil
+}
+
+// SetCheckoutRef records the open checkout of a payment's attempt. It is
 // a pipeline update so that it can give a payment written before
 // checkout_closed_at existed that field, 0, in the same write: otherwise
-// the payment would be missing from open_checkouts. The ref is a $literal,
-// since in a pipeline a string beginning with "$" would be a field path.
-func (s *Store) SetCheckoutRef(ctx context.Context, paymentID, ref string) error {
-	res, err := s.col(colPayments).UpdateOne(ctx, byID(paymentID), mongo.Pipeline{{{Key: "$set", Value: bson.D{
-		{Key: "checkout_ref", Value: bson.D{{Key: "$literal", Value: ref}}},
-		{Key: "checkout_closed_at", Value: bson.D{{Key: "$ifNull", Value: bson.A{"$checkout_closed_at", int64(0)}}}},
-	}}}})
+// the payment would be missing from open_checkouts. The same ref recorded
+// again (a Pay that joined the attempt) keeps its closing, should the
+// checkout have been closed since. The ref is a $literal, since in a
+// pipeline a string beginning with "$" would be a field path.
+func (s *Store) SetCheckoutRef(ctx context.Context, paymentID string, attempt int, ref string) error {
+	lit := bson.D{{Key: "$literal", Value: ref}}
+	res, err := s.col(colPayments).UpdateOne(ctx, bson.D{{Key: "_id", Value: paymentID}, attemptIs(attempt)},
+		mongo.Pipeline{{{Key: "$set", Value: bson.D{
+			{Key: "checkout_closed_at", Value: bson.D{{Key: "$cond", Value: bson.A{
+				bson.D{{Key: "$eq", Value: bson.A{"$checkout_ref", lit}}},
+				bson.D{{Key: "$ifNull", Value: bson.A{"$checkout_closed_at", int64(0)}}},
+				int64(0),
+			}}}},
+			{Key: "checkout_ref", Value: lit},
+		}}}})
 	if err != nil {
 		return fmt.Errorf("mongo: set checkout ref: %w", err)
 	}
-	if res.MatchedCount == 0 {
-		return booking.ErrPaymentNotFound
+	if res.MatchedCount == 1 {
+		return nil
 	}
-	return nil
+	if err := s.col(colPayments).FindOne(ctx, byID(paymentID)).Err(); err != nil {
+		return notFound(err, booking.ErrPaymentNotFound, "set checkout ref")
+	}
+	return booking.ErrCheckoutSuperseded
 }
 
 // EndedCheckouts reads the pending payments with an open checkout through

@@ -28,6 +28,12 @@ type paymentDoc struct {
 	CheckoutClosedAt int64  `bson:"checkout_closed_at"` // Unix ns; 0 while the checkout may be open
 	ChargeRef        string `bson:"charge_ref"`
 	LookedUpAt       int64  `bson:"looked_up_at"` // Unix ns; 0 until looked up
+
+	// CheckoutAttempt numbers the checkouts Pay opened (absent in older
+	// documents: 0); CheckoutExpiresAt is when the current one expires
+	// (Unix ns; 0 for none).
+	CheckoutAttempt   int   `bson:"checkout_attempt"`
+	CheckoutExpiresAt int64 `bson:"checkout_expires_at"`
 }
 
 func toPaymentDoc(p booking.Payment) paymentDoc {
@@ -36,6 +42,7 @@ func toPaymentDoc(p booking.Payment) paymentDoc {
 		Amount: int64(p.Amount), Currency: p.Currency, State: string(p.State), CreatedAt: nanos(p.CreatedAt),
 		CheckoutRef: p.CheckoutRef, CheckoutClosedAt: nanos(p.CheckoutClosedAt),
 		ChargeRef: p.ChargeRef, LookedUpAt: nanos(p.LookedUpAt),
+		CheckoutAttempt: p.CheckoutAttempt, CheckoutExpiresAt: nanos(p.CheckoutExpiresAt),
 	}
 }
 
@@ -46,6 +53,7 @@ func (d paymentDoc) payment() booking.Payment {
 		State: booking.PaymentState(d.State), CreatedAt: fromNanos(d.CreatedAt),
 		CheckoutRef: d.CheckoutRef, CheckoutClosedAt: fromNanos(d.CheckoutClosedAt),
 		ChargeRef: d.ChargeRef, LookedUpAt: fromNanos(d.LookedUpAt),
+		CheckoutAttempt: d.CheckoutAttempt, CheckoutExpiresAt: fromNanos(d.CheckoutExpiresAt),
 	}
 }
 
@@ -275,15 +283,20 @@ func (s *Store) settle(ctx context.Context, ev booking.PaymentEvent, ticketCode 
 	}
 	st := booking.DecideSettlement(p, ev, sd.show(), h, seats, m)
 
-	_, err = s.col(colPaymentEvents).InsertOne(ctx, eventDoc{
-		ID: ev.ID, PaymentID: p.ID, Type: string(ev.Type),
-		Effect: string(st.Effect), Reason: st.Reason, ReceivedAt: nanos(m.Now),
-	})
-	if mongo.IsDuplicateKeyError(err) {
-		return booking.Settlement{}, errDuplicateEvent
-	}
-	if err != nil {
-		return booking.Settlement{}, fmt.Errorf("record event: %w", err)
+	// A checkout that ended while its hold was live decided nothing for
+	// good: the same event (a lookup's, asked again) is decided afresh
+	// once the hold has ended, so its id is not recorded.
+	if st.Effect != booking.EffectCheckoutEnded {
+		_, err = s.col(colPaymentEvents).InsertOne(ctx, eventDoc{
+			ID: ev.ID, PaymentID: p.ID, Type: string(ev.Type),
+			Effect: string(st.Effect), Reason: st.Reason, ReceivedAt: nanos(m.Now),
+		})
+		if mongo.IsDuplicateKeyError(err) {
+			return booking.Settlement{}, errDuplicateEvent
+		}
+		if err != nil {
+			return booking.Settlement{}, fmt.Errorf("record event: %w", err)
+		}
 	}
 
 	switch st.Effect {
@@ -298,6 +311,15 @@ func (s *Store) settle(ctx context.Context, ev booking.PaymentEvent, ticketCode 
 	}
 	if _, err := s.moveHold(ctx, h, booking.HoldStateAfter(h, st.Effect)); err != nil {
 		return booking.Settlement{}, err
+	}
+	if st.Effect == booking.EffectCheckoutEnded && p.CheckoutClosedAt.IsZero() {
+		// The checkout expired while its hold is live: it leaves
+		// open_checkouts, and Pay opens another.
+		if _, err := s.col(colPayments).UpdateOne(ctx, byID(p.ID),
+			bson.D{{Key: "$set", Value: bson.D{{Key: "checkout_closed_at", Value: nanos(m.Now)}}}}); err != nil {
+			return booking.Settlement{}, fmt.Errorf("close checkout: %w", err)
+		}
+		p.CheckoutClosedAt = m.Now
 	}
 	if next := booking.PaymentStateAfter(p, ev, st.Effect); next != p.State {
 		set := bson.D{{Key: "state", Value: string(next)}}

@@ -170,9 +170,9 @@ func (s *Sandbox) Refund(_ context.Context, r booking.RefundRequest) (booking.Re
 // Expire has nothing to close: the sandbox's checkouts have no ref, so
 // boxoffice never asks (Service.CloseEndedCheckouts lists only payments
 // with one). It says so if asked all the same.
-func (s *Sandbox) Expire(_ context.Context, p booking.Payment) error {
+func (s *Sandbox) Expire(_ context.Context, p booking.Payment) (booking.ExpireResult, error) {
 	s.log.Info("sandbox: nothing to expire (simulated)", "payment_id", p.ID)
-	return nil
+	return booking.ExpireResult{}, nil
 }
 
 // Lookup never knows more than the app: the sandbox keeps no record of its

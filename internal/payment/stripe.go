@@ -28,13 +28,13 @@ const MaxStripeWebhookBytes = 256 << 10
 // StripeSignatureHeader carries Stripe's signature of a webhook.
 const StripeSignatureHeader = "Stripe-Signature"
 
-// CheckoutLifetime is how long a Checkout Session stays open after its
-// payment was created. Stripe refuses less than 30 minutes, while a hold
-// lasts HOLD_TTL (15 minutes by default): the session outlives the hold,
-// the hold still lapses by the seat rule, ending a hold closes its session
+// CheckoutLifetime is how long a Checkout Session stays open after the
+// request that creates it (booking.CheckoutLifetime): Stripe refuses less
+// than 30 minutes. A hold usually ends first, which closes its session
 // (Service.CloseEndedCheckouts), and a payment that still lands is rescued
-// or refunded by the rule of SPEC §2.
-const CheckoutLifetime = 31 * time.Minute
+// or refunded by the rule of SPEC §2; a hold given More time may outlive
+// it, and its expiry then ends that session only (SPEC §9).
+const CheckoutLifetime = booking.CheckoutLifetime
 
 // StripeCheckoutOrigin is where Stripe's hosted Checkout pages live: Pay's
 // form post is redirected there.
@@ -156,13 +156,18 @@ func (s *Stripe) CallbackPath() string { return StripeWebhookPath }
 // Close has nothing to stop: every call is made within its request.
 func (s *Stripe) Close() error { return nil }
 
-// Checkout creates the payment's Checkout Session, one line per seat
-// category, with our ids as its client_reference_id and metadata, and an
-// idempotency key derived from the payment id: pressing Pay again asks
-// Stripe with the same key and gets the same session back, never a second
-// one.
+// Checkout creates the Checkout Session of the payment's current attempt
+// (booking.Service.PrepareCheckout began it), one line per seat category,
+// with our ids as its client_reference_id and metadata, expiring when the
+// attempt says (CheckoutLifetime after the request that began it), and an
+// idempotency key derived from the payment id and the attempt: a Pay that
+// goes to the attempt's session again asks Stripe with the same key and
+// the same parameters and gets the same session back, never a second one.
 func (s *Stripe) Checkout(ctx context.Context, r CheckoutRequest) (Checkout, error) {
 	p := r.Payment
+	if p.CheckoutAttempt < 1 || p.CheckoutExpiresAt.IsZero() {
+		return Checkout{}, fmt.Errorf("payment: stripe: checkout of payment %s: no checkout attempt begun", p.ID)
+	}
 	var sum booking.Money
 	for _, l := range r.Lines {
 		sum += l.UnitPrice * booking.Money(l.Quantity)
@@ -178,7 +183,7 @@ func (s *Stripe) Checkout(ctx context.Context, r CheckoutRequest) (Checkout, err
 		Metadata:           ids,
 		SuccessURL:         stripe.String(r.SuccessURL),
 		CancelURL:          stripe.String(r.CancelURL),
-		ExpiresAt:          stripe.Int64(p.CreatedAt.Add(CheckoutLifetime).Unix()),
+		ExpiresAt:          stripe.Int64(p.CheckoutExpiresAt.Unix()),
 		PaymentIntentData: &stripe.CheckoutSessionCreatePaymentIntentDataParams{
 			Metadata:    ids,
 			Description: stripe.String(describeShow(r.Show)),
@@ -194,7 +199,7 @@ func (s *Stripe) Checkout(ctx context.Context, r CheckoutRequest) (Checkout, err
 			Quantity: stripe.Int64(int64(l.Quantity)),
 		})
 	}
-	params.SetIdempotencyKey(CheckoutIdempotencyKey(p.ID))
+	params.SetIdempotencyKey(CheckoutIdempotencyKey(p.ID, p.CheckoutAttempt))
 	cs, err := s.client.V1CheckoutSessions.Create(ctx, params)
 	if err != nil {
 		return Checkout{}, fmt.Errorf("payment: stripe: create checkout session for payment %s: %w", p.ID, err)
@@ -206,8 +211,10 @@ func (s *Stripe) Checkout(ctx context.Context, r CheckoutRequest) (Checkout, err
 }
 
 // CheckoutIdempotencyKey is the Idempotency-Key of the Checkout Session of
-// payment paymentID.
-func CheckoutIdempotencyKey(paymentID string) string { return "checkout-" + paymentID }
+// payment paymentID's checkout attempt.
+func CheckoutIdempotencyKey(paymentID string, attempt int) string {
+	return "checkout-" + paymentID + "-" + strconv.Itoa(attempt)
+}
 
 func paymentMetadata(p booking.Payment) map[string]string {
 	return map[string]string{"payment_id": p.ID, "hold_id": p.HoldID, "booking_id": p.BookingID}
@@ -308,8 +315,10 @@ func notificationOf(ev stripe.Event) (Notification, error) {
 		}
 		typ := booking.EventPaymentSucceeded
 		switch {
-		case string(ev.Type) == eventAsyncPaymentFailed || string(ev.Type) == eventSessionExpired:
+		case string(ev.Type) == eventAsyncPaymentFailed:
 			typ = booking.EventPaymentFailed
+		case string(ev.Type) == eventSessionExpired:
+			typ = booking.EventCheckoutExpired
 		case string(ev.Type) == eventSessionCompleted && cs.PaymentStatus != stripe.CheckoutSessionPaymentStatusPaid:
 			n.PaymentID = sessionPaymentID(&cs)
 			n.Ack = fmt.Sprintf("session completed with payment_status %q: the outcome comes with checkout.session.async_payment_succeeded or _failed", cs.PaymentStatus)
@@ -360,6 +369,12 @@ func sessionEvent(cs *stripe.CheckoutSession, typ booking.EventType, eventID str
 	pe := booking.PaymentEvent{
 		ID: eventID, Type: typ, PaymentID: id, HoldID: plainMeta(cs.Metadata, "hold_id"),
 		Amount: booking.Money(cs.AmountTotal), Currency: strings.ToUpper(string(cs.Currency)),
+		// A verified session that says it is paid took this money,
+		// whatever the payment expected (SPEC §9: refund_due).
+		Charged: typ == booking.EventPaymentSucceeded,
+	}
+	if validID(cs.ID) {
+		pe.CheckoutRef = cs.ID
 	}
 	if cs.PaymentIntent != nil && validID(cs.PaymentIntent.ID) {
 		pe.ChargeRef = cs.PaymentIntent.ID
@@ -375,25 +390,39 @@ func plainMeta(m map[string]string, key string) string {
 }
 
 // Expire expires the payment's Checkout Session, so that it can no longer
-// be paid. A session that is no longer open (paid, expired) is what we
-// wanted: Stripe refuses to expire it, and Expire asks the session's status
-// to tell that refusal from a real failure.
-func (s *Stripe) Expire(ctx context.Context, p booking.Payment) error {
+// be paid. A session that is no longer open is what we wanted, unless it
+// was completed: Stripe refuses to expire it, and Expire asks the
+// session's status to tell that refusal from a real failure, and a session
+// paid meanwhile from one expired (SPEC §9: Pay then settles that payment
+// instead of opening another).
+func (s *Stripe) Expire(ctx context.Context, p booking.Payment) (booking.ExpireResult, error) {
 	if !isSessionID(p.CheckoutRef) {
-		return nil // no Checkout Session of Stripe's (another provider's, or none)
+		return booking.ExpireResult{}, nil // no Checkout Session of Stripe's (another provider's, or none)
 	}
 	_, err := s.client.V1CheckoutSessions.Expire(ctx, p.CheckoutRef, &stripe.CheckoutSessionExpireParams{})
 	if err == nil {
-		return nil
+		return booking.ExpireResult{}, nil
 	}
 	var se *stripe.Error
 	if errors.As(err, &se) && se.HTTPStatusCode == http.StatusBadRequest {
 		cs, rerr := s.client.V1CheckoutSessions.Retrieve(ctx, p.CheckoutRef, nil)
-		if rerr == nil && cs.Status != stripe.CheckoutSessionStatusOpen {
-			return nil
+		switch {
+		case rerr != nil || cs.Status == stripe.CheckoutSessionStatusOpen:
+		case cs.Status != stripe.CheckoutSessionStatusComplete:
+			return booking.ExpireResult{}, nil // expired already
+		default:
+			res := booking.ExpireResult{Completed: true}
+			ev, ok, oerr := sessionOutcome(cs, p)
+			if oerr != nil {
+				return booking.ExpireResult{}, oerr
+			}
+			if ok {
+				res.Paid = &ev
+			}
+			return res, nil
 		}
 	}
-	return fmt.Errorf("payment: stripe: expire checkout session %s of payment %s: %w", p.CheckoutRef, p.ID, err)
+	return booking.ExpireResult{}, fmt.Errorf("payment: stripe: expire checkout session %s of payment %s: %w", p.CheckoutRef, p.ID, err)
 }
 
 // Lookup retrieves the payment's Checkout Session and tells its outcome:
@@ -415,8 +444,9 @@ func (s *Stripe) Lookup(ctx context.Context, p booking.Payment) (booking.Payment
 func isSessionID(ref string) bool { return strings.HasPrefix(ref, "cs_") && validID(ref) }
 
 // sessionOutcome is what a retrieved Checkout Session says of payment p:
-// complete and paid is a success, expired a failure, anything else no
-// outcome yet. The event's id is made from the session's, so that looking
+// complete and paid is a success, expired the end of that checkout (which
+// fails the payment once its hold has ended), anything else no outcome
+// yet. The event's id is made from the session's, so that looking
 // again settles nothing twice.
 func sessionOutcome(cs *stripe.CheckoutSession, p booking.Payment) (booking.PaymentEvent, bool, error) {
 	var typ booking.EventType
@@ -424,7 +454,7 @@ func sessionOutcome(cs *stripe.CheckoutSession, p booking.Payment) (booking.Paym
 	case cs.Status == stripe.CheckoutSessionStatusComplete && cs.PaymentStatus == stripe.CheckoutSessionPaymentStatusPaid:
 		typ = booking.EventPaymentSucceeded
 	case cs.Status == stripe.CheckoutSessionStatusExpired:
-		typ = booking.EventPaymentFailed
+		typ = booking.EventCheckoutExpired
 	default:
 		return booking.PaymentEvent{}, false, nil
 	}

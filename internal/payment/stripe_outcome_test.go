@@ -30,7 +30,7 @@ func TestSessionOutcome(t *testing.T) {
 		errors bool
 	}{
 		{"complete and paid", session(stripe.CheckoutSessionStatusComplete, stripe.CheckoutSessionPaymentStatusPaid, "pay1"), booking.EventPaymentSucceeded, true, false},
-		{"expired", session(stripe.CheckoutSessionStatusExpired, stripe.CheckoutSessionPaymentStatusUnpaid, "pay1"), booking.EventPaymentFailed, true, false},
+		{"expired", session(stripe.CheckoutSessionStatusExpired, stripe.CheckoutSessionPaymentStatusUnpaid, "pay1"), booking.EventCheckoutExpired, true, false},
 		{"open", session(stripe.CheckoutSessionStatusOpen, stripe.CheckoutSessionPaymentStatusUnpaid, "pay1"), "", false, false},
 		{"complete, still unpaid", session(stripe.CheckoutSessionStatusComplete, stripe.CheckoutSessionPaymentStatusUnpaid, "pay1"), "", false, false},
 		{"another payment's session", session(stripe.CheckoutSessionStatusComplete, stripe.CheckoutSessionPaymentStatusPaid, "pay2"), "", false, true},
@@ -45,7 +45,8 @@ func TestSessionOutcome(t *testing.T) {
 				return
 			}
 			want := booking.PaymentEvent{ID: "lookup_cs_test_1_" + string(tt.cs.Status), Type: tt.want, PaymentID: "pay1",
-				HoldID: "hold1", Amount: 45000, Currency: "INR", ChargeRef: "pi_1"}
+				HoldID: "hold1", Amount: 45000, Currency: "INR", ChargeRef: "pi_1", CheckoutRef: "cs_test_1",
+				Charged: tt.want == booking.EventPaymentSucceeded}
 			if ev != want {
 				t.Errorf("event %+v, want %+v", ev, want)
 			}

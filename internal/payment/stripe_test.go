@@ -39,6 +39,7 @@ func newStripe(t *testing.T) (*payment.Stripe, *stripetest.Recorder) {
 var stripePayment = booking.Payment{
 	ID: "pay1", HoldID: "hold1", BookingID: "book1", Owner: "v1", Amount: 61000, Currency: "INR",
 	State: booking.PaymentPending, CreatedAt: stripeAt,
+	CheckoutAttempt: 1, CheckoutExpiresAt: stripeAt.Add(payment.CheckoutLifetime),
 }
 
 func stripeCheckout() payment.CheckoutRequest {
@@ -64,8 +65,8 @@ func TestStripeCheckoutCreatesSession(t *testing.T) {
 		t.Errorf("Checkout = %+v, want a checkout.stripe.com URL and a cs_ id", co)
 	}
 	c := rec.Last(t, "POST /v1/checkout/sessions")
-	if c.IdempotencyKey != "checkout-pay1" {
-		t.Errorf("Idempotency-Key %q, want checkout-pay1", c.IdempotencyKey)
+	if c.IdempotencyKey != "checkout-pay1-1" {
+		t.Errorf("Idempotency-Key %q, want checkout-pay1-1", c.IdempotencyKey)
 	}
 	want := map[string]string{
 		"mode": "payment", "payment_method_types[0]": "card", "client_reference_id": "pay1",
@@ -129,13 +130,13 @@ func TestStripeExpireLookupRefund(t *testing.T) {
 	p := stripePayment
 	p.CheckoutRef, p.ChargeRef = "cs_test_open", "pi_test_1"
 
-	if err := s.Expire(ctx, p); err != nil {
-		t.Fatalf("Expire: %v", err)
+	if res, err := s.Expire(ctx, p); err != nil || res.Completed {
+		t.Fatalf("Expire = %+v, %v", res, err)
 	}
 	if c := rec.Last(t, "POST /v1/checkout/sessions/cs_test_open/expire"); c.Status != http.StatusOK {
 		t.Errorf("expire answered %d", c.Status)
 	}
-	if err := s.Expire(ctx, booking.Payment{ID: "nothing-to-close"}); err != nil || len(rec.Calls("POST /v1/checkout/sessions/")) != 1 {
+	if _, err := s.Expire(ctx, booking.Payment{ID: "nothing-to-close"}); err != nil || len(rec.Calls("POST /v1/checkout/sessions/")) != 1 {
 		t.Errorf("Expire of a payment without a checkout = %v, or it called Stripe", err)
 	}
 
@@ -175,8 +176,12 @@ func TestStripeVerifyCallback(t *testing.T) {
 		}
 	}
 	paid := session("paid")
-	succeeded := &booking.PaymentEvent{Type: booking.EventPaymentSucceeded, PaymentID: "pay1", HoldID: "hold1", Amount: 61000, Currency: "INR", ChargeRef: "pi_test_1"}
-	failed := &booking.PaymentEvent{Type: booking.EventPaymentFailed, PaymentID: "pay1", HoldID: "hold1", Amount: 61000, Currency: "INR", ChargeRef: "pi_test_1"}
+	succeeded := &booking.PaymentEvent{Type: booking.EventPaymentSucceeded, PaymentID: "pay1", HoldID: "hold1", Amount: 61000, Currency: "INR", ChargeRef: "pi_test_1",
+		CheckoutRef: "cs_test_1", Charged: true}
+	failed := &booking.PaymentEvent{Type: booking.EventPaymentFailed, PaymentID: "pay1", HoldID: "hold1", Amount: 61000, Currency: "INR", ChargeRef: "pi_test_1",
+		CheckoutRef: "cs_test_1"}
+	expired := &booking.PaymentEvent{Type: booking.EventCheckoutExpired, PaymentID: "pay1", HoldID: "hold1", Amount: 61000, Currency: "INR", ChargeRef: "pi_test_1",
+		CheckoutRef: "cs_test_1"}
 	tests := []struct {
 		name    string
 		typ     string
@@ -188,7 +193,7 @@ func TestStripeVerifyCallback(t *testing.T) {
 		{"completed and paid", "checkout.session.completed", paid, succeeded, nil, ""},
 		{"async success", "checkout.session.async_payment_succeeded", paid, succeeded, nil, ""},
 		{"async failure", "checkout.session.async_payment_failed", session("unpaid"), failed, nil, ""},
-		{"expired", "checkout.session.expired", session("unpaid"), failed, nil, ""},
+		{"expired: that session ends", "checkout.session.expired", session("unpaid"), expired, nil, ""},
 		{"completed, unpaid", "checkout.session.completed", session("unpaid"), nil, nil, `payment_status "unpaid"`},
 		{"another event type", "customer.created", map[string]any{"id": "cus_1", "object": "customer"}, nil, nil, "customer.created is not one boxoffice acts on"},
 		{"a session of someone else", "checkout.session.completed", map[string]any{"id": "cs_x", "object": "checkout.session", "payment_status": "paid"}, nil, nil, "names no payment of boxoffice"},

@@ -9,18 +9,55 @@ import (
 	"boxoffice/internal/booking"
 )
 
-// SetCheckoutRef records the provider's id of a payment's checkout.
-func (s *Store) SetCheckoutRef(ctx context.Context, paymentID, ref string) error {
-	return s.inTx(ctx, "set checkout ref", func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE payments SET checkout_ref = ? WHERE id = ?`, ref, paymentID)
+// BeginCheckout moves a pending payment from checkout attempt from to the
+// next in one write transaction: the UPDATE's WHERE is the compare, so of
+// two Pays at once the second matches nothing and reads the first one's
+// attempt.
+func (s *Store) BeginCheckout(ctx context.Context, paymentID string, from int, expiresAt, now time.Time) (booking.Payment, bool, error) {
+	var (
+		p     booking.Payment
+		moved bool
+	)
+	err := s.inTx(ctx, "begin checkout", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE payments SET checkout_attempt = checkout_attempt + 1, checkout_expires_at = ?,
+				checkout_closed_at = CASE WHEN checkout_ref <> '' THEN COALESCE(checkout_closed_at, ?) END
+			WHERE id = ? AND state = 'pending' AND checkout_attempt = ?`, expiresAt.UnixNano(), now.UnixNano(), paymentID, from)
 		if err != nil {
 			return err
 		}
 		n, err := res.RowsAffected()
-		if err == nil && n == 0 {
-			err = booking.ErrPaymentNotFound
+		if err != nil {
+			return err
 		}
+		moved = n == 1
+		p, err = getPayment(ctx, tx, paymentID)
 		return err
+	})
+	if err != nil {
+		return booking.Payment{}, false, err
+	}
+	return p, moved, nil
+}
+
+// SetCheckoutRef records the open checkout of a payment's attempt.
+func (s *Store) SetCheckoutRef(ctx context.Context, paymentID string, attempt int, ref string) error {
+	return s.inTx(ctx, "set checkout ref", func(tx *sql.Tx) error {
+		// The same ref recorded again (a Pay that joined the attempt)
+		// keeps its closing, should the checkout have been closed since.
+		res, err := tx.ExecContext(ctx, `UPDATE payments SET checkout_closed_at = CASE WHEN checkout_ref = ? THEN checkout_closed_at END,
+				checkout_ref = ?
+			WHERE id = ? AND checkout_attempt = ?`, ref, ref, paymentID, attempt)
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		if err != nil || n == 1 {
+			return err
+		}
+		if _, err := getPayment(ctx, tx, paymentID); err != nil {
+			return err
+		}
+		return booking.ErrCheckoutSuperseded
 	})
 }
 

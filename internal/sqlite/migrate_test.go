@@ -287,3 +287,44 @@ func TestBookingsMadeBeforeMigration7(t *testing.T) {
 		t.Errorf("a second booking with ticket TICK-0001: %v, want a constraint violation", err)
 	}
 }
+
+// TestPaymentsMadeBeforeMigration18: a pending payment with an open
+// checkout, made before checkout attempts were numbered, reads as attempt
+// 0 with no expiry, so that Pay again closes that checkout and begins
+// attempt 1; it stays in payments_open_checkouts until then.
+func TestPaymentsMadeBeforeMigration18(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "v17.db")
+	db := openAtVersion(t, path, 17)
+	ts := strconv.FormatInt(t0.UnixNano(), 10)
+	for _, q := range []string{
+		`INSERT INTO shows (id, currency, starts_at) VALUES ('s1', 'INR', 4102444800000000000)`,
+		`INSERT INTO holds (id, show_id, owner, seat_ids, amount, currency, created_at, state)
+			VALUES ('h1', 's1', 'o1', 'A1', 100, 'INR', ` + ts + `, 'active')`,
+		`INSERT INTO payments (id, hold_id, booking_id, owner, amount, currency, state, created_at, checkout_ref)
+			VALUES ('p1', 'h1', 'b1', 'o1', 100, 'INR', 'pending', ` + ts + `, 'cs_test_old')`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	db.Close()
+
+	s := reopen(t, path)
+	p, err := s.Payment(ctx, "p1")
+	if err != nil || p.CheckoutAttempt != 0 || !p.CheckoutExpiresAt.IsZero() || !p.CheckoutOpen() {
+		t.Fatalf("payment after 0018: %+v, %v; want attempt 0, no expiry, its checkout open", p, err)
+	}
+	if p.ReuseCheckout(t0) {
+		t.Error("Pay again would reuse a checkout of unknown expiry")
+	}
+	var open int
+	if err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM payments INDEXED BY payments_open_checkouts
+		WHERE state = 'pending' AND checkout_ref <> '' AND checkout_closed_at IS NULL`).Scan(&open); err != nil || open != 1 {
+		t.Errorf("open checkouts after 0018: %d, %v; want 1", open, err)
+	}
+	got, moved, err := s.BeginCheckout(ctx, "p1", 0, t0.Add(booking.CheckoutLifetime), t0)
+	if err != nil || !moved || got.CheckoutAttempt != 1 || got.CheckoutOpen() {
+		t.Errorf("BeginCheckout after 0018 = %+v, moved %v, %v; want attempt 1, the old checkout closed", got, moved, err)
+	}
+}

@@ -13,16 +13,17 @@ import (
 )
 
 const paymentColumns = `id, hold_id, booking_id, owner, amount, currency, state, created_at,
-	checkout_ref, checkout_closed_at, charge_ref, looked_up_at`
+	checkout_ref, checkout_closed_at, charge_ref, looked_up_at, checkout_attempt, checkout_expires_at`
 
 func scanPayment(r scanner) (booking.Payment, error) {
 	var (
-		p                               booking.Payment
-		createdAt, closedAt, lookedUpAt sql.NullInt64
+		p                                          booking.Payment
+		createdAt, closedAt, lookedUpAt, expiresAt sql.NullInt64
 	)
 	err := r.Scan(&p.ID, &p.HoldID, &p.BookingID, &p.Owner, &p.Amount, &p.Currency, &p.State, &createdAt,
-		&p.CheckoutRef, &closedAt, &p.ChargeRef, &lookedUpAt)
+		&p.CheckoutRef, &closedAt, &p.ChargeRef, &lookedUpAt, &p.CheckoutAttempt, &expiresAt)
 	p.CreatedAt, p.CheckoutClosedAt, p.LookedUpAt = fromNanos(createdAt), fromNanos(closedAt), fromNanos(lookedUpAt)
+	p.CheckoutExpiresAt = fromNanos(expiresAt)
 	return p, err
 }
 
@@ -79,9 +80,10 @@ func (s *Store) StartPayment(ctx context.Context, holdID, owner string, ids book
 			return err
 		}
 		p, b = booking.NewPayment(h, ids, m.Now)
-		if _, err := tx.ExecContext(ctx, `INSERT INTO payments (`+paymentColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
+		if _, err := tx.ExecContext(ctx, `INSERT INTO payments (`+paymentColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 			p.ID, p.HoldID, p.BookingID, p.Owner, int64(p.Amount), p.Currency, p.State, nanos(p.CreatedAt),
-			p.CheckoutRef, nanos(p.CheckoutClosedAt), p.ChargeRef, nanos(p.LookedUpAt)); err != nil {
+			p.CheckoutRef, nanos(p.CheckoutClosedAt), p.ChargeRef, nanos(p.LookedUpAt),
+			p.CheckoutAttempt, nanos(p.CheckoutExpiresAt)); err != nil {
 			return err
 		}
 		return insertBooking(ctx, tx, b)
@@ -160,6 +162,12 @@ func (s *Store) settle(ctx context.Context, tx *sql.Tx, ev booking.PaymentEvent,
 		}
 		b = nb
 	}
+	if st.Effect == booking.EffectCheckoutEnded && p.CheckoutClosedAt.IsZero() {
+		if _, err := tx.ExecContext(ctx, `UPDATE payments SET checkout_closed_at = ? WHERE id = ?`, m.Now.UnixNano(), p.ID); err != nil {
+			return booking.Settlement{}, err
+		}
+		p.CheckoutClosedAt = m.Now
+	}
 	if ps := booking.PaymentStateAfter(p, ev, st.Effect); ps != p.State {
 		if ps == booking.PaymentSucceeded && ev.ChargeRef != "" {
 			p.ChargeRef = ev.ChargeRef
@@ -174,9 +182,14 @@ func (s *Store) settle(ctx context.Context, tx *sql.Tx, ev booking.PaymentEvent,
 			return booking.Settlement{}, err
 		}
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO payment_events (id, payment_id, type, effect, reason, received_at)
+	// A checkout that ended while its hold was live decided nothing for
+	// good: the same event (a lookup's, asked again) is decided afresh
+	// once the hold has ended.
+	if st.Effect != booking.EffectCheckoutEnded {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO payment_events (id, payment_id, type, effect, reason, received_at)
 		VALUES (?, ?, ?, ?, ?, ?)`, ev.ID, p.ID, ev.Type, st.Effect, st.Reason, m.Now.UnixNano()); err != nil {
-		return booking.Settlement{}, err
+			return booking.Settlement{}, err
+		}
 	}
 	st.Payment, st.Booking = p, b
 	return st, nil

@@ -44,6 +44,21 @@ func (s *Server) handleHoldPay(c echo.Context) error {
 		return errorf("web: renew session token at Pay: %w", err)
 	}
 	s.sessions.Put(ctx, keyEmail, b.Email)
+	plan, err := s.svc.PrepareCheckout(ctx, p)
+	if err != nil {
+		if booking.ErrorCode(err) == booking.ECONFLICT {
+			return err
+		}
+		s.log.ErrorContext(ctx, "payment provider did not close a checkout", "provider", s.opts.Payments.Name(),
+			"payment_id", p.ID, "err", err, "request_id", requestIDOf(c))
+		return errProviderUnavailable
+	}
+	if plan.Done {
+		// Paid meanwhile (settled now, or its event on the way), or under
+		// way: the booking tells which.
+		return redirect(c, bookingURL(p.BookingID))
+	}
+	p = plan.Payment
 	show, lines, err := s.svc.Checkout(ctx, p)
 	if err != nil {
 		return errorf("web: checkout of payment %s: %w", p.ID, err)
@@ -55,13 +70,25 @@ func (s *Server) handleHoldPay(c echo.Context) error {
 	})
 	if err != nil {
 		s.log.ErrorContext(ctx, "payment provider refused a checkout", "provider", s.opts.Payments.Name(),
-			"payment_id", p.ID, "err", err, "request_id", requestIDOf(c))
+			"payment_id", p.ID, "attempt", p.CheckoutAttempt, "err", err, "request_id", requestIDOf(c))
 		return errProviderUnavailable
 	}
-	if err := s.svc.CheckoutOpened(ctx, p, co.Ref); err != nil {
+	err = s.svc.CheckoutOpened(ctx, p, co.Ref)
+	if errors.Is(err, booking.ErrCheckoutSuperseded) {
+		// A later Pay began another attempt while this one was made:
+		// never two open checkouts of one payment.
+		closed := p
+		closed.CheckoutRef = co.Ref
+		if _, xerr := s.opts.Payments.Expire(ctx, closed); xerr != nil {
+			s.log.ErrorContext(ctx, "payment provider did not close a superseded checkout", "payment_id", p.ID,
+				"checkout", co.Ref, "err", xerr, "request_id", requestIDOf(c))
+		}
+		return err
+	}
+	if err != nil {
 		// Without its id the checkout could never be closed when the hold
-		// ends, nor looked up: Pay again gets the same checkout back (its
-		// idempotency key) and records it then.
+		// ends, nor looked up: Pay again, within the attempt, gets the
+		// same checkout back (its idempotency key) and records it then.
 		return errorf("web: recording checkout %s of payment %s: %w", co.Ref, p.ID, err)
 	}
 	return redirect(c, co.URL)

@@ -260,13 +260,25 @@ func TestStripeJourney(t *testing.T) {
 	t.Run("expired", func(t *testing.T) {
 		a := newStripeApp(t, mock)
 		_, p := a.pay("D2")
-		res := a.webhook(a.sessionEvent("checkout.session.expired", "expired", "unpaid"), a.clock.Now())
+		expired := a.sessionEvent("checkout.session.expired", "expired", "unpaid")
+		// While the hold is live, the session's end is that session's only.
+		res := a.webhook(expired, a.clock.Now())
+		wantStatus(t, res, http.StatusOK)
+		if ans := answerOf(t, res); ans.Effect != string(booking.EffectCheckoutEnded) {
+			t.Errorf("answer %+v, want %s", ans, booking.EffectCheckoutEnded)
+		}
+		if b := a.bookingOf(p); b.State != booking.BookingPending {
+			t.Errorf("booking %s, want pending while its hold is live", b.State)
+		}
+		// Once the hold has ended, its last session's expiry fails it.
+		a.clock.Advance(16 * time.Minute)
+		res = a.webhook(a.sessionEvent("checkout.session.expired", "expired", "unpaid"), a.clock.Now())
 		wantStatus(t, res, http.StatusOK)
 		if ans := answerOf(t, res); ans.Effect != "released" {
 			t.Errorf("answer %+v, want released", ans)
 		}
-		if b := a.bookingOf(p); b.State != booking.BookingFailed {
-			t.Errorf("booking %s, want failed", b.State)
+		if b := a.bookingOf(p); b.State != booking.BookingFailed || b.Reason != booking.ReasonCheckoutExpired {
+			t.Errorf("booking %s %q, want failed: checkout expired", b.State, b.Reason)
 		}
 		if st := seatStates(a.client().get("/shows/" + testShowID).doc(t)); st["D2"] != "available" {
 			t.Errorf("D2 is %q after the session expired, want available", st["D2"])
@@ -317,12 +329,14 @@ func TestStripeJourney(t *testing.T) {
 		if ans := answerOf(t, res); !strings.Contains(ans.Ignored, "unknown_payment") {
 			t.Errorf("unknown payment: answer %+v", ans)
 		}
-		cheap := a.rec.Session(t, "complete", "paid")
-		cheap["amount_total"] = 100
-		res = a.webhook(stripetest.Event(t, "checkout.session.completed", cheap), a.clock.Now())
+		// Another hold's (a success of another amount took money: see
+		// TestStripeSuccessOfAnotherAmount).
+		elsewhere := a.rec.Session(t, "complete", "paid")
+		elsewhere["metadata"].(map[string]any)["hold_id"] = "another-hold"
+		res = a.webhook(stripetest.Event(t, "checkout.session.completed", elsewhere), a.clock.Now())
 		wantStatus(t, res, http.StatusOK)
 		if ans := answerOf(t, res); !strings.Contains(ans.Ignored, "mismatch") {
-			t.Errorf("wrong amount: answer %+v", ans)
+			t.Errorf("wrong hold: answer %+v", ans)
 		}
 		if b := a.bookingOf(p); b.State != booking.BookingPending {
 			t.Errorf("booking %s after events without effect, want pending", b.State)

@@ -125,7 +125,7 @@ func payWithCheckout(t *testing.T, s booking.Store, showID, owner string, m book
 	t.Helper()
 	h := hold(t, s, showID, owner, m, seats...)
 	p, _ := pay(t, s, h, m)
-	if err := s.SetCheckoutRef(context.Background(), p.ID, "cs_"+p.ID); err != nil {
+	if err := s.SetCheckoutRef(context.Background(), p.ID, 0, "cs_"+p.ID); err != nil {
 		t.Fatalf("SetCheckoutRef: %v", err)
 	}
 	return h, getPayment(t, s, p.ID)
@@ -136,7 +136,7 @@ func testCheckoutRef(t *testing.T, s booking.Store) {
 	show, _ := newShow(t, s, 1, 3, later)
 	h := hold(t, s, show.ID, "o1", at(0), "A1")
 	p, b := pay(t, s, h, at(time.Minute))
-	if err := s.SetCheckoutRef(ctx, p.ID, "cs_test_1"); err != nil {
+	if err := s.SetCheckoutRef(ctx, p.ID, 0, "cs_test_1"); err != nil {
 		t.Fatalf("SetCheckoutRef: %v", err)
 	}
 	want := p
@@ -145,7 +145,7 @@ func testCheckoutRef(t *testing.T, s booking.Store) {
 		t.Errorf("payment after SetCheckoutRef (-want +got):\n%s", diff)
 	}
 	same(t, "booking", b, getBooking(t, s, b.ID))
-	err := s.SetCheckoutRef(ctx, booking.NewID(), "cs_test_2")
+	err := s.SetCheckoutRef(ctx, booking.NewID(), 0, "cs_test_2")
 	wantErr(t, "SetCheckoutRef of an unknown payment", err, booking.ErrPaymentNotFound)
 	// Pay again returns the payment with its ref.
 	again, _, err := s.StartPayment(ctx, h.ID, "o1", newPaymentStart(), at(2*time.Minute))

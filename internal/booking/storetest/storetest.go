@@ -78,6 +78,7 @@ func Run(t *testing.T, h Harness) {
 		{"StartPayment", startPaymentTests, true},
 		{"Settle", settleTests, true},
 		{"Provider", providerTests, true},
+		{"Checkout", checkoutTests, true},
 		{"Sales", salesTests, true},
 		{"Catalog", catalogTests, true},
 		{"Admin", adminTests, true},

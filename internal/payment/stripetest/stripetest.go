@@ -44,6 +44,37 @@ type Call struct {
 type Recorder struct {
 	mu    sync.Mutex
 	calls []Call
+	stubs []stub
+}
+
+// stub is an answer Stripe would give that stripe-mock, which keeps no
+// state, cannot: a session paid meanwhile, a refusal.
+type stub struct {
+	prefix string
+	status int
+	body   string
+}
+
+// StubNext answers the next call whose method and path start with prefix
+// with status and the JSON body, instead of passing it on; the call is
+// recorded as any other.
+func (r *Recorder) StubNext(prefix string, status int, body string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.stubs = append(r.stubs, stub{prefix, status, body})
+}
+
+// takeStub removes and returns the first stub for req.
+func (r *Recorder) takeStub(req *http.Request) (stub, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i, st := range r.stubs {
+		if strings.HasPrefix(req.Method+" "+req.URL.Path, st.prefix) {
+			r.stubs = append(r.stubs[:i], r.stubs[i+1:]...)
+			return st, true
+		}
+	}
+	return stub{}, false
 }
 
 // Client is an HTTP client whose calls the recorder records.
@@ -58,9 +89,18 @@ func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		body, _ = io.ReadAll(req.Body)
 		req.Body = io.NopCloser(bytes.NewReader(body))
 	}
-	res, err := http.DefaultTransport.RoundTrip(req)
-	if err != nil {
-		return nil, err
+	var res *http.Response
+	if st, ok := r.takeStub(req); ok {
+		res = &http.Response{
+			StatusCode: st.status, Status: http.StatusText(st.status), Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+			Header: http.Header{"Content-Type": {"application/json"}, "Request-Id": {"req_stub"}},
+			Body:   io.NopCloser(strings.NewReader(st.body)), Request: req,
+		}
+	} else {
+		var err error
+		if res, err = http.DefaultTransport.RoundTrip(req); err != nil {
+			return nil, err
+		}
 	}
 	answer, _ := io.ReadAll(res.Body)
 	res.Body.Close()
