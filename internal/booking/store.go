@@ -42,16 +42,17 @@ type Store interface {
 	Occupancy(ctx context.Context, showID string, m Moment) (Occupancy, error)
 
 	// HoldSeats locks h.SeatIDs of h.ShowID for hold h at m.Now, all or
-	// nothing, and in the same step replaces h.Owner's previous active hold
-	// for the show (whose seats count as available to h). The stored hold
+	// nothing, and in the same step replaces h.Owner's previous hold for
+	// the show (PreviousHold: its most recent hold of the show still
+	// active, whatever its seats are now; its seats count as available to
+	// h). While that hold has a pending payment, it changes nothing and
+	// returns a *PayingError. The stored hold
 	// has h's fields and its amount, the sum of its seats' prices, in the
 	// show's currency; Hold reads it. (The amount is not returned: nothing
 	// needs it at once, and a value read back inside the transaction costs
 	// every other process the time of a statement while it waits for the
 	// database's write lock.) On conflict it changes nothing and returns an
-	// *UnavailableError naming exactly the seats that were not available. A
-	// previous hold that lapsed and lost every seat to other sessions may be
-	// left active: it has expired, so it can no longer be paid.
+	// *UnavailableError naming exactly the seats that were not available.
 	HoldSeats(ctx context.Context, h Hold, m Moment) error
 	// Hold returns a hold by id, whoever owns it.
 	Hold(ctx context.Context, holdID string) (Hold, error)
