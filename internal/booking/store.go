@@ -35,6 +35,12 @@ type Store interface {
 	// Seats returns the seats of a show in map order (by GridRow, GridCol, then seat id) as
 	// stored: status is what was written, the caller applies the seat rule.
 	Seats(ctx context.Context, showID string) ([]Seat, error)
+	// ShowSeats reads at one moment what a seat map shows: show showID,
+	// its seats as Seats returns them, and owner's active hold for it as
+	// ActiveHold finds it (nil when there is none, or owner is ""). The
+	// three come from one read transaction or snapshot, so that they agree:
+	// a write committed while they are read changes all of them or none.
+	ShowSeats(ctx context.Context, showID, owner string) (ShowSeats, error)
 	// AvailableSeatIDs lists, in map order, the seats of a show that the
 	// store's own query finds available at m.
 	AvailableSeatIDs(ctx context.Context, showID string, m Moment) ([]string, error)
@@ -120,6 +126,14 @@ type Store interface {
 	CatalogStore
 	MailStore
 	PruneStore
+}
+
+// ShowSeats is a show with its seats and a viewer's hold, read at one
+// moment (Store.ShowSeats).
+type ShowSeats struct {
+	Show  Show
+	Seats []Seat
+	Hold  *Hold // the viewer's active hold, possibly expired; nil for none
 }
 
 // PruneStore deletes history older than RETENTION (SPEC §12): expired

@@ -184,11 +184,17 @@ func (s *Store) Hold(ctx context.Context, holdID string) (booking.Hold, error) {
 // locks: an unexpired active hold locks all its seats. One that has expired
 // is found while it still locks a seat nobody has taken since.
 func (s *Store) ActiveHold(ctx context.Context, showID, owner string) (booking.Hold, error) {
-	h, err := scanHold(s.read.QueryRowContext(ctx, `SELECT `+holdColumns+` FROM holds
+	h, err := activeHold(ctx, s.read, showID, owner)
+	return h, wrapErr("active hold", err)
+}
+
+// activeHold is ActiveHold on q, the read pool or a transaction.
+func activeHold(ctx context.Context, q rowQuerier, showID, owner string) (booking.Hold, error) {
+	h, err := scanHold(q.QueryRowContext(ctx, `SELECT `+holdColumns+` FROM holds
 		WHERE id = (SELECT hold_id FROM seats INDEXED BY seats_hold
 			WHERE show_id = ? AND hold_owner = ? AND status = 'locked' LIMIT 1)
 		AND state = 'active'`, showID, owner))
-	return h, wrapErr("active hold", notFound(err, booking.ErrHoldNotFound))
+	return h, notFound(err, booking.ErrHoldNotFound)
 }
 
 // ReleaseHold frees the seats the hold still locks and marks it released if
