@@ -31,7 +31,7 @@ func newMailer(cfg config.Config, logger *slog.Logger) (mail.Sender, error) {
 // sendMail runs Service.SendMail every mailEvery, and at once when kicked,
 // until ctx is done. Every process runs it; the outbox's claims keep two
 // from sending one mail.
-func sendMail(ctx context.Context, svc *booking.Service, sender mail.Sender, publicURL string, logger *slog.Logger) (kick func()) {
+func sendMail(w *workers, svc *booking.Service, sender mail.Sender, publicURL string, logger *slog.Logger) (kick func()) {
 	send := func(ctx context.Context, m booking.Mail, b booking.Booking, sh booking.Show) error {
 		err := sender.Send(ctx, mail.About(m, b, sh, web.BookingLink(publicURL, b)))
 		if err != nil {
@@ -39,13 +39,13 @@ func sendMail(ctx context.Context, svc *booking.Service, sender mail.Sender, pub
 		}
 		return err
 	}
-	return every(ctx, mailEvery, func(ctx context.Context) {
+	return w.every(mailEvery, func(ctx context.Context) {
 		for {
 			n, err := svc.SendMail(ctx, mailBatch, send)
 			if err != nil && ctx.Err() == nil {
 				logger.Warn("sending mail", "sent", n, "err", err)
 			}
-			if err != nil || n < mailBatch {
+			if err != nil || n < mailBatch || w.stopped() {
 				return
 			}
 		}

@@ -61,8 +61,8 @@ const checkoutSweepEvery = 30 * time.Second
 // checkoutSweepEvery, and at once when kicked, until ctx is done. Every
 // process runs it; a checkout closed twice is no harm. It returns the kick,
 // which never blocks.
-func closeEndedCheckouts(ctx context.Context, svc *booking.Service, logger *slog.Logger) (kick func()) {
-	return every(ctx, checkoutSweepEvery, func(ctx context.Context) {
+func closeEndedCheckouts(w *workers, svc *booking.Service, logger *slog.Logger) (kick func()) {
+	return w.every(checkoutSweepEvery, func(ctx context.Context) {
 		runCtx, cancel := context.WithTimeout(ctx, checkoutSweepEvery)
 		defer cancel()
 		n, err := svc.CloseEndedCheckouts(runCtx)
@@ -72,29 +72,4 @@ func closeEndedCheckouts(ctx context.Context, svc *booking.Service, logger *slog
 			logger.Info("closed checkouts of ended holds", "closed", n)
 		}
 	})
-}
-
-// every runs fn in a goroutine of its own every d, and at once when the
-// kick it returns is called (which never blocks), until ctx is done.
-func every(ctx context.Context, d time.Duration, fn func(context.Context)) (kick func()) {
-	kicks := make(chan struct{}, 1)
-	go func() {
-		t := time.NewTicker(d)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-			case <-kicks:
-			}
-			fn(ctx)
-		}
-	}()
-	return func() {
-		select {
-		case kicks <- struct{}{}:
-		default:
-		}
-	}
 }

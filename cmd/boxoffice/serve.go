@@ -83,10 +83,16 @@ func (m *Main) serve(ctx context.Context, args []string, getenv func(string) str
 		MailLease: cfg.MailLease, SeatsPerAddress: cfg.HoldSeatsPerAddress, AllowGaps: cfg.AllowGaps,
 	})
 	svc.UsePayments(payments)
-	sweepCtx, stopSweep := context.WithCancel(context.WithoutCancel(ctx))
-	defer stopSweep()
+	// The background work; waited for as serve returns, before the
+	// payments and the store close (deferred calls run last first).
+	w := newWorkers(ctx)
+	defer func() {
+		stopCtx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+		defer cancel()
+		w.stop(stopCtx)
+	}()
 	if cfg.SeedDemo {
-		every(sweepCtx, demoEvery, func(ctx context.Context) {
+		w.every(demoEvery, func(ctx context.Context) {
 			if err := keepDemo(ctx, db.Store, time.Now(), logger); err != nil && ctx.Err() == nil {
 				logger.Warn("keeping the demo catalog ahead", "err", err)
 			}
@@ -98,12 +104,12 @@ func (m *Main) serve(ctx context.Context, args []string, getenv func(string) str
 		logger.Warn("this host's clock is far from the database's: the seat rule frees locks early or late in this process; synchronise it (NTP)",
 			"skew", skew.String(), "margin", margin.String(), "max", booking.MaxClockSkew.String())
 	}
-	prune(sweepCtx, db.Store, cfg.Retention, logger)
+	prune(w, db.Store, cfg.Retention, logger)
 	mailer, err := newMailer(cfg, logger)
 	if err != nil {
 		return err
 	}
-	sendMail(sweepCtx, svc, mailer, cfg.PublicURL, logger)
+	sendMail(w, svc, mailer, cfg.PublicURL, logger)
 	signingKey, err := svc.SigningKey(ctx)
 	if err != nil {
 		return fmt.Errorf("the shared signing key: %w", err)
@@ -115,7 +121,7 @@ func (m *Main) serve(ctx context.Context, args []string, getenv func(string) str
 		Sessions:        db.Sessions,
 		Payments:        payments,
 		CheckoutOrigins: checkoutOrigins(payments.Name()),
-		HoldEnded:       closeEndedCheckouts(sweepCtx, svc, logger),
+		HoldEnded:       closeEndedCheckouts(w, svc, logger),
 		Logger:          logger,
 		Limiter:         db.Limiter,
 
@@ -165,6 +171,12 @@ func (m *Main) serve(ctx context.Context, args []string, getenv func(string) str
 	}
 	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("serve: %w", err)
+	}
+	// Then the background work, in what is left of the grace period: a
+	// mail being sent is sent and recorded before the store closes.
+	logger.Info("waiting for background work to finish")
+	if !w.stop(drainCtx) {
+		logger.Warn("background work still running after the grace period; closing the database under it")
 	}
 	logger.Info("stopped")
 	return nil
@@ -332,12 +344,12 @@ const (
 	pruneBatch = 1000
 )
 
-// prune runs the store's Prune until ctx is done.
-func prune(ctx context.Context, store booking.PruneStore, retention time.Duration, logger *slog.Logger) {
+// prune runs the store's Prune on w until it stops.
+func prune(w *workers, store booking.PruneStore, retention time.Duration, logger *slog.Logger) {
 	run := func(ctx context.Context) {
 		before := time.Now().Add(-retention)
 		total := 0
-		for ctx.Err() == nil {
+		for ctx.Err() == nil && !w.stopped() {
 			n, err := store.Prune(ctx, before, pruneBatch)
 			total += n
 			if err != nil {
@@ -354,13 +366,5 @@ func prune(ctx context.Context, store booking.PruneStore, retention time.Duratio
 			logger.Info("pruned history", "deleted", total, "before", before.Format(time.RFC3339))
 		}
 	}
-	go func() {
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(pruneFirst):
-		}
-		run(ctx)
-		every(ctx, pruneEvery, run)
-	}()
+	w.loop(pruneFirst, pruneEvery, run)
 }

@@ -132,6 +132,8 @@ func ValidateAdmin(email, password string) error {
 	at := strings.LastIndexByte(email, '@')
 	if at <= 0 || at == len(email)-1 || len(email) > 254 || strings.ContainsAny(email, " \t\r\n<>") {
 		f.add("email", "%q is not an email address.", Truncate(email, 40))
+	} else if msg := refusedText("The email address", email); msg != "" {
+		f.add("email", "%s", msg)
 	}
 	f.password(password)
 	return f.err()

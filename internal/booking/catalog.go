@@ -58,7 +58,8 @@ func (f *fields) add(field, format string, args ...any) {
 	*f = append(*f, FieldError{Field: field, Message: fmt.Sprintf(format, args...)})
 }
 
-// text checks a required line of text of at most max characters.
+// text checks a required line of text of at most max characters, without
+// the control and text-direction characters RefusedRune refuses.
 func (f *fields) text(field, label, v string, max int) {
 	switch n := utf8.RuneCountInString(v); {
 	case strings.TrimSpace(v) == "":
@@ -67,6 +68,10 @@ func (f *fields) text(field, label, v string, max int) {
 		f.add(field, "%s can be at most %d characters; it has %d.", label, max, n)
 	case strings.ContainsAny(v, "\r\n\t<>"):
 		f.add(field, "%s must be one line of plain text.", label)
+	default:
+		if msg := refusedText(label, v); msg != "" {
+			f.add(field, "%s", msg)
+		}
 	}
 }
 
@@ -119,6 +124,12 @@ func ValidateMovie(m Movie) error {
 func ValidateScreen(sc Screen) (Layout, error) {
 	var f fields
 	f.text("name", "The name", sc.Name, 40)
+	// The layout is kept as typed, notes and all: its lines may break and
+	// its notes may have tabs, but no other control character.
+	if msg := refusedText("The layout", sc.Layout, '\n', '\r', '\t'); msg != "" {
+		f.add("layout", "%s", msg)
+		return Layout{}, f.err()
+	}
 	l, err := ParseLayout(sc.Layout)
 	if err != nil {
 		f.add("layout", "%s", err.Error())

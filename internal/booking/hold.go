@@ -104,23 +104,64 @@ func CheckHoldRequest(h Hold) error {
 	return nil
 }
 
+// PreviousHold is what a hold step reads of the session's previous hold
+// for the show (SPEC §2): its most recent hold of that show still active,
+// whatever its seats are now.
+type PreviousHold struct {
+	ID      string   // "" when the session has none
+	SeatIDs []string // as the hold was made
+	// Paying says that a payment for it is pending: the moviegoer pressed
+	// Pay and the provider has not answered yet.
+	Paying bool
+}
+
+// ids is the previous hold's id as a list, for the seat checks.
+func (p PreviousHold) ids() []string {
+	if p.ID == "" {
+		return nil
+	}
+	return []string{p.ID}
+}
+
+// PayingError refuses a new hold of a show while the session's previous
+// hold for it has a pending payment: replacing that hold would take its
+// seats from the payment, which would then end refund_due. The moviegoer
+// finishes paying, or goes Back (which stays possible) first.
+type PayingError struct {
+	HoldID string
+	Seats  []string
+}
+
+func (e *PayingError) Error() string {
+	return fmt.Sprintf("You are paying for %s: finish, or go Back first.", strings.Join(e.Seats, ", "))
+}
+
+// Unwrap makes a PayingError an ECONFLICT *Error for ErrorCode and
+// ErrorMessage.
+func (e *PayingError) Unwrap() error { return &Error{Code: ECONFLICT, Message: e.Error()} }
+
 // DecideHold is the one decision of a hold (SPEC §2, §13), taken inside the
 // store's step on the seats as the step reads them, before it writes
 // anything. seats holds h's requested seats and, unless m.AllowGaps, every
 // other seat of the rows they are in. previous is h.Owner's previous hold
-// for the show (one at most, but see the SQLite adapter's prevHoldsSQL):
-// its seats count as available to h, for the seat rule and the gap rule
-// alike. It returns the hold's amount, or why it cannot be held, in the
-// order a person is told: seats the show lacks (EINVALID), seats taken
-// (*UnavailableError), then a seat the hold would leave alone (*GapError).
-// The store then writes what was decided: h's seats locked, the previous
-// hold's others freed and the previous hold replaced.
-func DecideHold(h Hold, seats []Seat, previous []string, m Moment) (Money, error) {
-	if err := CheckHoldable(h.SeatIDs, seats, previous, m); err != nil {
+// for the show (PreviousHold; ID "" for none): its seats count as
+// available to h, for the seat rule and the gap rule alike. It returns the
+// hold's amount, or why it cannot be held, in the order a person is told:
+// a payment of the previous hold still pending (*PayingError), seats the
+// show lacks (EINVALID), seats taken (*UnavailableError), then a seat the
+// hold would leave alone (*GapError). The store then writes what was
+// decided: h's seats locked, the previous hold's others freed and the
+// previous hold replaced.
+func DecideHold(h Hold, seats []Seat, previous PreviousHold, m Moment) (Money, error) {
+	if previous.ID != "" && previous.Paying {
+		return 0, &PayingError{HoldID: previous.ID, Seats: NormalizeSeatIDs(previous.SeatIDs)}
+	}
+	prev := previous.ids()
+	if err := CheckHoldable(h.SeatIDs, seats, prev, m); err != nil {
 		return 0, err
 	}
 	if !m.AllowGaps {
-		free := func(s Seat) bool { return s.AvailableAt(m) || lockedByAny(s, previous) }
+		free := func(s Seat) bool { return s.AvailableAt(m) || lockedByAny(s, prev) }
 		if err := CheckGaps(seats, h.SeatIDs, free); err != nil {
 			return 0, err
 		}

@@ -130,6 +130,7 @@ func TestDecideHold(t *testing.T) {
 		name      string
 		seats     []string
 		prev      []string
+		paying    bool
 		m         booking.Moment
 		amount    booking.Money
 		wantCode  string
@@ -144,6 +145,8 @@ func TestDecideHold(t *testing.T) {
 		{name: "the previous hold's seats count as free for the gap rule", seats: []string{"A4"}, prev: []string{"prev"}, wantCode: booking.EINVALID, wantGap: "A3"},
 		{name: "gaps allowed", seats: []string{"A5", "A6", "A7"}, m: allowGaps, amount: 500 + 600 + 700},
 		{name: "unknown seat", seats: []string{"A5", "A11"}, wantCode: booking.EINVALID},
+		{name: "the previous hold is being paid for", seats: []string{"A3", "A4"}, prev: []string{"prev"}, paying: true, wantCode: booking.ECONFLICT},
+		{name: "paying is told first", seats: []string{"A2", "A11"}, prev: []string{"prev"}, paying: true, wantCode: booking.ECONFLICT},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -152,7 +155,18 @@ func TestDecideHold(t *testing.T) {
 				m = at(0)
 			}
 			h := booking.Hold{ID: "new", Owner: "o1", SeatIDs: tt.seats}
-			amount, err := booking.DecideHold(h, row, tt.prev, m)
+			var prev booking.PreviousHold
+			if len(tt.prev) > 0 {
+				prev = booking.PreviousHold{ID: tt.prev[0], SeatIDs: []string{"A4", "A3"}, Paying: tt.paying}
+			}
+			amount, err := booking.DecideHold(h, row, prev, m)
+			var pe *booking.PayingError
+			if errors.As(err, &pe) != tt.paying {
+				t.Fatalf("DecideHold(%q) = %v; a pending payment refused: %v", tt.seats, err, tt.paying)
+			}
+			if pe != nil && (pe.HoldID != "prev" || booking.ErrorMessage(err) != "You are paying for A3, A4: finish, or go Back first.") {
+				t.Errorf("PayingError %+v says %q", pe, booking.ErrorMessage(err))
+			}
 			if got := booking.ErrorCode(err); got != tt.wantCode {
 				t.Fatalf("DecideHold(%q) = %v (code %q), want code %q", tt.seats, err, got, tt.wantCode)
 			}

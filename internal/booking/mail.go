@@ -10,14 +10,20 @@ import (
 	"net/mail"
 	"strings"
 	"time"
+	"unicode"
 )
 
-// ValidateEmail checks the address a moviegoer gives at Pay: one address,
-// without a display name, whose domain has a dot. It returns the address
-// trimmed, with its domain lower-cased.
+// ValidateEmail checks the address a moviegoer gives at Pay (and at Find
+// my booking): one address, without a display name, with no control or
+// text-direction character (RefusedRune), whose domain is a dotted name
+// (DottedDomain), never an address literal such as [127.0.0.1]. It
+// returns the address trimmed, with its domain lower-cased.
 func ValidateEmail(s string) (string, error) {
 	s = strings.TrimSpace(s)
 	bad := InvalidFields{{Field: "email", Message: "Please enter one email address, like name@example.com."}}
+	if msg := refusedText("The email address", s); msg != "" {
+		return "", InvalidFields{{Field: "email", Message: msg}}
+	}
 	if s == "" || len(s) > 254 || strings.ContainsAny(s, " \t\r\n,;<>\"") {
 		return "", bad
 	}
@@ -27,11 +33,33 @@ func ValidateEmail(s string) (string, error) {
 	}
 	at := strings.LastIndexByte(s, '@')
 	local, domain := s[:at], strings.ToLower(s[at+1:])
-	if local == "" || !strings.Contains(domain, ".") || strings.HasPrefix(domain, ".") ||
-		strings.HasSuffix(domain, ".") || strings.Contains(domain, "..") {
+	if local == "" || !DottedDomain(domain) {
 		return "", bad
 	}
 	return local + "@" + domain, nil
+}
+
+// DottedDomain reports whether domain is a name of two or more labels
+// separated by dots, each of letters (any script), digits and inner
+// hyphens, the last not all digits: mail goes to a name, never to an
+// address literal ([127.0.0.1], or 127.0.0.1 bare).
+func DottedDomain(domain string) bool {
+	labels := strings.Split(domain, ".")
+	if len(labels) < 2 || len(domain) > 253 {
+		return false
+	}
+	for _, l := range labels {
+		if l == "" || len(l) > 63 || strings.HasPrefix(l, "-") || strings.HasSuffix(l, "-") {
+			return false
+		}
+		for _, r := range l {
+			if r != '-' && !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.Is(unicode.Mn, r) && !unicode.Is(unicode.Mc, r) {
+				return false
+			}
+		}
+	}
+	last := labels[len(labels)-1]
+	return strings.TrimFunc(last, unicode.IsDigit) != ""
 }
 
 // NewBookingKey returns the key of a booking link: 128 random bits.

@@ -117,25 +117,17 @@ func (sm SeatMap) State(seat Seat) SeatState {
 	return seat.StateFor(mine, sm.At)
 }
 
-// SeatMap returns show showID's seats for viewer (a visitor id, may be empty).
+// SeatMap returns show showID's seats for viewer (a visitor id, may be
+// empty), read in one go (Store.ShowSeats): the show, its seats and the
+// viewer's hold agree, however many holds commit meanwhile.
 func (s *Service) SeatMap(ctx context.Context, showID, viewer string) (SeatMap, error) {
-	show, err := s.store.Show(ctx, showID)
+	ss, err := s.store.ShowSeats(ctx, showID, viewer)
 	if err != nil {
 		return SeatMap{}, err
 	}
-	seats, err := s.store.Seats(ctx, showID)
-	if err != nil {
-		return SeatMap{}, err
-	}
-	sm := SeatMap{Show: show, Seats: seats, At: s.Now()}
-	if viewer != "" {
-		h, err := s.store.ActiveHold(ctx, showID, viewer)
-		switch {
-		case err == nil && !h.ExpiredAt(sm.At):
-			sm.MyHold = &h
-		case err != nil && ErrorCode(err) != ENOTFOUND:
-			return SeatMap{}, err
-		}
+	sm := SeatMap{Show: ss.Show, Seats: ss.Seats, At: s.Now()}
+	if ss.Hold != nil && !ss.Hold.ExpiredAt(sm.At) {
+		sm.MyHold = ss.Hold
 	}
 	return sm, nil
 }

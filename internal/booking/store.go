@@ -35,6 +35,12 @@ type Store interface {
 	// Seats returns the seats of a show in map order (by GridRow, GridCol, then seat id) as
 	// stored: status is what was written, the caller applies the seat rule.
 	Seats(ctx context.Context, showID string) ([]Seat, error)
+	// ShowSeats reads at one moment what a seat map shows: show showID,
+	// its seats as Seats returns them, and owner's active hold for it as
+	// ActiveHold finds it (nil when there is none, or owner is ""). The
+	// three come from one read transaction or snapshot, so that they agree:
+	// a write committed while they are read changes all of them or none.
+	ShowSeats(ctx context.Context, showID, owner string) (ShowSeats, error)
 	// AvailableSeatIDs lists, in map order, the seats of a show that the
 	// store's own query finds available at m.
 	AvailableSeatIDs(ctx context.Context, showID string, m Moment) ([]string, error)
@@ -42,16 +48,17 @@ type Store interface {
 	Occupancy(ctx context.Context, showID string, m Moment) (Occupancy, error)
 
 	// HoldSeats locks h.SeatIDs of h.ShowID for hold h at m.Now, all or
-	// nothing, and in the same step replaces h.Owner's previous active hold
-	// for the show (whose seats count as available to h). The stored hold
+	// nothing, and in the same step replaces h.Owner's previous hold for
+	// the show (PreviousHold: its most recent hold of the show still
+	// active, whatever its seats are now; its seats count as available to
+	// h). While that hold has a pending payment, it changes nothing and
+	// returns a *PayingError. The stored hold
 	// has h's fields and its amount, the sum of its seats' prices, in the
 	// show's currency; Hold reads it. (The amount is not returned: nothing
 	// needs it at once, and a value read back inside the transaction costs
 	// every other process the time of a statement while it waits for the
 	// database's write lock.) On conflict it changes nothing and returns an
-	// *UnavailableError naming exactly the seats that were not available. A
-	// previous hold that lapsed and lost every seat to other sessions may be
-	// left active: it has expired, so it can no longer be paid.
+	// *UnavailableError naming exactly the seats that were not available.
 	HoldSeats(ctx context.Context, h Hold, m Moment) error
 	// Hold returns a hold by id, whoever owns it.
 	Hold(ctx context.Context, holdID string) (Hold, error)
@@ -134,6 +141,14 @@ type Store interface {
 	CatalogStore
 	MailStore
 	PruneStore
+}
+
+// ShowSeats is a show with its seats and a viewer's hold, read at one
+// moment (Store.ShowSeats).
+type ShowSeats struct {
+	Show  Show
+	Seats []Seat
+	Hold  *Hold // the viewer's active hold, possibly expired; nil for none
 }
 
 // PruneStore deletes history older than RETENTION (SPEC §12): expired

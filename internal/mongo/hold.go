@@ -150,7 +150,7 @@ func (s *Store) holdSeats(ctx context.Context, h booking.Hold, m booking.Moment)
 	if err != nil {
 		return booking.Hold{}, err
 	}
-	prevID := ""
+	var previous booking.PreviousHold
 	prev, err := findHold(ctx, s.col(colHolds), activeHoldFilter(h.ShowID, h.Owner))
 	switch {
 	case err == nil && prev.ID == h.ID:
@@ -158,15 +158,15 @@ func (s *Store) holdSeats(ctx context.Context, h booking.Hold, m booking.Moment)
 		// answer as the first time rather than replace h by itself.
 		return prev.hold(), nil
 	case err == nil:
-		prevID = prev.ID
+		previous = booking.PreviousHold{ID: prev.ID, SeatIDs: prev.SeatIDs}
+		if previous.Paying, err = s.paying(ctx, prev.ID); err != nil {
+			return booking.Hold{}, err
+		}
 	case !errors.Is(err, mongo.ErrNoDocuments):
 		return booking.Hold{}, fmt.Errorf("read previous hold: %w", err)
 	}
+	prevID := previous.ID
 
-	var previous []string
-	if prevID != "" {
-		previous = []string{prevID}
-	}
 	seats := s.col(colSeats)
 	found, err := s.holdSeatsRead(ctx, h, m)
 	if err != nil {
@@ -229,6 +229,26 @@ func (s *Store) holdSeats(ctx context.Context, h booking.Hold, m booking.Moment)
 		return booking.Hold{}, err
 	}
 	return h, nil
+}
+
+// paying reports, inside the caller's transaction, whether hold holdID has
+// a payment pending whose checkout may still take the money
+// (booking.PreviousHold.Paying). A Pay that commits after this read
+// writes the hold's document, as replacing the hold does, so the two
+// conflict and the hold runs again and sees the payment.
+func (s *Store) paying(ctx context.Context, holdID string) (bool, error) {
+	var p paymentDoc
+	err := s.col(colPayments).FindOne(ctx, bson.D{
+		{Key: "hold_id", Value: holdID},
+		{Key: "state", Value: string(booking.PaymentPending)},
+	}, options.FindOne().SetProjection(bson.D{{Key: "checkout_closed_at", Value: 1}})).Decode(&p)
+	switch {
+	case errors.Is(err, mongo.ErrNoDocuments):
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("read previous hold's payment: %w", err)
+	}
+	return p.CheckoutClosedAt == 0, nil
 }
 
 // checkHeldPerAddress counts, inside the hold's transaction and after its

@@ -435,3 +435,39 @@ func withoutID(v any) (bson.D, error) {
 	}
 	return out, nil
 }
+
+// ShowSeats reads the show, its seats and owner's active hold in one
+// snapshot session: the first read fixes a point in the cluster's history
+// (atClusterTime) and the others read at it, so a hold, Back or payment
+// committed meanwhile is in all three reads or in none. Snapshot reads
+// need MongoDB 5.0 or later, as the replica set this adapter requires
+// runs.
+func (s *Store) ShowSeats(ctx context.Context, showID, owner string) (booking.ShowSeats, error) {
+	sess, err := s.client.StartSession(options.Session().SetSnapshot(true))
+	if err != nil {
+		return booking.ShowSeats{}, fmt.Errorf("mongo: show seats: %w", err)
+	}
+	defer sess.EndSession(context.WithoutCancel(ctx))
+	ctx = mongo.NewSessionContext(ctx, sess)
+
+	var ss booking.ShowSeats
+	var d showDoc
+	if err := s.col(colShows).FindOne(ctx, bson.D{{Key: "_id", Value: showID}}).Decode(&d); err != nil {
+		return booking.ShowSeats{}, notFound(err, booking.ErrShowNotFound, "show seats")
+	}
+	ss.Show = d.show()
+	if ss.Seats, err = findSeats(ctx, s.col(colSeats), bson.D{{Key: "show_id", Value: showID}}); err != nil {
+		return booking.ShowSeats{}, fmt.Errorf("mongo: show seats: %w", err)
+	}
+	if owner != "" {
+		hd, err := findHold(ctx, s.col(colHolds), activeHoldFilter(showID, owner))
+		switch {
+		case err == nil:
+			h := hd.hold()
+			ss.Hold = &h
+		case !errors.Is(err, mongo.ErrNoDocuments):
+			return booking.ShowSeats{}, fmt.Errorf("mongo: show seats: active hold: %w", err)
+		}
+	}
+	return ss, nil
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"boxoffice/internal/booking"
@@ -45,7 +46,8 @@ func getOwnHold(ctx context.Context, q rowQuerier, holdID, owner string) (bookin
 // HoldSeats locks h.SeatIDs for h at m.Now, all or nothing, replacing the
 // owner's previous hold for the show, in one BEGIN IMMEDIATE transaction
 // that reads what it decides on and writes what booking.DecideHold decided:
-// the show (its sales window and currency), the owner's previous hold, and
+// the show (its sales window and currency), the owner's previous hold
+// (prevHoldSQL: with whether it is being paid for), and
 // the requested seats (with the rest of their rows for the gap rule). No
 // other process can write between the read and the writes: the transaction
 // holds the database's write lock from its start.
@@ -73,7 +75,7 @@ func (s *Store) holdSeats(ctx context.Context, tx *sql.Tx, h booking.Hold, m boo
 	if err != nil {
 		return err
 	}
-	prevs, err := s.prevHolds(ctx, tx, h)
+	prev, err := s.prevHold(ctx, tx, h)
 	if err != nil {
 		return err
 	}
@@ -89,7 +91,7 @@ func (s *Store) holdSeats(ctx context.Context, tx *sql.Tx, h booking.Hold, m boo
 	if err != nil {
 		return err
 	}
-	amount, err := booking.DecideHold(h, seats, prevs, m)
+	amount, err := booking.DecideHold(h, seats, prev, m)
 	if err != nil {
 		return err
 	}
@@ -102,15 +104,13 @@ func (s *Store) holdSeats(ctx context.Context, tx *sql.Tx, h booking.Hold, m boo
 	if locked != len(h.SeatIDs) {
 		return fmt.Errorf("hold %s locked %d of its %d seats, all of which were read: %w", h.ID, locked, len(h.SeatIDs), errIntegrity)
 	}
-	if len(prevs) > 0 {
+	if prev.ID != "" {
 		// The seats the new hold took over carry its id already; the
 		// owner's others go back to available.
 		if _, err := tx.StmtContext(ctx, s.stmts.releasePrev).ExecContext(ctx, h.ShowID, h.Owner, h.ID); err != nil {
 			return err
 		}
-	}
-	for _, prev := range prevs {
-		if _, err := tx.StmtContext(ctx, s.stmts.replaceHold).ExecContext(ctx, prev); err != nil {
+		if _, err := tx.StmtContext(ctx, s.stmts.replaceHold).ExecContext(ctx, h.ShowID, h.Owner, h.ID); err != nil {
 			return err
 		}
 	}
@@ -149,23 +149,19 @@ func (s *Store) checkOnSale(ctx context.Context, tx *sql.Tx, showID string, m bo
 	return currency, show.CheckOnSale(m)
 }
 
-// prevHolds returns the ids of h.Owner's previous holds for the show
-// (prevHoldsSQL).
-func (s *Store) prevHolds(ctx context.Context, tx *sql.Tx, h booking.Hold) ([]string, error) {
-	rows, err := tx.StmtContext(ctx, s.stmts.prevHolds).QueryContext(ctx, h.ShowID, h.Owner)
-	if err != nil {
-		return nil, err
+// prevHold reads h.Owner's previous hold for the show (prevHoldSQL); ID
+// "" when there is none.
+func (s *Store) prevHold(ctx context.Context, tx *sql.Tx, h booking.Hold) (booking.PreviousHold, error) {
+	var (
+		prev    booking.PreviousHold
+		seatIDs string
+	)
+	err := tx.StmtContext(ctx, s.stmts.prevHold).QueryRowContext(ctx, h.ShowID, h.Owner).Scan(&prev.ID, &seatIDs, &prev.Paying)
+	if errors.Is(err, sql.ErrNoRows) {
+		return booking.PreviousHold{}, nil
 	}
-	defer rows.Close()
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
+	prev.SeatIDs = splitIDs(seatIDs)
+	return prev, err
 }
 
 // execCount runs stmt and returns how many rows it changed.
@@ -188,11 +184,17 @@ func (s *Store) Hold(ctx context.Context, holdID string) (booking.Hold, error) {
 // locks: an unexpired active hold locks all its seats. One that has expired
 // is found while it still locks a seat nobody has taken since.
 func (s *Store) ActiveHold(ctx context.Context, showID, owner string) (booking.Hold, error) {
-	h, err := scanHold(s.read.QueryRowContext(ctx, `SELECT `+holdColumns+` FROM holds
+	h, err := activeHold(ctx, s.read, showID, owner)
+	return h, wrapErr("active hold", err)
+}
+
+// activeHold is ActiveHold on q, the read pool or a transaction.
+func activeHold(ctx context.Context, q rowQuerier, showID, owner string) (booking.Hold, error) {
+	h, err := scanHold(q.QueryRowContext(ctx, `SELECT `+holdColumns+` FROM holds
 		WHERE id = (SELECT hold_id FROM seats INDEXED BY seats_hold
 			WHERE show_id = ? AND hold_owner = ? AND status = 'locked' LIMIT 1)
 		AND state = 'active'`, showID, owner))
-	return h, wrapErr("active hold", notFound(err, booking.ErrHoldNotFound))
+	return h, notFound(err, booking.ErrHoldNotFound)
 }
 
 // ReleaseHold frees the seats the hold still locks and marks it released if

@@ -125,8 +125,8 @@ func TestHoldErrors(t *testing.T) {
 
 // TestHoldReplacesEveryHoldOfTheOwner: no path leaves one owner locking
 // seats of two holds in a show, but were a hand-edited file to, the
-// owner's next hold takes over and frees the seats of both and replaces
-// both, rather than refusing the owner's own seats for ever.
+// owner's next hold takes over the seats of the most recent (its previous
+// hold, SPEC §2), frees the seats of both and replaces both.
 func TestHoldReplacesEveryHoldOfTheOwner(t *testing.T) {
 	ctx := context.Background()
 	s, _ := mustOpen(t)
@@ -135,7 +135,8 @@ func TestHoldReplacesEveryHoldOfTheOwner(t *testing.T) {
 	if err := s.HoldSeats(ctx, first, at(0)); err != nil {
 		t.Fatal(err)
 	}
-	locked := strconv.FormatInt(at(0).Now.UnixNano(), 10)
+	// The second is the most recent: the owner's previous hold.
+	locked := strconv.FormatInt(at(0).Now.UnixNano()+1, 10)
 	for _, q := range []string{
 		`INSERT INTO holds (id, show_id, owner, seat_ids, amount, currency, created_at, state)
 			VALUES ('second', 's1', 'o1', 'A2', 100, 'INR', ` + locked + `, 'active')`,

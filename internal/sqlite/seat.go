@@ -122,10 +122,28 @@ func seatsByID(ctx context.Context, q querier, showID string, ids []string) ([]b
 // 2.9 ms to 1.1 ms, docs/PERFORMANCE.md). State is always read from the
 // database; the cache holds no seat state and takes no lock on seats.
 func (s *Store) Seats(ctx context.Context, showID string) ([]booking.Seat, error) {
+	seats, err := s.seats(ctx, nil, showID)
+	if err != nil {
+		return nil, wrapErr("seats", err)
+	}
+	return seats, nil
+}
+
+// stmt is st as the read tx runs it, or st itself on the read pool when
+// tx is nil.
+func stmt(ctx context.Context, tx *sql.Tx, st *sql.Stmt) *sql.Stmt {
+	if tx == nil {
+		return st
+	}
+	return tx.StmtContext(ctx, st)
+}
+
+// seats is Seats, in read transaction tx (nil: on the read pool).
+func (s *Store) seats(ctx context.Context, tx *sql.Tx, showID string) ([]booking.Seat, error) {
 	if l := s.layouts.get(showID); l != nil {
-		seats, ok, err := s.seatStates(ctx, showID, l)
+		seats, ok, err := s.seatStates(ctx, tx, showID, l)
 		if err != nil {
-			return nil, fmt.Errorf("sqlite: seats: %w", err)
+			return nil, err
 		}
 		if ok {
 			return seats, nil
@@ -133,17 +151,22 @@ func (s *Store) Seats(ctx context.Context, showID string) ([]booking.Seat, error
 		// Not the seats that were cached: forget them and read everything.
 		s.layouts.remove(showID)
 	}
-	rows, err := s.stmts.seats.QueryContext(ctx, showID)
+	rows, err := stmt(ctx, tx, s.stmts.seats).QueryContext(ctx, showID)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: seats: %w", err)
+		return nil, err
 	}
 	seats, err := collectSeats(showID, rows)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: seats: %w", err)
+		return nil, err
 	}
 	if len(seats) == 0 {
-		if err := s.showExists(ctx, showID); err != nil {
-			return nil, wrapErr("seats", err)
+		var q rowQuerier = s.read
+		if tx != nil {
+			q = tx
+		}
+		var one int
+		if err := q.QueryRowContext(ctx, `SELECT 1 FROM shows WHERE id = ?`, showID).Scan(&one); err != nil {
+			return nil, notFound(err, booking.ErrShowNotFound)
 		}
 		return []booking.Seat{}, nil
 	}
@@ -157,8 +180,8 @@ func (s *Store) Seats(ctx context.Context, showID string) ([]booking.Seat, error
 // early in its sale costs a fraction of a full read (lapsed locks still
 // count: they stay locked in storage). ok is false when a seat found is
 // not l's.
-func (s *Store) seatStates(ctx context.Context, showID string, l *layout) (_ []booking.Seat, ok bool, _ error) {
-	rows, err := s.stmts.seatStates.QueryContext(ctx, showID)
+func (s *Store) seatStates(ctx context.Context, tx *sql.Tx, showID string, l *layout) (_ []booking.Seat, ok bool, _ error) {
+	rows, err := stmt(ctx, tx, s.stmts.seatStates).QueryContext(ctx, showID)
 	if err != nil {
 		return nil, false, err
 	}

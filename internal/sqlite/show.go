@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 
@@ -210,4 +211,37 @@ func (s *Store) CancelShow(ctx context.Context, showID string, m booking.Moment)
 		return booking.Show{}, nil, wrapErr("cancel show", err)
 	}
 	return show, due, nil
+}
+
+// ShowSeats reads the show, its seats and owner's active hold in one read
+// transaction. In WAL mode a transaction reads one snapshot of the
+// database, the one its first read finds, until it ends: a hold, Back or
+// payment another connection or process commits meanwhile is in all three
+// reads or in none.
+func (s *Store) ShowSeats(ctx context.Context, showID, owner string) (booking.ShowSeats, error) {
+	tx, err := s.read.BeginTx(ctx, nil)
+	if err != nil {
+		return booking.ShowSeats{}, wrapErr("show seats", err)
+	}
+	defer tx.Rollback() // it only read
+	var ss booking.ShowSeats
+	if ss.Show, err = scanShow(stmt(ctx, tx, s.stmts.show).QueryRowContext(ctx, showID)); err != nil {
+		return booking.ShowSeats{}, wrapErr("show seats", notFound(err, booking.ErrShowNotFound))
+	}
+	if ss.Seats, err = s.seats(ctx, tx, showID); err != nil {
+		return booking.ShowSeats{}, wrapErr("show seats", err)
+	}
+	if s.showSeatsHook != nil {
+		s.showSeatsHook()
+	}
+	if owner != "" {
+		h, err := activeHold(ctx, tx, showID, owner)
+		switch {
+		case err == nil:
+			ss.Hold = &h
+		case !errors.Is(err, booking.ErrHoldNotFound):
+			return booking.ShowSeats{}, wrapErr("show seats", err)
+		}
+	}
+	return ss, nil
 }

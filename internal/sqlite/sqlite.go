@@ -78,6 +78,10 @@ type Store struct {
 	pruneMu    sync.Mutex
 	pruneAfter string
 	pruneNext  time.Time
+
+	// showSeatsHook, when set (by tests only), runs inside ShowSeats'
+	// read transaction between its read of the seats and of the hold.
+	showSeatsHook func()
 }
 
 // Open opens (creating it if needed, with its parent directory) the database

@@ -15,7 +15,7 @@ type statements struct {
 	lock        *sql.Stmt
 	holdSeats   *sql.Stmt // the seats a hold asks for
 	holdRows    *sql.Stmt // and the rest of their rows, for the gap rule
-	prevHolds   *sql.Stmt
+	prevHold    *sql.Stmt
 	releasePrev *sql.Stmt
 	releaseHold *sql.Stmt // seats still locked by a hold back to available
 	replaceHold *sql.Stmt
@@ -49,15 +49,15 @@ const holdRowsSQL = `SELECT ` + seatColumns + ` FROM seats INDEXED BY seats_by_p
 	WHERE show_id = ?1 AND grid_row IN (
 	SELECT grid_row FROM seats WHERE show_id = ?1 AND seat_id IN (SELECT value FROM json_each(?2)))`
 
-// prevHoldsSQL finds the owner's previous hold for the show: the hold
-// that locks a seat of the owner's, lapsed or not. Every hold replaces the
-// owner's previous one and takes over or frees its seats, so there is at
-// most one; were a hand-edited file to have two, both would be replaced
-// rather than the owner's own seats refused for ever. A previous hold that
-// locks no seat any more has lapsed and lost every seat to others; it is
-// left as it is (it can no longer be paid). Arguments: show id, owner.
-const prevHoldsSQL = `SELECT DISTINCT hold_id FROM seats INDEXED BY seats_hold
-	WHERE show_id = ? AND hold_owner = ? AND status = 'locked' AND hold_id IS NOT NULL`
+// prevHoldSQL finds the owner's previous hold for the show (SPEC §2): its
+// most recent hold of the show still active, whatever its seats are now,
+// with its seats and whether a payment of it is pending with a checkout
+// that may still take the money. Arguments: show id, owner.
+const prevHoldSQL = `SELECT id, seat_ids, EXISTS (SELECT 1 FROM payments INDEXED BY payments_hold
+		WHERE payments.hold_id = holds.id AND payments.state = 'pending' AND payments.checkout_closed_at IS NULL)
+	FROM holds INDEXED BY holds_active_owner
+	WHERE show_id = ? AND owner = ? AND state = 'active'
+	ORDER BY created_at DESC, id DESC LIMIT 1`
 
 // releaseSQL frees the seats a hold still locks; it never touches a seat
 // that another hold has locked since or that was booked. Arguments: show
@@ -90,8 +90,13 @@ const heldFromSQL = `SELECT count(*), min(seats.locked_at) FROM holds INDEXED BY
 	WHERE holds.show_id = ?1 AND holds.address = ?2 AND holds.created_at > ?3 AND holds.state = 'active' AND holds.address <> ''
 	AND seats.status = 'locked' AND seats.locked_at > ?3`
 
-// replaceHoldSQL marks a hold replaced by the same owner's next one.
-const replaceHoldSQL = `UPDATE holds SET state = 'replaced' WHERE id = ? AND state = 'active'`
+// replaceHoldSQL marks the owner's active holds of the show replaced by
+// its next one: the previous hold (prevHoldSQL), and any older one left
+// active, which holds no seat of its own any more (releasePrevSQL frees
+// what the owner's other holds lock). Arguments: show id, owner, the new
+// hold's id.
+const replaceHoldSQL = `UPDATE holds INDEXED BY holds_active_owner SET state = 'replaced'
+	WHERE show_id = ? AND owner = ? AND state = 'active' AND id <> ?`
 
 func prepareStatements(ctx context.Context, write, read *sql.DB) (*statements, error) {
 	st := &statements{}
@@ -108,7 +113,7 @@ func prepareStatements(ctx context.Context, write, read *sql.DB) (*statements, e
 	st.lock = prep(write, lockSQL)
 	st.holdSeats = prep(write, holdSeatsSQL)
 	st.holdRows = prep(write, holdRowsSQL)
-	st.prevHolds = prep(write, prevHoldsSQL)
+	st.prevHold = prep(write, prevHoldSQL)
 	st.releasePrev = prep(write, releasePrevSQL)
 	st.releaseHold = prep(write, releaseSQL)
 	st.replaceHold = prep(write, replaceHoldSQL)

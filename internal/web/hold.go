@@ -62,7 +62,18 @@ func (s *Server) handleHoldCreate(c echo.Context) error {
 	}
 
 	text := booking.ErrorMessage(err)
-	if status == http.StatusConflict {
+	var paying *booking.PayingError
+	if errors.As(err, &paying) {
+		// The session is paying for its previous hold (SPEC §2): the
+		// answer says for which seats, and leads to its checkout, where
+		// Back is.
+		if isHTMX(c) {
+			h := c.Response().Header()
+			h.Set("HX-Retarget", "#seatmap-answer")
+			h.Set("HX-Reswap", "innerHTML")
+			return s.render(c, status, partials.HoldPaying(text, holdURL(paying.HoldID)))
+		}
+	} else if status == http.StatusConflict {
 		text += " The rest of your choice is still selected: pick another seat or press Hold again."
 		if isHTMX(c) {
 			// The page has the map: the answer names the lost seats
@@ -92,6 +103,9 @@ func (s *Server) handleHoldCreate(c echo.Context) error {
 	m := s.seatMapModel(sm, sel)
 	if gap != nil {
 		m.GapSeat = gap.Seat
+	}
+	if paying != nil {
+		m.PayingURL = holdURL(paying.HoldID)
 	}
 	if isHTMX(c) {
 		return s.render(c, status, partials.SeatMap(m))

@@ -91,6 +91,9 @@ func TestPayRedirectsToTheProvider(t *testing.T) {
 	}
 
 	// htmx gets an HX-Redirect instead of a 303 it would follow itself.
+	// (Another moviegoer: this one is paying for A1, A2, so cannot hold
+	// again before going Back.)
+	c = a.client()
 	holdPath := c.mustHold("B1")
 	res := c.pay(holdPath, "HX-Request", "true")
 	wantStatus(t, res, http.StatusNoContent)

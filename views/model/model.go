@@ -88,6 +88,9 @@ type SeatMap struct {
 	// GapSeat is the seat a refused hold would have left alone
 	// (data-gap-seat).
 	GapSeat string
+	// PayingURL is the checkout of the hold a refused hold found being
+	// paid for (data-paying-hold), where Pay and Back are.
+	PayingURL string
 	// List draws the seats as a list of checkboxes grouped by band and row
 	// instead of the map: the alternative for screen readers (SPEC §13).
 	// ListURL and MapURL switch between the two.

@@ -2,6 +2,9 @@ package storetest
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -22,6 +25,9 @@ var holdTests = []test{
 	{"RetakingOwnLapsedSeatsReplaces", testRetakingOwnLapsedSeatsReplaces},
 	{"LapsedHoldLostToOthersStaysGone", testLapsedHoldLostToOthersStaysGone},
 	{"CompletedHoldIsNotReplaced", testCompletedHoldIsNotReplaced},
+	{"PayingHoldIsNotReplaced", testPayingHoldIsNotReplaced},
+	{"PayingHoldWithoutSeatsIsNotReplaced", testPayingHoldWithoutSeatsIsNotReplaced},
+	{"ClosedCheckoutIsNotPaying", testClosedCheckoutIsNotPaying},
 }
 
 var releaseTests = []test{
@@ -271,6 +277,96 @@ func testCompletedHoldIsNotReplaced(t *testing.T, s booking.Store) {
 		t.Errorf("booking state %q, want %q", got, booking.BookingConfirmed)
 	}
 	checkSeats(t, s, show.ID, map[string]seatView{"A1": bookedBy(b), "A2": lockedBy(h2), "A3": free})
+}
+
+// wantPaying fails the test unless err is a *PayingError for hold h.
+func wantPaying(t *testing.T, what string, err error, h booking.Hold) {
+	t.Helper()
+	var pe *booking.PayingError
+	if !errors.As(err, &pe) || booking.ErrorCode(err) != booking.ECONFLICT {
+		t.Fatalf("%s: %v, want a *booking.PayingError (%s)", what, err, booking.ECONFLICT)
+	}
+	if pe.HoldID != h.ID || !slices.Equal(pe.Seats, h.SeatIDs) {
+		t.Errorf("%s: PayingError for hold %s of %v, want %s of %v", what, pe.HoldID, pe.Seats, h.ID, h.SeatIDs)
+	}
+}
+
+// testPayingHoldIsNotReplaced: while the session's previous hold for a
+// show has a pending payment, a new hold of the show, of the same seats
+// or others, changes nothing and says which seats are being paid for
+// (SPEC §2): replacing it would take the seats from under the payment,
+// which would then end refund_due. Back (ReleaseHold) stays possible, and
+// after it a hold succeeds.
+func testPayingHoldIsNotReplaced(t *testing.T, s booking.Store) {
+	ctx := context.Background()
+	show, _ := newShow(t, s, 1, 4, later)
+	h1 := hold(t, s, show.ID, "o1", at(0), "A1", "A2")
+	p, _ := pay(t, s, h1, at(0))
+	before := getSeats(t, s, show.ID)
+	for _, seats := range [][]string{{"A1", "A2"}, {"A2", "A3"}, {"A4"}} {
+		m := at(time.Minute)
+		wantPaying(t, fmt.Sprintf("HoldSeats(%v) while paying", seats), s.HoldSeats(ctx, newHold(show.ID, "o1", m, seats...), m), h1)
+	}
+	unchanged(t, s, show.ID, before)
+	if diff := cmp.Diff(h1, getHold(t, s, h1.ID)); diff != "" {
+		t.Errorf("the hold being paid for (-want +got):\n%s", diff)
+	}
+	// Another session, and another show, are not concerned.
+	hold(t, s, show.ID, "o2", at(time.Minute), "A4")
+	other, _ := newShow(t, s, 1, 2, later)
+	hold(t, s, other.ID, "o1", at(time.Minute), "A1")
+
+	// The payment is still the hold's: it books the seats.
+	if st := settle(t, s, event(p, booking.EventPaymentSucceeded), booking.NewTicketCode(), at(2*time.Minute)); st.Effect != booking.EffectBooked {
+		t.Errorf("the payment of the hold: effect %q (%s), want %q", st.Effect, st.Reason, booking.EffectBooked)
+	}
+
+	// Back, then a hold: a second session pays, goes Back, holds again.
+	h2 := hold(t, s, show.ID, "o3", at(3*time.Minute), "A3")
+	pay(t, s, h2, at(3*time.Minute))
+	if _, err := s.ReleaseHold(ctx, h2.ID, "o3"); err != nil {
+		t.Fatalf("ReleaseHold of the hold being paid for: %v", err)
+	}
+	hold(t, s, show.ID, "o3", at(4*time.Minute), "A3")
+}
+
+// testPayingHoldWithoutSeatsIsNotReplaced: the previous hold is the most
+// recent still active, whatever its seats are now: one whose lock lapsed
+// and that lost every seat to others still has its payment pending, and a
+// new hold is refused all the same.
+func testPayingHoldWithoutSeatsIsNotReplaced(t *testing.T, s booking.Store) {
+	ctx := context.Background()
+	show, _ := newShow(t, s, 1, 4, later)
+	h1 := hold(t, s, show.ID, "o1", at(0), "A1", "A2")
+	pay(t, s, h1, at(0))
+	hold(t, s, show.ID, "o2", at(ttl+time.Minute), "A1", "A2")
+	m := at(ttl + 2*time.Minute)
+	wantPaying(t, "HoldSeats while a lapsed hold without seats is being paid for", s.HoldSeats(ctx, newHold(show.ID, "o1", m, "A3"), m), h1)
+	checkSeats(t, s, show.ID, map[string]seatView{"A3": free, "A4": free})
+	if got := getHold(t, s, h1.ID).State; got != booking.HoldActive {
+		t.Errorf("the hold being paid for: state %q, want %q", got, booking.HoldActive)
+	}
+}
+
+// testClosedCheckoutIsNotPaying: a pending payment whose checkout
+// boxoffice closed at the provider can take no money; it does not stop a
+// new hold, which replaces the hold as usual.
+func testClosedCheckoutIsNotPaying(t *testing.T, s booking.Store) {
+	ctx := context.Background()
+	show, _ := newShow(t, s, 1, 4, later)
+	h1 := hold(t, s, show.ID, "o1", at(0), "A1")
+	p, _ := pay(t, s, h1, at(0))
+	if err := s.SetCheckoutRef(ctx, p.ID, 0, "cs_test_"+p.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CloseCheckout(ctx, p.ID, base.Add(ttl+time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	h2 := hold(t, s, show.ID, "o1", at(ttl+2*time.Minute), "A1", "A2")
+	if got := getHold(t, s, h1.ID).State; got != booking.HoldReplaced {
+		t.Errorf("the hold whose checkout was closed: state %q, want %q", got, booking.HoldReplaced)
+	}
+	checkSeats(t, s, show.ID, map[string]seatView{"A1": lockedBy(h2), "A2": lockedBy(h2)})
 }
 
 func testReleaseFreesSeats(t *testing.T, s booking.Store) {

@@ -20,6 +20,8 @@ var showTests = []test{
 	{"UpcomingShows", testUpcomingShows},
 	{"Occupancy", testOccupancy},
 	{"NotFound", testNotFound},
+	{"ShowSeats", testShowSeats},
+	{"ShowSeatsIsOneRead", testShowSeatsIsOneRead},
 }
 
 func testShowRoundTrip(t *testing.T, s booking.Store) {
