@@ -7,14 +7,6 @@ import (
 	"testing/fstest"
 )
 
-// TestCheck: the embedded FS holds every vendored file once make assets has
-// run (make test runs it first).
-func TestCheck(t *testing.T) {
-	if err := Check(); err != nil {
-		t.Fatalf("Check() = %v; run make assets", err)
-	}
-}
-
 // TestCheckMissing: a build without the npm files, as a plain go build on a
 // fresh clone makes, is refused with what is missing and what to run.
 func TestCheckMissing(t *testing.T) {

@@ -147,7 +147,7 @@ func TestBackupWhileServing(t *testing.T) {
 			}
 		})
 	}
-	time.Sleep(200 * time.Millisecond)
+	testkit.Eventually(t, 10*time.Second, func() bool { return held.Load() >= 2 }, "holds over HTTP before the first backup")
 
 	dir := t.TempDir()
 	var copies []string
@@ -165,7 +165,8 @@ func TestBackupWhileServing(t *testing.T) {
 			t.Errorf("backup said %q", out.String())
 		}
 		copies = append(copies, copyPath)
-		time.Sleep(50 * time.Millisecond)
+		n := held.Load()
+		testkit.Eventually(t, 10*time.Second, func() bool { return held.Load() > n }, "a hold over HTTP after backup %d", i)
 	}
 	afterBackup := bookSeat(t, svc, show.ID, "F6") // not in any copy
 	close(stop)

@@ -249,6 +249,7 @@ func createShow(t *testing.T, store *sqlite.Store, title string, n int) (booking
 }
 
 func TestServe(t *testing.T) {
+	testkit.NeedAssets(t) // serve refuses to start without them
 	dbURL, path := tempDatabaseURL(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -337,6 +338,7 @@ func TestServe(t *testing.T) {
 }
 
 func TestServeWithoutDemo(t *testing.T) {
+	testkit.NeedAssets(t)
 	dbURL, path := tempDatabaseURL(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	m := &Main{Stdout: io.Discard, Stderr: io.Discard, Ready: func(string) { cancel() }}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"boxoffice/internal/booking"
+	"boxoffice/internal/testkit"
 )
 
 // addSessions inserts n sessions of 300 bytes that expired at expiry, in
@@ -167,7 +168,10 @@ func TestPruneDoesNotStallAnotherProcess(t *testing.T) {
 	addSessions(t, s, "live", 10, time.Now().Add(time.Hour))
 
 	holder := startHelper(t, "holder", path)
-	time.Sleep(100 * time.Millisecond) // a few holds before
+	// Its holds are kept (their ids are of today, past Prune's cut), so
+	// their count says how far it got.
+	holds := func() int { return countRows(t, s, `SELECT count(*) FROM holds`) }
+	testkit.Eventually(t, 10*time.Second, func() bool { return holds() >= 3 }, "a few holds of the other process before Prune")
 	calls, total, longest := 0, 0, time.Duration(0)
 	for {
 		start := time.Now()
@@ -182,7 +186,8 @@ func TestPruneDoesNotStallAnotherProcess(t *testing.T) {
 			break
 		}
 	}
-	time.Sleep(100 * time.Millisecond) // and a few after
+	done := holds()
+	testkit.Eventually(t, 10*time.Second, func() bool { return holds() >= done+3 }, "a few holds of the other process after Prune")
 	var count, failed int
 	var p50, p99, worst time.Duration
 	res := holder.stop()

@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"boxoffice/internal/testkit"
 )
 
 // held reports whether some process holds the flock of the database at
@@ -25,6 +27,13 @@ func held(t *testing.T, path string) bool {
 	}
 	syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 	return false
+}
+
+// blocked is how many of l's waits are in flock(2).
+func blocked(l *writeLock) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.blocked
 }
 
 // TestWriteLockTakesTurns: two stores on one file are two processes to
@@ -95,21 +104,20 @@ func TestWriteLockTakesTurns(t *testing.T) {
 		}
 		gotB <- u
 	}()
-	time.Sleep(20 * time.Millisecond)
+	// b's write waits in flock(2) beside the wait given up on.
+	testkit.Eventually(t, 5*time.Second, func() bool { return blocked(b) == 2 }, "b's second write to wait for the lock")
 	unlockA()
 	unlockB = <-gotB
-	time.Sleep(50 * time.Millisecond) // time for the abandoned wait to do harm
+	// Nothing says when the abandoned wait has done what it does once a
+	// lets go (it keeps still, in the right code): it gets a while, then
+	// the lock must still be b's.
+	time.Sleep(50 * time.Millisecond)
 	if !held(t, path) {
 		t.Error("b's write lost its lock to the wait it had given up on")
 	}
 	unlockB()
-	deadline := time.Now().Add(5 * time.Second)
-	for held(t, path) {
-		if time.Now().After(deadline) {
-			t.Fatal("the lock stayed held after its holder and the abandoned waiter")
-		}
-		time.Sleep(time.Millisecond)
-	}
+	testkit.Eventually(t, 5*time.Second, func() bool { return !held(t, path) },
+		"the lock to be let go after its holder and the abandoned waiter")
 
 	// A context that ends while waiting.
 	unlockA, _ = a.lock(ctx)

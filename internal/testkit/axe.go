@@ -44,11 +44,8 @@ func NeedAxe(t testing.TB) string {
 	t.Helper()
 	src, err := axeSource()
 	if err != nil {
-		why := axePath + " is missing (" + err.Error() + "): run make assets, or npm ci"
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s; CI is set, and the accessibility test must run there", why)
-		}
-		t.Skip(why)
+		SkipUnlessCI(t, axePath+" is missing ("+err.Error()+"): run make assets, or npm ci",
+			"the accessibility test must run there")
 	}
 	return src
 }

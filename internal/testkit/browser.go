@@ -2,7 +2,6 @@ package testkit
 
 import (
 	"context"
-	"io/fs"
 	"os"
 	"os/exec"
 	"sync"
@@ -10,25 +9,21 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-
-	"boxoffice/static"
 )
 
 // Phone viewport of the browser tests.
 const PhoneWidth, PhoneHeight = 390, 844
 
 // NeedBrowser returns the Chromium to drive. Without Chromium or the
-// npm-built files of static/vendor (htmx, jsQR: make assets) the test
-// skips, except when CI is set: CI installs both, so there a browser test
-// that cannot run fails rather than passing as a skip.
+// npm-built files of static/vendor (htmx, jsQR: make assets, NeedAssets)
+// the test skips, except when CI is set: CI installs both, so there a
+// browser test that cannot run fails rather than passing as a skip
+// (SkipUnlessCI).
 func NeedBrowser(t testing.TB) string {
 	t.Helper()
 	skip := func(why string) {
 		t.Helper()
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s; CI is set, and a browser test must run there", why)
-		}
-		t.Skip(why)
+		SkipUnlessCI(t, why, "a browser test must run there")
 	}
 	if testing.Short() {
 		skip("browser test in -short mode")
@@ -42,11 +37,7 @@ func NeedBrowser(t testing.TB) string {
 	if chrome == "" {
 		skip("no Chromium found (set CHROME_PATH)")
 	}
-	for _, name := range static.Vendored {
-		if _, err := fs.Stat(static.FS, name); err != nil {
-			skip("static/" + name + " is missing: run make assets")
-		}
-	}
+	NeedAssets(t)
 	return chrome
 }
 

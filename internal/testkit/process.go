@@ -28,8 +28,10 @@ var built struct {
 
 // BuildBinary returns the path of the real boxoffice binary (./cmd/boxoffice),
 // built once per test binary. The test skips in -short mode and on Windows,
-// which has no SIGTERM. A package that calls it runs its tests through Run,
-// which removes the binary at the end.
+// which has no SIGTERM, and without the browser assets, which the binary
+// refuses to serve without (NeedAssets: under CI it fails instead). A
+// package that calls it runs its tests through Run, which removes the
+// binary at the end.
 func BuildBinary(t testing.TB) string {
 	t.Helper()
 	if testing.Short() {
@@ -38,6 +40,7 @@ func BuildBinary(t testing.TB) string {
 	if runtime.GOOS == "windows" {
 		t.Skip("no SIGTERM on Windows")
 	}
+	NeedAssets(t)
 	built.once.Do(func() {
 		goTool, err := exec.LookPath("go")
 		if err != nil {

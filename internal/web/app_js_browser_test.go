@@ -35,8 +35,14 @@ func TestBrowserSeatMapPausesWhenHidden(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(".holdbar-button")),
 	)
 	br.JS(countSeatmapPolls)
+	// Refreshes due while hidden are stopped before they are sent; on
+	// window, the last listener of their htmx:beforeRequest sees that.
+	br.JS(`(() => { window.seatmapPollsHeld = 0;
+	  window.addEventListener('htmx:beforeRequest', (e) => {
+	    if (e.detail.elt && e.detail.elt.id === 'seatmap' && e.defaultPrevented) { window.seatmapPollsHeld++; } });
+	  return true; })()`)
 	br.JS(setVisibility("hidden"))
-	time.Sleep(6 * time.Second) // past the 5 s refresh
+	br.WaitFor(`window.seatmapPollsHeld + window.seatmapPolls >= 1`, 12*time.Second) // the 5 s refresh came
 	if !br.JS(`window.seatmapPolls === 0`) {
 		t.Error("the seat map refreshed in a hidden tab")
 	}

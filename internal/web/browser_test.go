@@ -57,8 +57,12 @@ func TestBrowser(t *testing.T) {
 	if !br.JS(`document.querySelector('[data-seat-id=A1] input').checked && document.querySelector('[data-seat-id=A2] input').checked`) {
 		t.Error("the refresh lost the selection")
 	}
-	// Nothing changes now: refreshes get 304 and the map stays.
-	time.Sleep(5500 * time.Millisecond)
+	// Nothing changes now: the next refresh gets 304 and the map stays.
+	br.JS(`(() => { window.seatmap304s = 0;
+	  window.addEventListener('htmx:afterRequest', (e) => {
+	    if (e.detail.elt && e.detail.elt.id === 'seatmap' && e.detail.xhr.status === 304) { window.seatmap304s++; } });
+	  return true; })()`)
+	br.WaitFor(`window.seatmap304s >= 1`, 12*time.Second)
 	if !br.JS(`document.querySelectorAll('[data-seat-id]').length === 30 && document.querySelector('[data-seat-id=A1] input').checked`) {
 		t.Error("the map or the selection is gone after an unchanged refresh")
 	}

@@ -5,45 +5,135 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/labstack/echo/v4"
+
+	"boxoffice/internal/booking"
+	"boxoffice/internal/payment"
 	"boxoffice/internal/web"
 )
 
+// TestHEADOnEveryGETRoute: every GET route of the server, as Echo lists
+// them, answers HEAD with the status and Content-Type of its GET and no
+// body. Each route is asked with real ids (of a seeded show, catalog,
+// hold, payment and booking) by a client that may see it: its owner, a
+// signed-in admin, or a stranger for the public pages.
 func TestHEADOnEveryGETRoute(t *testing.T) {
-	a := newApp(t)
-	c := a.client()
-	css := regexp.MustCompile(`href="(/static/[^"]+/css/app\.css)"`).FindStringSubmatch(c.get("/").body)
+	a := newAdminApp(t)
+	ctx := t.Context()
+	th := booking.Theatre{ID: "th1", Name: "Prince Charles", City: "London", TimeZone: "Europe/London"}
+	sc := booking.Screen{ID: "sc1", TheatreID: th.ID, Name: "Screen 1", Layout: catalogLayout}
+	mv := booking.Movie{ID: "mv1", Title: "Brief Encounter", Rating: "PG", RuntimeMin: 86, Language: "English"}
+	if err := a.store.SaveTheatre(ctx, th); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.store.SaveScreen(ctx, sc); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.store.SaveMovie(ctx, mv); err != nil {
+		t.Fatal(err)
+	}
+	admins, err := a.store.ListAdmins(ctx)
+	if err != nil || len(admins) != 1 {
+		t.Fatalf("ListAdmins: %v, %v", admins, err)
+	}
+
+	stranger := a.client()
+	guest := a.client() // a moviegoer with a payment and a hold of their own
+	p := guest.mustPay("A1", "A2")
+	hold := guest.mustHold("B1")
+	admin := a.client()
+	admin.mustLogin()
+	css := regexp.MustCompile(`href="(/static/[^"]+/css/app\.css)"`).FindStringSubmatch(stranger.get("/").body)
 	if css == nil {
 		t.Fatal("home page links no hashed stylesheet")
 	}
-	tests := []struct {
+
+	// What to ask of each GET route, by its path in the route table, and
+	// the status its GET answers.
+	type ask struct {
+		c    *client
 		path string
 		want int
-	}{
-		{"/", http.StatusOK},
-		{"/healthz", http.StatusOK},
-		{"/readyz", http.StatusOK},
-		{"/metrics", http.StatusOK},
-		{"/shows/" + testShowID, http.StatusOK},
-		{"/shows/" + testShowID + "/seats", http.StatusOK},
-		{css[1], http.StatusOK},
-		{"/nope", http.StatusNotFound},
 	}
-	for _, tt := range tests {
-		t.Run(tt.path, func(t *testing.T) {
-			res := a.client().do(http.MethodHead, tt.path, nil, nil)
-			wantStatus(t, res, tt.want)
-			if res.body != "" {
-				t.Errorf("HEAD has a body: %q", res.body)
+	asks := map[string]ask{
+		"/":                                 {stranger, "/", http.StatusOK},
+		"/shows/:showID":                    {stranger, "/shows/" + testShowID, http.StatusOK},
+		"/shows/:showID/seats":              {stranger, "/shows/" + testShowID + "/seats", http.StatusOK},
+		"/holds/:holdID":                    {guest, hold, http.StatusOK},
+		"/bookings/find":                    {stranger, "/bookings/find", http.StatusOK},
+		"/bookings/:bookingID":              {guest, "/bookings/" + p.BookingID, http.StatusOK},
+		"/bookings/:bookingID/status":       {guest, "/bookings/" + p.BookingID + "/status", http.StatusOK},
+		"/admin/login":                      {stranger, "/admin/login", http.StatusOK},
+		"/admin":                            {admin, "/admin", http.StatusOK},
+		"/admin/shows/:showID":              {admin, "/admin/shows/" + testShowID, http.StatusOK},
+		"/admin/shows/:showID/bookings.csv": {admin, "/admin/shows/" + testShowID + "/bookings.csv", http.StatusOK},
+		"/admin/payments/:paymentID":        {admin, "/admin/payments/" + p.ID, http.StatusOK},
+		"/admin/checkin":                    {admin, "/admin/checkin", http.StatusOK},
+		"/admin/accounts":                   {admin, "/admin/accounts", http.StatusOK},
+		"/admin/accounts/:id":               {admin, "/admin/accounts/" + admins[0].ID, http.StatusOK},
+		"/admin/catalog":                    {admin, "/admin/catalog", http.StatusOK},
+		"/admin/theatres/new":               {admin, "/admin/theatres/new", http.StatusOK},
+		"/admin/theatres/:id":               {admin, "/admin/theatres/" + th.ID, http.StatusOK},
+		"/admin/theatres/:id/screens/new":   {admin, "/admin/theatres/" + th.ID + "/screens/new", http.StatusOK},
+		"/admin/screens/:id":                {admin, "/admin/screens/" + sc.ID, http.StatusOK},
+		"/admin/screens/:id/layout.txt":     {admin, "/admin/screens/" + sc.ID + "/layout.txt", http.StatusOK},
+		"/admin/movies/new":                 {admin, "/admin/movies/new", http.StatusOK},
+		"/admin/movies/:id":                 {admin, "/admin/movies/" + mv.ID, http.StatusOK},
+		"/admin/shows/new":                  {admin, "/admin/shows/new", http.StatusOK},
+		payment.CheckoutPath + ":paymentID": {guest, payment.CheckoutPath + p.ID, http.StatusOK},
+		"/static/:version/*":                {stranger, css[1], http.StatusOK},
+		"/healthz":                          {stranger, "/healthz", http.StatusOK},
+		"/readyz":                           {stranger, "/readyz", http.StatusOK},
+		"/metrics":                          {stranger, "/metrics", http.StatusOK},
+		"/debug/pprof/:name":                {stranger, "/debug/pprof/heap", http.StatusOK},
+	}
+
+	e, ok := a.srv.Config.Handler.(*echo.Echo)
+	if !ok {
+		t.Fatalf("the server's handler is a %T, not the *echo.Echo whose routes this test lists", a.srv.Config.Handler)
+	}
+	routes := e.Routes()
+	slices.SortFunc(routes, func(x, y *echo.Route) int { return strings.Compare(x.Path, y.Path) })
+	seen := map[string]bool{}
+	for _, r := range routes {
+		if r.Method != http.MethodGet {
+			continue
+		}
+		seen[r.Path] = true
+		q, ok := asks[r.Path]
+		if !ok {
+			t.Errorf("GET %s: no request for it in this test's table; add one with real ids", r.Path)
+			continue
+		}
+		t.Run(r.Path, func(t *testing.T) {
+			get := q.c.get(q.path)
+			wantStatus(t, get, q.want)
+			head := q.c.do(http.MethodHead, q.path, nil, nil)
+			wantStatus(t, head, get.StatusCode)
+			if head.body != "" {
+				t.Errorf("HEAD has a body: %q", head.body)
 			}
-			if res.Header.Get("X-Request-Id") == "" {
+			if g, h := get.Header.Get("Content-Type"), head.Header.Get("Content-Type"); g != h {
+				t.Errorf("HEAD Content-Type %q, GET %q", h, g)
+			}
+			if head.Header.Get("X-Request-Id") == "" {
 				t.Error("no X-Request-Id")
 			}
 		})
 	}
+	for path := range asks {
+		if !seen[path] {
+			t.Errorf("the table asks for GET %s, which is no route", path)
+		}
+	}
+
+	// An unknown path is 404 to HEAD as to GET.
+	wantStatus(t, stranger.do(http.MethodHead, "/nope", nil, nil), http.StatusNotFound)
 	// A HEAD of a page makes no session: there is no body to carry a token.
 	if sc := a.client().do(http.MethodHead, "/", nil, nil).Header.Get("Set-Cookie"); sc != "" {
 		t.Errorf("HEAD / sets a cookie: %s", sc)
