@@ -42,6 +42,13 @@ func (s *stuckStore) Show(ctx context.Context, id string) (booking.Show, error) 
 	return s.Store.Show(ctx, id)
 }
 
+func (s *stuckStore) ShowSeats(ctx context.Context, showID, owner string) (booking.ShowSeats, error) {
+	if err := s.wait(ctx); err != nil {
+		return booking.ShowSeats{}, err
+	}
+	return s.Store.ShowSeats(ctx, showID, owner)
+}
+
 func (s *stuckStore) SettlePayment(ctx context.Context, ev booking.PaymentEvent, code string, m booking.Moment) (booking.Settlement, error) {
 	if err := s.wait(ctx); err != nil {
 		return booking.Settlement{}, err

@@ -43,9 +43,10 @@ func TestHEADOnEveryGETRoute(t *testing.T) {
 	}
 
 	stranger := a.client()
-	guest := a.client() // a moviegoer with a payment and a hold of their own
-	p := guest.mustPay("A1", "A2")
+	guest := a.client() // a moviegoer with a hold of their own
 	hold := guest.mustHold("B1")
+	payer := a.client() // and one paying: a session's new hold is 409 while it pays
+	p := payer.mustPay("A1", "A2")
 	admin := a.client()
 	admin.mustLogin()
 	css := regexp.MustCompile(`href="(/static/[^"]+/css/app\.css)"`).FindStringSubmatch(stranger.get("/").body)
@@ -66,8 +67,8 @@ func TestHEADOnEveryGETRoute(t *testing.T) {
 		"/shows/:showID/seats":              {stranger, "/shows/" + testShowID + "/seats", http.StatusOK},
 		"/holds/:holdID":                    {guest, hold, http.StatusOK},
 		"/bookings/find":                    {stranger, "/bookings/find", http.StatusOK},
-		"/bookings/:bookingID":              {guest, "/bookings/" + p.BookingID, http.StatusOK},
-		"/bookings/:bookingID/status":       {guest, "/bookings/" + p.BookingID + "/status", http.StatusOK},
+		"/bookings/:bookingID":              {payer, "/bookings/" + p.BookingID, http.StatusOK},
+		"/bookings/:bookingID/status":       {payer, "/bookings/" + p.BookingID + "/status", http.StatusOK},
 		"/admin/login":                      {stranger, "/admin/login", http.StatusOK},
 		"/admin":                            {admin, "/admin", http.StatusOK},
 		"/admin/shows/:showID":              {admin, "/admin/shows/" + testShowID, http.StatusOK},
@@ -85,7 +86,7 @@ func TestHEADOnEveryGETRoute(t *testing.T) {
 		"/admin/movies/new":                 {admin, "/admin/movies/new", http.StatusOK},
 		"/admin/movies/:id":                 {admin, "/admin/movies/" + mv.ID, http.StatusOK},
 		"/admin/shows/new":                  {admin, "/admin/shows/new", http.StatusOK},
-		payment.CheckoutPath + ":paymentID": {guest, payment.CheckoutPath + p.ID, http.StatusOK},
+		payment.CheckoutPath + ":paymentID": {payer, payment.CheckoutPath + p.ID, http.StatusOK},
 		"/static/:version/*":                {stranger, css[1], http.StatusOK},
 		"/healthz":                          {stranger, "/healthz", http.StatusOK},
 		"/readyz":                           {stranger, "/readyz", http.StatusOK},
