@@ -183,3 +183,7 @@ func splitSeatID(id string) (string, int) {
 	}
 	return row, n
 }
+
+// Clock is a clock that always reads m.Now: a step run with it decides at
+// the moment the caller chose (tests, replays).
+func (m Moment) Clock() func() time.Time { return func() time.Time { return m.Now } }

@@ -153,12 +153,10 @@ func (s *Service) HoldSeatsFrom(ctx context.Context, showID, owner, address stri
 	if err := ValidateSeatRequest(seatIDs, s.maxSeats); err != nil {
 		return "", err
 	}
-	m := s.Now()
-	h := Hold{
-		ID: NewHoldID(m.Now), ShowID: showID, Owner: owner,
-		SeatIDs: NormalizeSeatIDs(seatIDs), CreatedAt: m.Now, State: HoldActive, Address: address,
-	}
-	if err := s.store.HoldSeats(ctx, h, m); err != nil {
+	// The id is made before the step, which may run more than once; its
+	// time part only orders ids.
+	h := Hold{ID: NewHoldID(s.clock.Now()), ShowID: showID, Owner: owner, SeatIDs: seatIDs, Address: address}
+	if err := HoldSeatsStep(ctx, s.store, s.clock.Now, h, s.Now()); err != nil {
 		return "", err
 	}
 	return h.ID, nil
@@ -180,12 +178,12 @@ func (s *Service) Hold(ctx context.Context, holdID, owner string) (Hold, error) 
 // at most MaxExtensions times (ErrExtendLimit, 409); a hold that ended or
 // whose sales closed is EGONE (410).
 func (s *Service) ExtendHold(ctx context.Context, holdID, owner string) (Hold, error) {
-	return s.store.ExtendHold(ctx, holdID, owner, s.Now())
+	return ExtendHoldStep(ctx, s.store, s.clock.Now, holdID, owner, s.Now())
 }
 
 // Release is Back: it frees the seats the hold still locks.
 func (s *Service) Release(ctx context.Context, holdID, owner string) (Hold, error) {
-	return s.store.ReleaseHold(ctx, holdID, owner)
+	return ReleaseHoldStep(ctx, s.store, s.clock.Now, holdID, owner)
 }
 
 // StartPayment creates a pending payment and booking for owner's hold, its

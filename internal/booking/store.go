@@ -16,6 +16,10 @@ import (
 // Not-found conditions are reported with this package's sentinels
 // (ErrShowNotFound, ErrHoldNotFound, …), never as zero values.
 type Store interface {
+	// Transactor runs the atomic steps written once in this package
+	// (HoldSeatsStep, ReleaseHoldStep, ExtendHoldStep).
+	Transactor
+
 	// CreateShow stores a show with all its seats, available.
 	CreateShow(ctx context.Context, show Show, seats []Seat) error
 	// CountShows counts all shows, past ones too (an empty database gets the
@@ -47,34 +51,12 @@ type Store interface {
 	// Occupancy counts a show's seats at m in the database.
 	Occupancy(ctx context.Context, showID string, m Moment) (Occupancy, error)
 
-	// HoldSeats locks h.SeatIDs of h.ShowID for hold h at m.Now, all or
-	// nothing, and in the same step replaces h.Owner's previous hold for
-	// the show (PreviousHold: its most recent hold of the show still
-	// active, whatever its seats are now; its seats count as available to
-	// h). While that hold has a pending payment, it changes nothing and
-	// returns a *PayingError. The stored hold
-	// has h's fields and its amount, the sum of its seats' prices, in the
-	// show's currency; Hold reads it. (The amount is not returned: nothing
-	// needs it at once, and a value read back inside the transaction costs
-	// every other process the time of a statement while it waits for the
-	// database's write lock.) On conflict it changes nothing and returns an
-	// *UnavailableError naming exactly the seats that were not available.
-	HoldSeats(ctx context.Context, h Hold, m Moment) error
 	// Hold returns a hold by id, whoever owns it.
 	Hold(ctx context.Context, holdID string) (Hold, error)
 	// ActiveHold returns owner's active hold for a show. One that has
 	// expired may be returned, or, once another session has taken every
 	// seat it had, not found.
 	ActiveHold(ctx context.Context, showID, owner string) (Hold, error)
-	// ReleaseHold sets the seats still locked by the hold back to available
-	// and marks an active hold released. Idempotent; ErrNotOwner for anyone
-	// but the owner.
-	ReleaseHold(ctx context.Context, holdID, owner string) (Hold, error)
-	// ExtendHold gives owner's hold more time at m (Hold.Extend): in one
-	// step, after the show's sales window (Show.CheckOnSale), the hold's
-	// seats are locked again at m.Now and the hold records it. Of two
-	// requests at once in any processes, each is counted.
-	ExtendHold(ctx context.Context, holdID, owner string, m Moment) (Hold, error)
 	// StartPayment creates a pending payment and booking for owner's hold,
 	// checked by Hold.CheckPayable at m. When the hold already has a pending
 	// payment, that one is returned and nothing new is created, except that

@@ -383,7 +383,7 @@ func TestSeatQueryPlans(t *testing.T) {
 	}
 	m := booking.Moment{Now: time.Now(), TTL: time.Minute, AllowGaps: true}
 	h := booking.Hold{ID: booking.NewHoldID(m.Now), ShowID: show.ID, Owner: "o1", SeatIDs: []string{"A1", "A2"}}
-	if err := s.HoldSeats(ctx, h, m); err != nil {
+	if err := booking.HoldSeatsStep(ctx, s, m.Clock(), h, m); err != nil {
 		t.Fatalf("HoldSeats: %v", err)
 	}
 

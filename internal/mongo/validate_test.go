@@ -7,14 +7,13 @@ import (
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
-	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"boxoffice/internal/booking"
 )
 
 // TestHoldSeatsValidatesFirst needs no server: the store has no client, so
-// a request that got past validation would panic. The port's contract is
-// the SQLite adapter's: invalid input is EINVALID, never an internal error.
+// a request that got past the step's validation would panic. Invalid input
+// is EINVALID, never an internal error.
 func TestHoldSeatsValidatesFirst(t *testing.T) {
 	s := &Store{txTimeout: TxTimeout}
 	m := booking.Moment{Now: time.Now(), TTL: time.Minute, AllowGaps: true}
@@ -32,7 +31,7 @@ func TestHoldSeatsValidatesFirst(t *testing.T) {
 			h := ok
 			h.SeatIDs = append([]string(nil), ok.SeatIDs...)
 			change(&h)
-			err := s.HoldSeats(context.Background(), h, m)
+			err := booking.HoldSeatsStep(context.Background(), s, m.Clock(), h, m)
 			if booking.ErrorCode(err) != booking.EINVALID {
 				t.Errorf("HoldSeats(%+v) = %v, want an EINVALID error", h, err)
 			}
@@ -51,58 +50,6 @@ func TestCreateShowRefusesDuplicateSeats(t *testing.T) {
 		t.Errorf("CreateShow with seat A1 twice = %v, want an EINVALID error", err)
 	}
 }
-
-// TestIsActiveHoldConflict needs no server: only a duplicate key on
-// show_owner_active is the same-session race that HoldSeats runs again; a
-// duplicate hold _id is not, since running again cannot fix it.
-func TestIsActiveHoldConflict(t *testing.T) {
-	writeErr := func(t *testing.T, doc bson.D) error {
-		raw, err := bson.Marshal(doc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		we := mongo.WriteError{Code: 11000, Raw: raw}
-		if v, err := bson.Raw(raw).LookupErr("errmsg"); err == nil {
-			we.Message = v.StringValue()
-		}
-		return mongo.WriteException{WriteErrors: mongo.WriteErrors{we}}
-	}
-	activeKey := bson.D{{Key: "show_id", Value: 1}, {Key: "owner", Value: 1}, {Key: "state", Value: 1}}
-	tests := []struct {
-		name string
-		err  error
-		want bool
-	}{
-		{"active hold index", writeErr(t, bson.D{
-			{Key: "index", Value: 0}, {Key: "code", Value: 11000}, {Key: "keyPattern", Value: activeKey},
-			{Key: "errmsg", Value: "E11000 duplicate key error collection: b.holds index: show_owner_active dup key: { ... }"},
-		}), true},
-		{"active hold index, wrapped", fmtWrap(writeErr(t, bson.D{
-			{Key: "code", Value: 11000}, {Key: "keyPattern", Value: activeKey},
-		})), true},
-		{"hold _id", writeErr(t, bson.D{
-			{Key: "index", Value: 0}, {Key: "code", Value: 11000}, {Key: "keyPattern", Value: bson.D{{Key: "_id", Value: 1}}},
-			{Key: "errmsg", Value: "E11000 duplicate key error collection: b.holds index: _id_ dup key: { _id: \"h1\" }"},
-		}), false},
-		{"no keyPattern, index named in message", writeErr(t, bson.D{
-			{Key: "code", Value: 11000},
-			{Key: "errmsg", Value: "E11000 duplicate key error collection: b.holds index: show_owner_active dup key: { ... }"},
-		}), true},
-		{"no keyPattern, _id in message", writeErr(t, bson.D{
-			{Key: "code", Value: 11000},
-			{Key: "errmsg", Value: "E11000 duplicate key error collection: b.holds index: _id_ dup key: { _id: \"h1\" }"},
-		}), false},
-		{"another write error", mongo.WriteException{WriteErrors: mongo.WriteErrors{{Code: 2, Message: "show_owner_active"}}}, false},
-		{"not a write error", errors.New("show_owner_active"), false},
-	}
-	for _, tt := range tests {
-		if got := isActiveHoldConflict(tt.err); got != tt.want {
-			t.Errorf("%s: isActiveHoldConflict = %v, want %v", tt.name, got, tt.want)
-		}
-	}
-}
-
-func fmtWrap(err error) error { return errors.Join(errors.New("insert hold"), err) }
 
 // TestOrphanSeatsAreHiddenAndTakenUp: seats of a show whose CreateShow
 // died halfway (here written directly) are not a show for Seats, and the
@@ -130,8 +77,9 @@ func TestOrphanSeatsAreHiddenAndTakenUp(t *testing.T) {
 	}
 }
 
-// TestReusedHoldIDFailsAtOnce: a duplicate hold _id is not the same-session
-// race, and is not run again until the step's deadline.
+// TestReusedHoldIDFailsAtOnce: a duplicate hold _id (of a hold committed
+// long before) is a duplicate key, not a write conflict, and is not run
+// again until the step's deadline.
 func TestReusedHoldIDFailsAtOnce(t *testing.T) {
 	s := mustOpen(t)
 	ctx := context.Background()
@@ -142,16 +90,16 @@ func TestReusedHoldIDFailsAtOnce(t *testing.T) {
 	}
 	m := booking.Moment{Now: time.Now(), TTL: time.Minute, AllowGaps: true}
 	h := booking.Hold{ID: booking.NewHoldID(time.Now()), ShowID: show.ID, Owner: "o1", SeatIDs: []string{"A1"}}
-	if err := s.HoldSeats(ctx, h, m); err != nil {
+	if err := booking.HoldSeatsStep(ctx, s, m.Clock(), h, m); err != nil {
 		t.Fatalf("HoldSeats: %v", err)
 	}
-	if _, err := s.ReleaseHold(ctx, h.ID, h.Owner); err != nil {
+	if _, err := booking.ReleaseHoldStep(ctx, s, m.Clock(), h.ID, h.Owner); err != nil {
 		t.Fatalf("ReleaseHold: %v", err)
 	}
 	h.SeatIDs = []string{"A2"}
 	start := time.Now()
-	if err := s.HoldSeats(ctx, h, m); err == nil || errors.Is(err, errHoldRace) {
-		t.Errorf("HoldSeats with a used hold id = %v, want an error that is not errHoldRace", err)
+	if err := booking.HoldSeatsStep(ctx, s, m.Clock(), h, m); err == nil {
+		t.Error("HoldSeats with a used hold id succeeded, want an error")
 	}
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("HoldSeats with a used hold id took %v", d)

@@ -55,7 +55,7 @@ func BenchmarkListOccupancy(b *testing.B) {
 		}
 		m := booking.Moment{Now: t0.Add(time.Duration(i) * (2 * ttl / 20000)), TTL: ttl, AllowGaps: true}
 		h := newBenchHold(show, seatIDs, m.Now)
-		if err := s.HoldSeats(ctx, h, m); err != nil {
+		if err := booking.HoldSeatsStep(ctx, s, m.Clock(), h, m); err != nil {
 			b.Fatalf("hold %d: %v", i, err)
 		}
 		if i%100 == 0 {

@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"boxoffice/internal/booking"
 	"bufio"
 	"context"
 	"fmt"
@@ -100,7 +101,7 @@ func holderRole(s *Store, done <-chan struct{}) {
 		default:
 		}
 		start := time.Now()
-		if err := s.HoldSeats(ctx, hold("s1", fmt.Sprintf("o%d", i), "A1"), at(time.Duration(i)*ttl)); err != nil {
+		if err := booking.HoldSeatsStep(ctx, s, at(time.Duration(i)*ttl).Clock(), hold("s1", fmt.Sprintf("o%d", i), "A1"), at(time.Duration(i)*ttl)); err != nil {
 			fmt.Fprintf(os.Stderr, "holder: hold %d: %v\n", i, err)
 			failed++
 		}

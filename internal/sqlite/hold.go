@@ -3,9 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
-	"errors"
-	"fmt"
 
 	"boxoffice/internal/booking"
 )
@@ -43,98 +40,6 @@ func getOwnHold(ctx context.Context, q rowQuerier, holdID, owner string) (bookin
 	return h, h.CheckOwner(owner)
 }
 
-// HoldSeats locks h.SeatIDs for h at m.Now, all or nothing, replacing the
-// owner's previous hold for the show, in one BEGIN IMMEDIATE transaction
-// that reads what it decides on and writes what booking.DecideHold decided:
-// the show (its sales window and currency), the owner's previous hold
-// (prevHoldSQL: with whether it is being paid for), and
-// the requested seats (with the rest of their rows for the gap rule). No
-// other process can write between the read and the writes: the transaction
-// holds the database's write lock from its start.
-func (s *Store) HoldSeats(ctx context.Context, h booking.Hold, m booking.Moment) error {
-	if err := booking.CheckHoldRequest(h); err != nil {
-		return err
-	}
-	h.SeatIDs = booking.NormalizeSeatIDs(h.SeatIDs)
-	b, err := json.Marshal(h.SeatIDs)
-	if err != nil {
-		return wrapErr("hold seats", err)
-	}
-	idsJSON := string(b) // the seat ids as the statements take them
-	return s.inTx(ctx, "hold seats", func(tx *sql.Tx) error {
-		if err := s.holdSeats(ctx, tx, h, m, idsJSON); err != nil {
-			return err
-		}
-		return s.checkHeldPerAddress(ctx, tx, h, m)
-	})
-}
-
-// holdSeats is HoldSeats' work inside its transaction.
-func (s *Store) holdSeats(ctx context.Context, tx *sql.Tx, h booking.Hold, m booking.Moment, idsJSON string) error {
-	currency, err := s.checkOnSale(ctx, tx, h.ShowID, m)
-	if err != nil {
-		return err
-	}
-	prev, err := s.prevHold(ctx, tx, h)
-	if err != nil {
-		return err
-	}
-	read := s.stmts.holdRows
-	if m.AllowGaps {
-		read = s.stmts.holdSeats
-	}
-	rows, err := tx.StmtContext(ctx, read).QueryContext(ctx, h.ShowID, idsJSON)
-	if err != nil {
-		return err
-	}
-	seats, err := collectSeats(h.ShowID, rows)
-	if err != nil {
-		return err
-	}
-	amount, err := booking.DecideHold(h, seats, prev, m)
-	if err != nil {
-		return err
-	}
-
-	now := m.Now.UnixNano()
-	locked, err := execCount(ctx, tx.StmtContext(ctx, s.stmts.lock), h.ID, h.Owner, now, h.ShowID, idsJSON)
-	if err != nil {
-		return err
-	}
-	if locked != len(h.SeatIDs) {
-		return fmt.Errorf("hold %s locked %d of its %d seats, all of which were read: %w", h.ID, locked, len(h.SeatIDs), errIntegrity)
-	}
-	if prev.ID != "" {
-		// The seats the new hold took over carry its id already; the
-		// owner's others go back to available.
-		if _, err := tx.StmtContext(ctx, s.stmts.releasePrev).ExecContext(ctx, h.ShowID, h.Owner, h.ID); err != nil {
-			return err
-		}
-		if _, err := tx.StmtContext(ctx, s.stmts.replaceHold).ExecContext(ctx, h.ShowID, h.Owner, h.ID); err != nil {
-			return err
-		}
-	}
-	_, err = tx.StmtContext(ctx, s.stmts.insertHold).ExecContext(ctx,
-		h.ID, h.ShowID, h.Owner, joinIDs(h.SeatIDs), amount, currency, now, h.Address)
-	return err
-}
-
-// checkHeldPerAddress counts, after the hold's writes and before its
-// commit, the seats of the show locked live by holds from the hold's
-// address, and lets booking.CheckHeldPerAddress decide. Without a cap or an
-// address it reads nothing.
-func (s *Store) checkHeldPerAddress(ctx context.Context, tx *sql.Tx, h booking.Hold, m booking.Moment) error {
-	if m.SeatsPerAddress <= 0 || h.Address == "" {
-		return nil
-	}
-	var held int
-	var oldest sql.NullInt64
-	if err := tx.StmtContext(ctx, s.stmts.heldFrom).QueryRowContext(ctx, h.ShowID, h.Address, cutoff(m)).Scan(&held, &oldest); err != nil {
-		return err
-	}
-	return booking.CheckHeldPerAddress(held, fromNanos(oldest), m)
-}
-
 // checkOnSale reads what the sales window needs of the show inside the
 // step's transaction and applies booking.Show.CheckOnSale: an unknown show
 // is ErrShowNotFound. It returns the show's currency.
@@ -147,21 +52,6 @@ func (s *Store) checkOnSale(ctx context.Context, tx *sql.Tx, showID string, m bo
 	}
 	show := booking.Show{ID: showID, StartsAt: fromNanos(startsAt), CancelledAt: fromNanos(cancelledAt)}
 	return currency, show.CheckOnSale(m)
-}
-
-// prevHold reads h.Owner's previous hold for the show (prevHoldSQL); ID
-// "" when there is none.
-func (s *Store) prevHold(ctx context.Context, tx *sql.Tx, h booking.Hold) (booking.PreviousHold, error) {
-	var (
-		prev    booking.PreviousHold
-		seatIDs string
-	)
-	err := tx.StmtContext(ctx, s.stmts.prevHold).QueryRowContext(ctx, h.ShowID, h.Owner).Scan(&prev.ID, &seatIDs, &prev.Paying)
-	if errors.Is(err, sql.ErrNoRows) {
-		return booking.PreviousHold{}, nil
-	}
-	prev.SeatIDs = splitIDs(seatIDs)
-	return prev, err
 }
 
 // execCount runs stmt and returns how many rows it changed.
@@ -195,29 +85,4 @@ func activeHold(ctx context.Context, q rowQuerier, showID, owner string) (bookin
 			WHERE show_id = ? AND hold_owner = ? AND status = 'locked' LIMIT 1)
 		AND state = 'active'`, showID, owner))
 	return h, notFound(err, booking.ErrHoldNotFound)
-}
-
-// ReleaseHold frees the seats the hold still locks and marks it released if
-// it was active. Releasing twice changes nothing the second time.
-func (s *Store) ReleaseHold(ctx context.Context, holdID, owner string) (booking.Hold, error) {
-	var h booking.Hold
-	err := s.inTx(ctx, "release hold", func(tx *sql.Tx) error {
-		var err error
-		if h, err = getOwnHold(ctx, tx, holdID, owner); err != nil {
-			return err
-		}
-		if _, err := tx.StmtContext(ctx, s.stmts.releaseHold).ExecContext(ctx, h.ShowID, h.Owner, h.ID); err != nil {
-			return err
-		}
-		if h.State != booking.HoldActive {
-			return nil
-		}
-		h.State = booking.HoldReleased
-		_, err = tx.ExecContext(ctx, `UPDATE holds SET state = ? WHERE id = ?`, h.State, h.ID)
-		return err
-	})
-	if err != nil {
-		return booking.Hold{}, err
-	}
-	return h, nil
 }

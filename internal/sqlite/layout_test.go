@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -43,14 +44,14 @@ func TestSeatsLayoutCache(t *testing.T) {
 	check("fresh show")
 	m := booking.Moment{Now: t0, TTL: ttl, AllowGaps: true}
 	h := hold("s1", "o1", "A1", "B2")
-	if err := b.HoldSeats(ctx, h, m); err != nil {
+	if err := booking.HoldSeatsStep(ctx, b, m.Clock(), h, m); err != nil {
 		t.Fatal(err)
 	}
 	check("held by another process")
-	if err := b.HoldSeats(ctx, hold("s1", "o2", "C5"), m); err != nil {
+	if err := booking.HoldSeatsStep(ctx, b, m.Clock(), hold("s1", "o2", "C5"), m); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.ReleaseHold(ctx, h.ID, "o1"); err != nil {
+	if _, err := booking.ReleaseHoldStep(ctx, b, time.Now, h.ID, "o1"); err != nil {
 		t.Fatal(err)
 	}
 	check("released")

@@ -15,11 +15,13 @@ type statements struct {
 	lock        *sql.Stmt
 	holdSeats   *sql.Stmt // the seats a hold asks for
 	holdRows    *sql.Stmt // and the rest of their rows, for the gap rule
-	prevHold    *sql.Stmt
-	releasePrev *sql.Stmt
-	releaseHold *sql.Stmt // seats still locked by a hold back to available
-	replaceHold *sql.Stmt
-	insertHold  *sql.Stmt
+	activeHolds *sql.Stmt // an owner's active holds of a show
+	// pendingPayments are a hold's payments still pending.
+	pendingPayments *sql.Stmt
+	releaseHold     *sql.Stmt // seats still locked by a hold back to available
+	relock          *sql.Stmt // a hold's seats locked again (More time)
+	insertHold      *sql.Stmt
+	setHoldState    *sql.Stmt
 	heldFrom    *sql.Stmt // seats of a show locked live by holds from one address (HOLD_SEATS_PER_ADDRESS)
 	showSale    *sql.Stmt // what booking.Show.CheckOnSale needs of a show
 	insertShow  *sql.Stmt
@@ -49,25 +51,16 @@ const holdRowsSQL = `SELECT ` + seatColumns + ` FROM seats INDEXED BY seats_by_p
 	WHERE show_id = ?1 AND grid_row IN (
 	SELECT grid_row FROM seats WHERE show_id = ?1 AND seat_id IN (SELECT value FROM json_each(?2)))`
 
-// prevHoldSQL finds the owner's previous hold for the show (SPEC §2): its
-// most recent hold of the show still active, whatever its seats are now,
-// with its seats and whether a payment of it is pending with a checkout
-// that may still take the money. Arguments: show id, owner.
-const prevHoldSQL = `SELECT id, seat_ids, EXISTS (SELECT 1 FROM payments INDEXED BY payments_hold
-		WHERE payments.hold_id = holds.id AND payments.state = 'pending' AND payments.checkout_closed_at IS NULL)
-	FROM holds INDEXED BY holds_active_owner
-	WHERE show_id = ? AND owner = ? AND state = 'active'
-	ORDER BY created_at DESC, id DESC LIMIT 1`
+// activeHoldsSQL finds an owner's holds of a show still active, whatever
+// their seats are now: booking.PreviousHoldIn takes the latest. Arguments:
+// show id, owner.
+const activeHoldsSQL = `SELECT ` + holdColumns + ` FROM holds INDEXED BY holds_active_owner
+	WHERE show_id = ? AND owner = ? AND state = 'active'`
 
 // releaseSQL frees the seats a hold still locks; it never touches a seat
 // that another hold has locked since or that was booked. Arguments: show
 // id, the hold's owner, hold id.
 const releaseSQL = releaseWhereSQL + `hold_id = ?`
-
-// releasePrevSQL frees the seats the owner's previous holds still lock once
-// the new hold has taken over those it asked for. Arguments: show id,
-// owner, the new hold's id.
-const releasePrevSQL = releaseWhereSQL + `hold_id <> ?`
 
 // releaseWhereSQL frees the seats of a show that an owner locks and that
 // meet the condition appended to it. Arguments: show id, owner, then the
@@ -77,9 +70,15 @@ const releaseWhereSQL = `UPDATE seats INDEXED BY seats_hold
 	WHERE show_id = ? AND hold_owner = ? AND status = 'locked' AND `
 
 // insertHoldSQL records a hold whose seats are locked. Arguments: hold
-// id, show id, owner, seat ids, amount, currency, now, address.
-const insertHoldSQL = `INSERT INTO holds (id, show_id, owner, seat_ids, amount, currency, created_at, state, address)
-	VALUES (?, ?, ?, ?, ?, ?, ?, 'active', ?)`
+// id, show id, owner, seat ids, amount, currency, created at, state,
+// address, extensions.
+const insertHoldSQL = `INSERT INTO holds (id, show_id, owner, seat_ids, amount, currency, created_at, state, address, extensions)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+
+// relockSQL takes the locks of a hold's seats again (More time).
+// Arguments: the new locked_at, show id, owner, hold id.
+const relockSQL = `UPDATE seats INDEXED BY seats_hold SET locked_at = ?
+	WHERE show_id = ? AND hold_owner = ? AND hold_id = ? AND status = 'locked'`
 
 // heldFromSQL counts the seats of show ?1 locked by live holds from
 // address ?2, the seat rule's cutoff being ?3, and the oldest of their
@@ -89,14 +88,6 @@ const heldFromSQL = `SELECT count(*), min(seats.locked_at) FROM holds INDEXED BY
 	JOIN seats ON seats.show_id = holds.show_id AND seats.hold_owner = holds.owner AND seats.hold_id = holds.id
 	WHERE holds.show_id = ?1 AND holds.address = ?2 AND holds.created_at > ?3 AND holds.state = 'active' AND holds.address <> ''
 	AND seats.status = 'locked' AND seats.locked_at > ?3`
-
-// replaceHoldSQL marks the owner's active holds of the show replaced by
-// its next one: the previous hold (prevHoldSQL), and any older one left
-// active, which holds no seat of its own any more (releasePrevSQL frees
-// what the owner's other holds lock). Arguments: show id, owner, the new
-// hold's id.
-const replaceHoldSQL = `UPDATE holds INDEXED BY holds_active_owner SET state = 'replaced'
-	WHERE show_id = ? AND owner = ? AND state = 'active' AND id <> ?`
 
 func prepareStatements(ctx context.Context, write, read *sql.DB) (*statements, error) {
 	st := &statements{}
@@ -113,11 +104,13 @@ func prepareStatements(ctx context.Context, write, read *sql.DB) (*statements, e
 	st.lock = prep(write, lockSQL)
 	st.holdSeats = prep(write, holdSeatsSQL)
 	st.holdRows = prep(write, holdRowsSQL)
-	st.prevHold = prep(write, prevHoldSQL)
-	st.releasePrev = prep(write, releasePrevSQL)
+	st.activeHolds = prep(write, activeHoldsSQL)
+	st.pendingPayments = prep(write, `SELECT `+paymentColumns+` FROM payments INDEXED BY payments_hold
+		WHERE hold_id = ? AND state = 'pending'`)
 	st.releaseHold = prep(write, releaseSQL)
-	st.replaceHold = prep(write, replaceHoldSQL)
+	st.relock = prep(write, relockSQL)
 	st.insertHold = prep(write, insertHoldSQL)
+	st.setHoldState = prep(write, `UPDATE holds SET state = ? WHERE id = ?`)
 	st.heldFrom = prep(write, heldFromSQL)
 	st.showSale = prep(write, `SELECT starts_at, cancelled_at, currency FROM shows WHERE id = ?`)
 	st.insertShow = prep(write, `INSERT INTO shows (`+showColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)

@@ -21,7 +21,7 @@ func capped(d time.Duration, n int) booking.Moment {
 	return m
 }
 
-func holdFrom(s booking.Store, showID, owner, address string, m booking.Moment, seats ...string) (booking.Hold, error) {
+func holdFrom(s store, showID, owner, address string, m booking.Moment, seats ...string) (booking.Hold, error) {
 	h := newHold(showID, owner, m, seats...)
 	h.Address = address
 	return h, s.HoldSeats(context.Background(), h, m)
@@ -39,7 +39,7 @@ func wantCapped(t *testing.T, what string, err error, cap int, retry time.Durati
 // capped over all its sessions, counted after a session's hold replaces
 // its previous one; other addresses, lapsed locks and holds without an
 // address count for nobody.
-func testAddressCap(t *testing.T, s booking.Store) {
+func testAddressCap(t *testing.T, s store) {
 	const addr, other = "203.0.113.0", "198.51.100.7"
 	show, _ := newShow(t, s, 1, 12, later)
 	if _, err := holdFrom(s, show.ID, "o1", addr, capped(0, 6), "A1", "A2", "A3", "A4"); err != nil {
@@ -81,7 +81,7 @@ func testAddressCap(t *testing.T, s booking.Store) {
 
 // testRaceAddressCap: sessions of one address hold seats of one show all
 // at once; however they interleave, no more than the cap are held.
-func testRaceAddressCap(t *testing.T, s booking.Store) {
+func testRaceAddressCap(t *testing.T, s store) {
 	ctx, cancel := context.WithTimeout(context.Background(), raceTimeout)
 	defer cancel()
 	const cap, sessions = 6, 10

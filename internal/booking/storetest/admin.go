@@ -23,7 +23,7 @@ var adminTests = []test{
 	{"CallbackLog", testCallbackLog},
 }
 
-func newAdmin(t *testing.T, s booking.Store, email string, role booking.Role) booking.Admin {
+func newAdmin(t *testing.T, s store, email string, role booking.Role) booking.Admin {
 	t.Helper()
 	a := booking.Admin{ID: booking.NewID(), Email: email, PasswordHash: "hash-" + email, Role: role, CreatedAt: base, UpdatedAt: base}
 	if err := s.CreateAdmin(context.Background(), a); err != nil {
@@ -32,7 +32,7 @@ func newAdmin(t *testing.T, s booking.Store, email string, role booking.Role) bo
 	return a
 }
 
-func wantAdmin(t *testing.T, s booking.Store, want booking.Admin) {
+func wantAdmin(t *testing.T, s store, want booking.Admin) {
 	t.Helper()
 	byID, err := s.AdminByID(context.Background(), want.ID)
 	if err != nil {
@@ -50,7 +50,7 @@ func wantAdmin(t *testing.T, s booking.Store, want booking.Admin) {
 	}
 }
 
-func testAdminCreateAndLookup(t *testing.T, s booking.Store) {
+func testAdminCreateAndLookup(t *testing.T, s store) {
 	ctx := context.Background()
 	for _, f := range []func() error{
 		func() error { _, err := s.AdminByEmail(ctx, "nobody@example.com"); return err },
@@ -77,7 +77,7 @@ func testAdminCreateAndLookup(t *testing.T, s booking.Store) {
 
 // testAdminUpdate: a new password or role moves the session version on;
 // the same ones change nothing; the last admin keeps the role.
-func testAdminUpdate(t *testing.T, s booking.Store) {
+func testAdminUpdate(t *testing.T, s store) {
 	ctx := context.Background()
 	a := newAdmin(t, s, "ops@example.com", booking.RoleAdmin)
 	later := base.Add(time.Hour)
@@ -121,7 +121,7 @@ func testAdminUpdate(t *testing.T, s booking.Store) {
 	wantErr(t, "UpdateAdmin of an unknown account", err, booking.ErrAdminNotFound)
 }
 
-func testAdminDelete(t *testing.T, s booking.Store) {
+func testAdminDelete(t *testing.T, s store) {
 	ctx := context.Background()
 	a := newAdmin(t, s, "ops@example.com", booking.RoleAdmin)
 	door := newAdmin(t, s, "door@example.com", booking.RoleStaff)
@@ -140,7 +140,7 @@ func testAdminDelete(t *testing.T, s booking.Store) {
 	wantErr(t, "deleting the admin left", s.DeleteAdmin(ctx, b.ID), booking.ErrLastAdmin)
 }
 
-func listOccupancy(t *testing.T, s booking.Store, f booking.ShowFilter, m booking.Moment) []booking.ShowOccupancy {
+func listOccupancy(t *testing.T, s store, f booking.ShowFilter, m booking.Moment) []booking.ShowOccupancy {
 	t.Helper()
 	list, err := s.ListOccupancy(context.Background(), f, m)
 	if err != nil {
@@ -151,7 +151,7 @@ func listOccupancy(t *testing.T, s booking.Store, f booking.ShowFilter, m bookin
 
 // refundDue makes a refund_due booking of seat in show: a hold that lapses,
 // its seat taken by another session, then the late payment.
-func refundDue(t *testing.T, s booking.Store, showID, seat, spare string, d time.Duration) booking.Booking {
+func refundDue(t *testing.T, s store, showID, seat, spare string, d time.Duration) booking.Booking {
 	t.Helper()
 	h := hold(t, s, showID, "late-"+seat, at(d), seat)
 	p, _ := pay(t, s, h, at(d))
@@ -167,7 +167,7 @@ func refundDue(t *testing.T, s booking.Store, showID, seat, spare string, d time
 // and compares the overview's counts with booking.CountOccupancy on the
 // stored seats and its money with booking.Summarize on the stored bookings,
 // at random moments and at the boundaries of the locks.
-func testListOccupancyAgreesWithGoRule(t *testing.T, s booking.Store) {
+func testListOccupancyAgreesWithGoRule(t *testing.T, s store) {
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(seed(t), 0xad))
 	var shows []booking.Show
@@ -225,7 +225,7 @@ func testListOccupancyAgreesWithGoRule(t *testing.T, s booking.Store) {
 	}
 }
 
-func getShow(t *testing.T, s booking.Store, id string) booking.Show {
+func getShow(t *testing.T, s store, id string) booking.Show {
 	t.Helper()
 	sh, err := s.Show(context.Background(), id)
 	if err != nil {
@@ -234,7 +234,7 @@ func getShow(t *testing.T, s booking.Store, id string) booking.Show {
 	return sh
 }
 
-func testListOccupancyFilters(t *testing.T, s booking.Store) {
+func testListOccupancyFilters(t *testing.T, s store) {
 	ctx := context.Background()
 	mk := func(theatre string, startsAt time.Time) string {
 		show := booking.Show{ID: booking.NewID(), Theatre: booking.Theatre{ID: theatre, Name: "Theatre " + theatre, City: "Pune"},
@@ -279,7 +279,7 @@ func testListOccupancyFilters(t *testing.T, s booking.Store) {
 	}
 }
 
-func testMarkRefunded(t *testing.T, s booking.Store) {
+func testMarkRefunded(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 1, 4, later)
 	_, confirmed := book(t, s, show.ID, "o1", at(0), "A1")
@@ -325,7 +325,7 @@ func testMarkRefunded(t *testing.T, s booking.Store) {
 	}
 }
 
-func testCallbackLog(t *testing.T, s booking.Store) {
+func testCallbackLog(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 1, 4, later)
 	otherShow, _ := newShow(t, s, 1, 2, later)
@@ -382,7 +382,7 @@ func testCallbackLog(t *testing.T, s booking.Store) {
 // a demotion, some by deletion; however they interleave, exactly one admin
 // is left. Each round races the previous round's survivor with three new
 // admins.
-func testRaceLastAdmin(t *testing.T, s booking.Store) {
+func testRaceLastAdmin(t *testing.T, s store) {
 	ctx, cancel := context.WithTimeout(context.Background(), raceTimeout)
 	defer cancel()
 	survivor := newAdmin(t, s, "first@example.com", booking.RoleAdmin)

@@ -15,7 +15,7 @@ var auditTests = []test{
 // testAuditConsistent: after bookings, a failed payment, a release, a live
 // hold and a lapsed hold whose seat was taken over, the audit read from
 // the store finds nothing wrong and adds up.
-func testAuditConsistent(t *testing.T, s booking.Store) {
+func testAuditConsistent(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 2, 6, time.Now().Add(48*time.Hour))
 	m := at(0)

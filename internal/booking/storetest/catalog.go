@@ -20,7 +20,7 @@ var catalogTests = []test{
 
 // testCreateShowTwice: a show stored again under its id (two processes
 // seeding the demo) is ErrShowExists, and the first one's seats stay.
-func testCreateShowTwice(t *testing.T, s booking.Store) {
+func testCreateShowTwice(t *testing.T, s store) {
 	show, seats := newShow(t, s, 2, 3, later)
 	before := getSeats(t, s, show.ID)
 	err := s.CreateShow(context.Background(), show, seats)
@@ -29,7 +29,7 @@ func testCreateShowTwice(t *testing.T, s booking.Store) {
 }
 
 // catalogShow stores a show of movie on screen sc of theatre th.
-func catalogShow(t *testing.T, s booking.Store, th booking.Theatre, sc booking.Screen, m booking.Movie) booking.Show {
+func catalogShow(t *testing.T, s store, th booking.Theatre, sc booking.Screen, m booking.Movie) booking.Show {
 	t.Helper()
 	show := booking.Show{ID: booking.NewID(), Movie: m, Theatre: th, Screen: sc.Name, ScreenID: sc.ID, StartsAt: later, Currency: currency}
 	createShow(t, s, show, []booking.Seat{{ShowID: show.ID, ID: "A1", Row: "A", Number: 1, Category: "Classic", Price: classicPrice,
@@ -39,7 +39,7 @@ func catalogShow(t *testing.T, s booking.Store, th booking.Theatre, sc booking.S
 
 const oneSeatLayout = "C = Classic\nA  C\n"
 
-func testTheatres(t *testing.T, s booking.Store) {
+func testTheatres(t *testing.T, s store) {
 	ctx := context.Background()
 	b := booking.Theatre{ID: booking.NewID(), Name: "Bioscope", City: "Pune", TimeZone: "Asia/Kolkata"}
 	a := booking.Theatre{ID: booking.NewID(), Name: "Alhambra", City: "London", TimeZone: "Europe/London"}
@@ -82,7 +82,7 @@ func testTheatres(t *testing.T, s booking.Store) {
 	wantErr(t, "DeleteTheatre of an unknown theatre", s.DeleteTheatre(ctx, booking.NewID()), booking.ErrTheatreNotFound)
 }
 
-func testScreens(t *testing.T, s booking.Store) {
+func testScreens(t *testing.T, s store) {
 	ctx := context.Background()
 	th := booking.Theatre{ID: booking.NewID(), Name: "Plaza", City: "Kochi", TimeZone: "Asia/Kolkata"}
 	if err := s.SaveTheatre(ctx, th); err != nil {
@@ -125,7 +125,7 @@ func testScreens(t *testing.T, s booking.Store) {
 	wantErr(t, "Screen after its deletion", err, booking.ErrScreenNotFound)
 }
 
-func testMovies(t *testing.T, s booking.Store) {
+func testMovies(t *testing.T, s store) {
 	ctx := context.Background()
 	z := booking.Movie{ID: booking.NewID(), Title: "Zanjeer", Rating: "U", RuntimeMin: 146, Language: "Hindi"}
 	a := booking.Movie{ID: booking.NewID(), Title: "Anand", Rating: "U", RuntimeMin: 122, Language: "Hindi"}
@@ -165,7 +165,7 @@ func testMovies(t *testing.T, s booking.Store) {
 	wantErr(t, "Movie after its deletion", err, booking.ErrMovieNotFound)
 }
 
-func testDeleteShow(t *testing.T, s booking.Store) {
+func testDeleteShow(t *testing.T, s store) {
 	ctx := context.Background()
 	booked, _ := newShow(t, s, 1, 3, later)
 	book(t, s, booked.ID, "o1", at(0), "A1")

@@ -20,7 +20,7 @@ var checkinTests = []test{
 
 // testAdmitOnce: a confirmed ticket is admitted, then answered "already"
 // with when, and the booking carries who admitted it.
-func testAdmitOnce(t *testing.T, s booking.Store) {
+func testAdmitOnce(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 1, 4, later)
 	_, b := book(t, s, show.ID, "o1", at(0), "A1", "A2")
@@ -69,7 +69,7 @@ func testAdmitOnce(t *testing.T, s booking.Store) {
 
 // testAdmitRefusals: a ticket for another show, or of a cancelled show, is
 // refused and stays unadmitted.
-func testAdmitRefusals(t *testing.T, s booking.Store) {
+func testAdmitRefusals(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 1, 4, later)
 	other, _ := newShow(t, s, 1, 4, later)
@@ -98,7 +98,7 @@ func testAdmitRefusals(t *testing.T, s booking.Store) {
 
 // testRaceAdmit: many doors scan the same tickets at once; each ticket is
 // admitted exactly once and every other scan answers "already".
-func testRaceAdmit(t *testing.T, s booking.Store) {
+func testRaceAdmit(t *testing.T, s store) {
 	ctx, cancel := context.WithTimeout(context.Background(), raceTimeout)
 	defer cancel()
 	show, seats := newShow(t, s, 1, 6, later)
@@ -139,7 +139,7 @@ func testRaceAdmit(t *testing.T, s booking.Store) {
 
 // runAdmissions scans every code of job from job.Doors goroutines at once,
 // each starting at a different code.
-func runAdmissions(ctx context.Context, s booking.Store, job workerJob) []outcome {
+func runAdmissions(ctx context.Context, s store, job workerJob) []outcome {
 	results := make([][]outcome, job.Doors)
 	concurrently(job.Doors, func(d int) {
 		for i := range job.Codes {
@@ -164,10 +164,11 @@ func runAdmissions(ctx context.Context, s booking.Store, job workerJob) []outcom
 // tickets at once; each ticket is admitted exactly once, and its booking
 // names the one door that admitted it.
 func testProcessAdmitRace(t *testing.T, h Harness) {
-	dsn, s := h.Shared(t)
-	if s == nil {
+	dsn, shared := h.Shared(t)
+	if shared == nil {
 		t.Fatal("Harness.Shared returned a nil store")
 	}
+	s := store{shared}
 	closeWithTest(t, s)
 	exe, err := os.Executable()
 	if err != nil {

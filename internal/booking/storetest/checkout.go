@@ -22,7 +22,7 @@ var checkoutTests = []test{
 // testBeginCheckout: the attempt moves from the one read, once; the
 // previous checkout is recorded closed; a checkout of a superseded attempt
 // is refused; a settled payment does not move.
-func testBeginCheckout(t *testing.T, s booking.Store) {
+func testBeginCheckout(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 1, 4, later)
 	_, p := payWithCheckout(t, s, show.ID, "o1", at(0), "A1")
@@ -60,7 +60,7 @@ func testBeginCheckout(t *testing.T, s booking.Store) {
 
 // testBeginCheckoutRace: of Pays at once that read one attempt, in any
 // processes, one moves it.
-func testBeginCheckoutRace(t *testing.T, s booking.Store) {
+func testBeginCheckoutRace(t *testing.T, s store) {
 	show, _ := newShow(t, s, 1, 4, later)
 	_, p := payWithCheckout(t, s, show.ID, "o1", at(0), "A1")
 	const pays = 6
@@ -105,7 +105,7 @@ func testBeginCheckoutRace(t *testing.T, s booking.Store) {
 // is live (More time) ends that checkout only; one of an earlier attempt
 // changes nothing; once the hold has ended, its last checkout's expiry
 // fails the payment.
-func testCheckoutExpiredWhileHoldLive(t *testing.T, s booking.Store) {
+func testCheckoutExpiredWhileHoldLive(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 1, 4, later)
 	h, p := payWithCheckout(t, s, show.ID, "o1", at(0), "A1", "A2")
@@ -183,7 +183,7 @@ func testCheckoutExpiredWhileHoldLive(t *testing.T, s booking.Store) {
 // testChargedOtherAmount: a success that took another amount than the
 // payment's took money all the same: the booking is due a refund, with why.
 // Without Charged it is refused, as the sandbox's callback is.
-func testChargedOtherAmount(t *testing.T, s booking.Store) {
+func testChargedOtherAmount(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 1, 4, later)
 	h := hold(t, s, show.ID, "o1", at(0), "A1")

@@ -16,7 +16,7 @@ var extendTests = []test{
 
 // testExtendTwice: more time moves every lock of the hold to now, so the
 // seat rule keeps them HOLD_TTL longer; twice, then 409.
-func testExtendTwice(t *testing.T, s booking.Store) {
+func testExtendTwice(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 1, 6, later)
 	h := hold(t, s, show.ID, "o1", at(0), "A1", "A2")
@@ -56,7 +56,7 @@ func testExtendTwice(t *testing.T, s booking.Store) {
 
 // testExtendRefused: an expired, released or replaced hold, or one whose
 // sales closed, gets no more time.
-func testExtendRefused(t *testing.T, s booking.Store) {
+func testExtendRefused(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 1, 6, later)
 	h := hold(t, s, show.ID, "o1", at(0), "A1")
@@ -79,7 +79,7 @@ func testExtendRefused(t *testing.T, s booking.Store) {
 
 // testRaceExtend: a session presses More time in several tabs at once;
 // exactly MaxExtensions of the requests get it.
-func testRaceExtend(t *testing.T, s booking.Store) {
+func testRaceExtend(t *testing.T, s store) {
 	ctx, cancel := context.WithTimeout(context.Background(), raceTimeout)
 	defer cancel()
 	show, _ := newShow(t, s, 1, 4, later)

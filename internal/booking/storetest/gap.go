@@ -25,7 +25,7 @@ func strict(d time.Duration) booking.Moment {
 // as they are in its transaction: a neighbour taken by another session a
 // moment ago counts; the previous hold's seats count as free; a conflict
 // is reported before a gap; a hold with no better choice passes.
-func testGapRefusedInTheStep(t *testing.T, s booking.Store) {
+func testGapRefusedInTheStep(t *testing.T, s store) {
 	show, _ := newShow(t, s, 1, 12, later) // A1–A6 | A7–A12
 	hold(t, s, show.ID, "other", strict(0), "A1")
 	// A3-A4 would leave A2 alone between A1 (just taken) and A3.
@@ -71,7 +71,7 @@ func testGapRefusedInTheStep(t *testing.T, s booking.Store) {
 // testRaceGaps: two sessions hold seats of one row at once, each choice
 // fine alone and together leaving a seat alone (A1-A2 and A4-A5 strand
 // A3); however they interleave, one of them is refused.
-func testRaceGaps(t *testing.T, s booking.Store) {
+func testRaceGaps(t *testing.T, s store) {
 	for round := range 10 {
 		show, _ := newShow(t, s, 1, 12, later) // A1–A6 | A7–A12
 		m := strict(time.Duration(round) * time.Second)

@@ -39,7 +39,7 @@ var releaseTests = []test{
 	{"CompletedHoldKeepsBooking", testReleaseCompletedHold},
 }
 
-func testStoredHold(t *testing.T, s booking.Store) {
+func testStoredHold(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 2, 3, later)
 	m := at(time.Minute)
@@ -68,7 +68,7 @@ func testStoredHold(t *testing.T, s booking.Store) {
 	}
 }
 
-func testAllOrNothing(t *testing.T, s booking.Store) {
+func testAllOrNothing(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 2, 5, later)
 	hold(t, s, show.ID, "o2", at(0), "B2")
@@ -102,7 +102,7 @@ func testAllOrNothing(t *testing.T, s booking.Store) {
 	unchanged(t, s, show.ID, before)
 }
 
-func testUnknownSeat(t *testing.T, s booking.Store) {
+func testUnknownSeat(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 1, 3, later)
 	hold(t, s, show.ID, "o2", at(0), "A2")
@@ -117,7 +117,7 @@ func testUnknownSeat(t *testing.T, s booking.Store) {
 	}
 }
 
-func testUnknownShow(t *testing.T, s booking.Store) {
+func testUnknownShow(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 1, 3, later)
 	before := getSeats(t, s, show.ID)
@@ -131,7 +131,7 @@ func testUnknownShow(t *testing.T, s booking.Store) {
 
 // testReplacesPreviousHold: a session's new hold for a show replaces its
 // previous one in the same step; seats of both are carried over.
-func testReplacesPreviousHold(t *testing.T, s booking.Store) {
+func testReplacesPreviousHold(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 1, 5, later)
 	h1 := hold(t, s, show.ID, "o1", at(0), "A1", "A2")
@@ -167,7 +167,7 @@ func testReplacesPreviousHold(t *testing.T, s booking.Store) {
 	})
 }
 
-func testFailedHoldKeepsPreviousHold(t *testing.T, s booking.Store) {
+func testFailedHoldKeepsPreviousHold(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 1, 4, later)
 	h1 := hold(t, s, show.ID, "o1", at(0), "A1", "A2")
@@ -188,7 +188,7 @@ func testFailedHoldKeepsPreviousHold(t *testing.T, s booking.Store) {
 	}
 }
 
-func testHoldsOfTwoShowsCoexist(t *testing.T, s booking.Store) {
+func testHoldsOfTwoShowsCoexist(t *testing.T, s store) {
 	ctx := context.Background()
 	x, _ := newShow(t, s, 1, 3, later)
 	y, _ := newShow(t, s, 1, 3, base.Add(3*time.Hour))
@@ -211,7 +211,7 @@ func testHoldsOfTwoShowsCoexist(t *testing.T, s booking.Store) {
 
 // testReplacingLapsedHoldSparesOthersSeats: replacement frees only the seats
 // the previous hold still locks, not those someone took after it lapsed.
-func testReplacingLapsedHoldSparesOthersSeats(t *testing.T, s booking.Store) {
+func testReplacingLapsedHoldSparesOthersSeats(t *testing.T, s store) {
 	show, _ := newShow(t, s, 1, 4, later)
 	h1 := hold(t, s, show.ID, "o1", at(0), "A1", "A2")
 	h3 := hold(t, s, show.ID, "o2", at(ttl+time.Minute), "A1")
@@ -225,7 +225,7 @@ func testReplacingLapsedHoldSparesOthersSeats(t *testing.T, s booking.Store) {
 // testRetakingOwnLapsedSeatsReplaces: seats whose lock by the session's
 // previous hold has lapsed are free by the seat rule, and taking them again
 // still replaces that hold.
-func testRetakingOwnLapsedSeatsReplaces(t *testing.T, s booking.Store) {
+func testRetakingOwnLapsedSeatsReplaces(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 1, 4, later)
 	h1 := hold(t, s, show.ID, "o1", at(0), "A1", "A2")
@@ -249,7 +249,7 @@ func testRetakingOwnLapsedSeatsReplaces(t *testing.T, s booking.Store) {
 // every seat to other sessions has nothing left to replace. A store may
 // leave it active or mark it replaced; either way it cannot be paid, and
 // the session's new hold is its active one.
-func testLapsedHoldLostToOthersStaysGone(t *testing.T, s booking.Store) {
+func testLapsedHoldLostToOthersStaysGone(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 1, 4, later)
 	h1 := hold(t, s, show.ID, "o1", at(0), "A1", "A2")
@@ -266,7 +266,7 @@ func testLapsedHoldLostToOthersStaysGone(t *testing.T, s booking.Store) {
 	wantCode(t, "StartPayment of the lapsed hold", err, booking.EGONE)
 }
 
-func testCompletedHoldIsNotReplaced(t *testing.T, s booking.Store) {
+func testCompletedHoldIsNotReplaced(t *testing.T, s store) {
 	show, _ := newShow(t, s, 1, 3, later)
 	h1, b := book(t, s, show.ID, "o1", at(0), "A1")
 	h2 := hold(t, s, show.ID, "o1", at(time.Minute), "A2")
@@ -297,7 +297,7 @@ func wantPaying(t *testing.T, what string, err error, h booking.Hold) {
 // (SPEC §2): replacing it would take the seats from under the payment,
 // which would then end refund_due. Back (ReleaseHold) stays possible, and
 // after it a hold succeeds.
-func testPayingHoldIsNotReplaced(t *testing.T, s booking.Store) {
+func testPayingHoldIsNotReplaced(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 1, 4, later)
 	h1 := hold(t, s, show.ID, "o1", at(0), "A1", "A2")
@@ -334,7 +334,7 @@ func testPayingHoldIsNotReplaced(t *testing.T, s booking.Store) {
 // recent still active, whatever its seats are now: one whose lock lapsed
 // and that lost every seat to others still has its payment pending, and a
 // new hold is refused all the same.
-func testPayingHoldWithoutSeatsIsNotReplaced(t *testing.T, s booking.Store) {
+func testPayingHoldWithoutSeatsIsNotReplaced(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 1, 4, later)
 	h1 := hold(t, s, show.ID, "o1", at(0), "A1", "A2")
@@ -351,7 +351,7 @@ func testPayingHoldWithoutSeatsIsNotReplaced(t *testing.T, s booking.Store) {
 // testClosedCheckoutIsNotPaying: a pending payment whose checkout
 // boxoffice closed at the provider can take no money; it does not stop a
 // new hold, which replaces the hold as usual.
-func testClosedCheckoutIsNotPaying(t *testing.T, s booking.Store) {
+func testClosedCheckoutIsNotPaying(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 1, 4, later)
 	h1 := hold(t, s, show.ID, "o1", at(0), "A1")
@@ -369,7 +369,7 @@ func testClosedCheckoutIsNotPaying(t *testing.T, s booking.Store) {
 	checkSeats(t, s, show.ID, map[string]seatView{"A1": lockedBy(h2), "A2": lockedBy(h2)})
 }
 
-func testReleaseFreesSeats(t *testing.T, s booking.Store) {
+func testReleaseFreesSeats(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 1, 3, later)
 	h := hold(t, s, show.ID, "o1", at(0), "A1", "A2")
@@ -395,7 +395,7 @@ func testReleaseFreesSeats(t *testing.T, s booking.Store) {
 	hold(t, s, show.ID, "o2", at(time.Second), "A1", "A2")
 }
 
-func testReleaseIdempotent(t *testing.T, s booking.Store) {
+func testReleaseIdempotent(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 1, 3, later)
 	h := hold(t, s, show.ID, "o1", at(0), "A1", "A2")
@@ -417,7 +417,7 @@ func testReleaseIdempotent(t *testing.T, s booking.Store) {
 	checkSeats(t, s, show.ID, map[string]seatView{"A1": free, "A2": lockedBy(h2), "A3": free})
 }
 
-func testReleaseNotOwner(t *testing.T, s booking.Store) {
+func testReleaseNotOwner(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 1, 3, later)
 	h := hold(t, s, show.ID, "o1", at(0), "A1", "A2")
@@ -436,7 +436,7 @@ func testReleaseNotOwner(t *testing.T, s booking.Store) {
 	}
 }
 
-func testReleaseLapsedHoldSparesOthersSeats(t *testing.T, s booking.Store) {
+func testReleaseLapsedHoldSparesOthersSeats(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 1, 3, later)
 	h1 := hold(t, s, show.ID, "o1", at(0), "A1", "A2")
@@ -450,7 +450,7 @@ func testReleaseLapsedHoldSparesOthersSeats(t *testing.T, s booking.Store) {
 	}
 }
 
-func testReleaseReplacedHold(t *testing.T, s booking.Store) {
+func testReleaseReplacedHold(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 1, 3, later)
 	h1 := hold(t, s, show.ID, "o1", at(0), "A1", "A2")
@@ -470,7 +470,7 @@ func testReleaseReplacedHold(t *testing.T, s booking.Store) {
 
 // testReleaseCompletedHold: Back after paying frees nothing. The store may
 // answer with an EGONE error or with the hold; either way nothing changes.
-func testReleaseCompletedHold(t *testing.T, s booking.Store) {
+func testReleaseCompletedHold(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 1, 3, later)
 	h, b := book(t, s, show.ID, "o1", at(0), "A1", "A2")

@@ -5,8 +5,6 @@ import (
 	"context"
 	"sync"
 	"testing"
-
-	"boxoffice/internal/booking"
 )
 
 var keyTests = []test{
@@ -16,7 +14,7 @@ var keyTests = []test{
 
 // testSigningKeyMadeOnce: the first call stores its fresh key, later ones
 // get it back whatever they offer; another name has its own key.
-func testSigningKeyMadeOnce(t *testing.T, s booking.Store) {
+func testSigningKeyMadeOnce(t *testing.T, s store) {
 	ctx := context.Background()
 	first, err := s.SigningKey(ctx, "web", []byte("first-key-0123456789abcdef012345"))
 	if err != nil {
@@ -43,7 +41,7 @@ func testSigningKeyMadeOnce(t *testing.T, s booking.Store) {
 
 // testSigningKeyManyAtOnce: processes starting together all get the same
 // key, one of those offered.
-func testSigningKeyManyAtOnce(t *testing.T, s booking.Store) {
+func testSigningKeyManyAtOnce(t *testing.T, s store) {
 	const n = 8
 	keys := make([][]byte, n)
 	errs := make([]error, n)

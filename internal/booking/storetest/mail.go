@@ -18,7 +18,7 @@ var mailTests = []test{
 	{"ClaimSendRetry", testMailClaimSendRetry},
 }
 
-func getMail(t *testing.T, s booking.Store, id string) booking.Mail {
+func getMail(t *testing.T, s store, id string) booking.Mail {
 	t.Helper()
 	m, err := s.Mail(context.Background(), id)
 	if err != nil {
@@ -30,7 +30,7 @@ func getMail(t *testing.T, s booking.Store, id string) booking.Mail {
 // testMailQueuedWithTheChange: the step that confirms a booking, cancels
 // its show or marks it refunded queues the mail that tells of it, once;
 // a booking without an address queues none.
-func testMailQueuedWithTheChange(t *testing.T, s booking.Store) {
+func testMailQueuedWithTheChange(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 1, 6, later)
 	_, b := book(t, s, show.ID, "o1", at(0), "A1", "A2")
@@ -85,7 +85,7 @@ func testMailQueuedWithTheChange(t *testing.T, s booking.Store) {
 
 // testMailEmailCorrected: Pay again on the same hold returns the same
 // payment with the address it was given now.
-func testMailEmailCorrected(t *testing.T, s booking.Store) {
+func testMailEmailCorrected(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 1, 4, later)
 	h := hold(t, s, show.ID, "o1", at(0), "A1")
@@ -114,7 +114,7 @@ func testMailEmailCorrected(t *testing.T, s booking.Store) {
 // testMailClaimSendRetry: a claimed mail is nobody else's until its lease
 // lapses (then it is claimed again: sent at least once); a sent one is
 // done; a failed one is due again after its wait.
-func testMailClaimSendRetry(t *testing.T, s booking.Store) {
+func testMailClaimSendRetry(t *testing.T, s store) {
 	ctx := context.Background()
 	now := later
 	if due, err := s.MailDue(ctx, now); err != nil || due {
@@ -186,7 +186,7 @@ func testMailClaimSendRetry(t *testing.T, s booking.Store) {
 
 // testRaceClaimMail: senders claiming at once share the due mails, each
 // mail going to exactly one of them.
-func testRaceClaimMail(t *testing.T, s booking.Store) {
+func testRaceClaimMail(t *testing.T, s store) {
 	ctx, cancel := context.WithTimeout(context.Background(), raceTimeout)
 	defer cancel()
 	const mails, senders = 40, 8

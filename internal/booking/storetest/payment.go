@@ -29,7 +29,7 @@ var settleTests = []test{
 	{"TicketCodeTakenRecordsNothing", testSettleTicketCodeTaken},
 }
 
-func testStartPayment(t *testing.T, s booking.Store) {
+func testStartPayment(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 2, 3, later)
 	h := hold(t, s, show.ID, "o1", at(0), "A1", "B3")
@@ -68,7 +68,7 @@ func testStartPayment(t *testing.T, s booking.Store) {
 	}
 }
 
-func testStartPaymentAgain(t *testing.T, s booking.Store) {
+func testStartPaymentAgain(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 1, 3, later)
 	h := hold(t, s, show.ID, "o1", at(0), "A1")
@@ -90,7 +90,7 @@ func testStartPaymentAgain(t *testing.T, s booking.Store) {
 	wantErr(t, "Booking(second ids)", err, booking.ErrBookingNotFound)
 }
 
-func testStartPaymentGone(t *testing.T, s booking.Store) {
+func testStartPaymentGone(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 1, 6, later)
 
@@ -129,7 +129,7 @@ func testStartPaymentGone(t *testing.T, s booking.Store) {
 	}
 }
 
-func testStartPaymentNotOwner(t *testing.T, s booking.Store) {
+func testStartPaymentNotOwner(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 1, 3, later)
 	h := hold(t, s, show.ID, "o1", at(0), "A1")
@@ -146,7 +146,7 @@ func testStartPaymentNotOwner(t *testing.T, s booking.Store) {
 
 // checkSettled compares what SettlePayment returned with what is stored,
 // and the stored payment and booking with want.
-func checkSettled(t *testing.T, s booking.Store, st booking.Settlement, wantP booking.Payment, wantB booking.Booking) {
+func checkSettled(t *testing.T, s store, st booking.Settlement, wantP booking.Payment, wantB booking.Booking) {
 	t.Helper()
 	if diff := cmp.Diff(wantP, getPayment(t, s, wantP.ID)); diff != "" {
 		t.Errorf("stored payment (-want +got):\n%s", diff)
@@ -162,7 +162,7 @@ func checkSettled(t *testing.T, s booking.Store, st booking.Settlement, wantP bo
 	}
 }
 
-func testSettleBooksInTime(t *testing.T, s booking.Store) {
+func testSettleBooksInTime(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 1, 3, later)
 	h := hold(t, s, show.ID, "o1", at(0), "A1", "A2")
@@ -198,7 +198,7 @@ func testSettleBooksInTime(t *testing.T, s booking.Store) {
 
 // testSettleLateRescue: a success books the seats however late it comes, as
 // long as each is still locked by the hold or free by the seat rule.
-func testSettleLateRescue(t *testing.T, s booking.Store) {
+func testSettleLateRescue(t *testing.T, s store) {
 	ctx := context.Background()
 	tests := []struct {
 		name    string
@@ -245,7 +245,7 @@ func testSettleLateRescue(t *testing.T, s booking.Store) {
 	}
 }
 
-func testSettleRefundDue(t *testing.T, s booking.Store) {
+func testSettleRefundDue(t *testing.T, s store) {
 	show, _ := newShow(t, s, 1, 4, later)
 	h := hold(t, s, show.ID, "o1", at(0), "A1", "A2", "A3")
 	p, b := pay(t, s, h, at(time.Minute))
@@ -282,7 +282,7 @@ func testSettleRefundDue(t *testing.T, s booking.Store) {
 	}
 }
 
-func testSettleFailureReleases(t *testing.T, s booking.Store) {
+func testSettleFailureReleases(t *testing.T, s store) {
 	show, _ := newShow(t, s, 1, 4, later)
 	h := hold(t, s, show.ID, "o1", at(0), "A1", "A2", "A3")
 	p, b := pay(t, s, h, at(time.Minute))
@@ -304,7 +304,7 @@ func testSettleFailureReleases(t *testing.T, s booking.Store) {
 	}
 }
 
-func testSettleDuplicate(t *testing.T, s booking.Store) {
+func testSettleDuplicate(t *testing.T, s store) {
 	ctx := context.Background()
 	for _, typ := range []booking.EventType{booking.EventPaymentSucceeded, booking.EventPaymentFailed} {
 		t.Run(string(typ), func(t *testing.T) {
@@ -341,7 +341,7 @@ func testSettleDuplicate(t *testing.T, s booking.Store) {
 
 // testSettleFirstOutcomeWins: a later event that contradicts the payment's
 // outcome is recorded and changes nothing.
-func testSettleFirstOutcomeWins(t *testing.T, s booking.Store) {
+func testSettleFirstOutcomeWins(t *testing.T, s store) {
 	tests := []struct {
 		first, then booking.EventType
 	}{
@@ -373,7 +373,7 @@ func testSettleFirstOutcomeWins(t *testing.T, s booking.Store) {
 	}
 }
 
-func testSettleMismatch(t *testing.T, s booking.Store) {
+func testSettleMismatch(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 1, 3, later)
 	h := hold(t, s, show.ID, "o1", at(0), "A1")
@@ -415,7 +415,7 @@ func testSettleMismatch(t *testing.T, s booking.Store) {
 // testSettleTicketCodeTaken: a success whose ticket code another booking
 // already has is refused with ErrTicketCodeTaken and rolled back whole, so
 // that the service can settle the same event again with a fresh code.
-func testSettleTicketCodeTaken(t *testing.T, s booking.Store) {
+func testSettleTicketCodeTaken(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 1, 4, later)
 	h1 := hold(t, s, show.ID, "o1", at(0), "A1")

@@ -36,7 +36,7 @@ var providerTests = []test{
 // not recorded (the process stopped) fails; the booking, still due, learns
 // the failed refund's id, so that neither a retry with the old key nor a
 // stale click can record the failed refund as made.
-func testRefundFailedBeforeItWasRecorded(t *testing.T, s booking.Store) {
+func testRefundFailedBeforeItWasRecorded(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 1, 4, later)
 	due := refundDue(t, s, show.ID, "A1", "A2", 0)
@@ -70,7 +70,7 @@ func testRefundFailedBeforeItWasRecorded(t *testing.T, s booking.Store) {
 // testEndedCheckoutsPagePastLapsedHolds: many older checkouts whose holds
 // lapsed with their seats still free (not ended: a late payment is still
 // rescued) do not hide a newer ended one.
-func testEndedCheckoutsPagePastLapsedHolds(t *testing.T, s booking.Store) {
+func testEndedCheckoutsPagePastLapsedHolds(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 2, 8, later)
 	for i := range 7 {
@@ -88,7 +88,7 @@ func testEndedCheckoutsPagePastLapsedHolds(t *testing.T, s booking.Store) {
 
 // testMarkRefundedRace: admins pressing Refund at once each record a
 // refund; exactly one is recorded, the others are told it already was.
-func testMarkRefundedRace(t *testing.T, s booking.Store) {
+func testMarkRefundedRace(t *testing.T, s store) {
 	show, _ := newShow(t, s, 1, 4, later)
 	due := refundDue(t, s, show.ID, "A1", "A2", 0)
 	const admins = 12
@@ -121,7 +121,7 @@ func testMarkRefundedRace(t *testing.T, s booking.Store) {
 
 // payWithCheckout holds seats for owner at m, pays at m and records a
 // checkout ref.
-func payWithCheckout(t *testing.T, s booking.Store, showID, owner string, m booking.Moment, seats ...string) (booking.Hold, booking.Payment) {
+func payWithCheckout(t *testing.T, s store, showID, owner string, m booking.Moment, seats ...string) (booking.Hold, booking.Payment) {
 	t.Helper()
 	h := hold(t, s, showID, owner, m, seats...)
 	p, _ := pay(t, s, h, m)
@@ -131,7 +131,7 @@ func payWithCheckout(t *testing.T, s booking.Store, showID, owner string, m book
 	return h, getPayment(t, s, p.ID)
 }
 
-func testCheckoutRef(t *testing.T, s booking.Store) {
+func testCheckoutRef(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 1, 3, later)
 	h := hold(t, s, show.ID, "o1", at(0), "A1")
@@ -154,7 +154,7 @@ func testCheckoutRef(t *testing.T, s booking.Store) {
 	}
 }
 
-func testChargeRefOnSuccess(t *testing.T, s booking.Store) {
+func testChargeRefOnSuccess(t *testing.T, s store) {
 	show, _ := newShow(t, s, 1, 4, later)
 	h := hold(t, s, show.ID, "o1", at(0), "A1")
 	p, _ := pay(t, s, h, at(0))
@@ -190,7 +190,7 @@ func testChargeRefOnSuccess(t *testing.T, s booking.Store) {
 // testEndedCheckouts builds a checkout in every situation and compares the
 // store's list with booking.CheckoutEnded on the stored records, at moments
 // on either side of the holds' expiry.
-func testEndedCheckouts(t *testing.T, s booking.Store) {
+func testEndedCheckouts(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 2, 8, later)
 
@@ -265,7 +265,7 @@ func testEndedCheckouts(t *testing.T, s booking.Store) {
 	}
 }
 
-func testCloseCheckout(t *testing.T, s booking.Store) {
+func testCloseCheckout(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 1, 3, later)
 	_, p := payWithCheckout(t, s, show.ID, "o1", at(0), "A1")
@@ -285,7 +285,7 @@ func testCloseCheckout(t *testing.T, s booking.Store) {
 	wantErr(t, "CloseCheckout of an unknown payment", s.CloseCheckout(ctx, booking.NewID(), when), booking.ErrPaymentNotFound)
 }
 
-func testClaimLookup(t *testing.T, s booking.Store) {
+func testClaimLookup(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 1, 3, later)
 	_, p := payWithCheckout(t, s, show.ID, "o1", at(0), "A1")
@@ -325,7 +325,7 @@ func testClaimLookup(t *testing.T, s booking.Store) {
 
 // testClaimLookupRace: of many callers claiming one stuck payment at once,
 // as processes showing its booking page do, exactly one wins.
-func testClaimLookupRace(t *testing.T, s booking.Store) {
+func testClaimLookupRace(t *testing.T, s store) {
 	show, _ := newShow(t, s, 1, 3, later)
 	_, p := payWithCheckout(t, s, show.ID, "o1", at(0), "A1")
 	const callers = 16
@@ -356,7 +356,7 @@ func testClaimLookupRace(t *testing.T, s booking.Store) {
 	}
 }
 
-func testSettleRefundFailed(t *testing.T, s booking.Store) {
+func testSettleRefundFailed(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 1, 4, later)
 	due := refundDue(t, s, show.ID, "A1", "A2", 0)

@@ -17,9 +17,9 @@ var pruneTests = []test{
 }
 
 // pruneStore is s as a booking.PruneStore; every adapter is one.
-func pruneStore(t *testing.T, s booking.Store) booking.PruneStore {
+func pruneStore(t *testing.T, s store) booking.PruneStore {
 	t.Helper()
-	ps, ok := s.(booking.PruneStore)
+	ps, ok := s.Store.(booking.PruneStore)
 	if !ok {
 		t.Fatalf("%T does not implement booking.PruneStore", s)
 	}
@@ -54,7 +54,7 @@ func batches(total, limit int) []int {
 	return append(want, total)
 }
 
-func holdGone(t *testing.T, s booking.Store, what string, h booking.Hold, gone bool) {
+func holdGone(t *testing.T, s store, what string, h booking.Hold, gone bool) {
 	t.Helper()
 	_, err := s.Hold(context.Background(), h.ID)
 	switch {
@@ -69,7 +69,7 @@ func holdGone(t *testing.T, s booking.Store, what string, h booking.Hold, gone b
 // before the cutoff goes (ended holds nothing refers to, callback records,
 // event ids, sent or given-up mail); what came after stays, and so does
 // whatever a payment, a booking or a locked seat refers to, however old.
-func testPruneOldGoesTheRestStays(t *testing.T, s booking.Store) {
+func testPruneOldGoesTheRestStays(t *testing.T, s store) {
 	ctx := context.Background()
 	ps := pruneStore(t, s)
 	show, _ := newShow(t, s, 2, 6, later)
@@ -219,7 +219,7 @@ func testPruneOldGoesTheRestStays(t *testing.T, s booking.Store) {
 // testPruneHoldsDrainInBatches: old released holds, among as many booked
 // ones that stay for good, go limit at a time, each call going on where
 // the last one stopped; their events go with them.
-func testPruneHoldsDrainInBatches(t *testing.T, s booking.Store) {
+func testPruneHoldsDrainInBatches(t *testing.T, s store) {
 	ps := pruneStore(t, s)
 	show, _ := newShow(t, s, 2, 12, later)
 	var released, kept []booking.Hold

@@ -70,7 +70,7 @@ type outcome struct {
 
 // runAttempts runs plan[g] in goroutine g, all goroutines released at once,
 // every hold at moment m.
-func runAttempts(ctx context.Context, s booking.Store, showID string, plan [][]attempt, m booking.Moment) []outcome {
+func runAttempts(ctx context.Context, s store, showID string, plan [][]attempt, m booking.Moment) []outcome {
 	results := make([][]outcome, len(plan))
 	concurrently(len(plan), func(g int) {
 		for _, a := range plan[g] {
@@ -115,7 +115,7 @@ func planWindows(rng *rand.Rand, ids []string, goroutines, perGoroutine, maxLen 
 // active winning hold; losers left no trace. With distinctOwners (nothing
 // replaced), every winner is active and every seat a loser was refused is
 // locked by a winner.
-func checkRace(t *testing.T, s booking.Store, showID string, outcomes []outcome, m booking.Moment, distinctOwners bool) {
+func checkRace(t *testing.T, s store, showID string, outcomes []outcome, m booking.Moment, distinctOwners bool) {
 	t.Helper()
 	ctx := context.Background()
 	problems := 0
@@ -217,7 +217,7 @@ func checkRace(t *testing.T, s booking.Store, showID string, outcomes []outcome,
 }
 
 // testRaceHolds: 64 sessions race for overlapping seats.
-func testRaceHolds(t *testing.T, s booking.Store) {
+func testRaceHolds(t *testing.T, s store) {
 	ctx, cancel := context.WithTimeout(context.Background(), raceTimeout)
 	defer cancel()
 	show, seats := newShow(t, s, 2, 16, later)
@@ -230,7 +230,7 @@ func testRaceHolds(t *testing.T, s booking.Store) {
 // testRaceOneSession: one session's concurrent holds for overlapping seats
 // all succeed (its previous hold's seats are available to it) and leave
 // exactly one active hold.
-func testRaceOneSession(t *testing.T, s booking.Store) {
+func testRaceOneSession(t *testing.T, s store) {
 	ctx, cancel := context.WithTimeout(context.Background(), raceTimeout)
 	defer cancel()
 	show, seats := newShow(t, s, 1, 20, later)
@@ -277,7 +277,7 @@ func testRaceOneSession(t *testing.T, s booking.Store) {
 }
 
 // testRaceStartPayment: concurrent Pay presses create one payment.
-func testRaceStartPayment(t *testing.T, s booking.Store) {
+func testRaceStartPayment(t *testing.T, s store) {
 	ctx, cancel := context.WithTimeout(context.Background(), raceTimeout)
 	defer cancel()
 	show, _ := newShow(t, s, 1, 3, later)
@@ -314,7 +314,7 @@ func testRaceStartPayment(t *testing.T, s booking.Store) {
 // hold's lock lapsed, the second took the seat, then lapsed too) succeed at
 // once: exactly one books, the other is due a refund; no seat is in two
 // bookings.
-func testRaceSettlements(t *testing.T, s booking.Store) {
+func testRaceSettlements(t *testing.T, s store) {
 	ctx, cancel := context.WithTimeout(context.Background(), raceTimeout)
 	defer cancel()
 	wins := [2]int{}
@@ -369,7 +369,7 @@ func testRaceSettlements(t *testing.T, s booking.Store) {
 
 // testRaceDuplicateDeliveries: the provider delivers one event 20 times at
 // once; it takes effect once.
-func testRaceDuplicateDeliveries(t *testing.T, s booking.Store) {
+func testRaceDuplicateDeliveries(t *testing.T, s store) {
 	ctx, cancel := context.WithTimeout(context.Background(), raceTimeout)
 	defer cancel()
 	show, _ := newShow(t, s, 1, 3, later)
@@ -413,7 +413,7 @@ func testRaceDuplicateDeliveries(t *testing.T, s booking.Store) {
 
 // testRaceContradictingEvents: success and failure events for one payment
 // arrive at once; the first to be applied wins and the state agrees with it.
-func testRaceContradictingEvents(t *testing.T, s booking.Store) {
+func testRaceContradictingEvents(t *testing.T, s store) {
 	ctx, cancel := context.WithTimeout(context.Background(), raceTimeout)
 	defer cancel()
 	show, _ := newShow(t, s, 1, 3, later)

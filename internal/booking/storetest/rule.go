@@ -20,7 +20,7 @@ var ruleTests = []test{
 
 // testTimesKeepNanoseconds: the seat rule compares instants to the
 // nanosecond, so a store must give back exactly the instant it was given.
-func testTimesKeepNanoseconds(t *testing.T, s booking.Store) {
+func testTimesKeepNanoseconds(t *testing.T, s store) {
 	show, _ := newShow(t, s, 1, 3, later)
 	m := booking.Moment{Now: base.Add(987654321 * time.Nanosecond), TTL: ttl, AllowGaps: true}
 	h := hold(t, s, show.ID, "o1", m, "A2") // as stored
@@ -32,7 +32,7 @@ func testTimesKeepNanoseconds(t *testing.T, s booking.Store) {
 
 // testLapsedLockIsAvailableLazily: a lock TTL old frees its seat for every
 // reader and for a new hold, while nothing rewrites the stored lock.
-func testLapsedLockIsAvailableLazily(t *testing.T, s booking.Store) {
+func testLapsedLockIsAvailableLazily(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 1, 4, base.Add(24*time.Hour))
 	h1 := hold(t, s, show.ID, "o1", at(0), "A1", "A2")
@@ -98,7 +98,7 @@ func testLapsedLockIsAvailableLazily(t *testing.T, s booking.Store) {
 // locked at random instants, and compares what the store's query finds
 // available with booking.SeatIsAvailable applied to the stored seats, at
 // random moments and at the exact boundaries of the locks.
-func testStoreQueryAgreesWithGoRule(t *testing.T, s booking.Store) {
+func testStoreQueryAgreesWithGoRule(t *testing.T, s store) {
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(seed(t), 0x5ea7))
 	show, seats := newShow(t, s, sized(10, 6), 24, base.Add(24*time.Hour))

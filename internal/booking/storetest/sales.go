@@ -26,7 +26,7 @@ func closing(d, close time.Duration) booking.Moment {
 	return booking.Moment{Now: later.Add(d), TTL: ttl, SalesClose: close, AllowGaps: true}
 }
 
-func testHoldRefusedFromTheClose(t *testing.T, s booking.Store) {
+func testHoldRefusedFromTheClose(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 2, 4, later)
 	cases := []struct {
@@ -62,7 +62,7 @@ func testHoldRefusedFromTheClose(t *testing.T, s booking.Store) {
 	wantErr(t, "HoldSeats of an unknown show", err, booking.ErrShowNotFound)
 }
 
-func testPayRefusedFromTheClose(t *testing.T, s booking.Store) {
+func testPayRefusedFromTheClose(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 1, 4, later)
 	h := hold(t, s, show.ID, "o1", closing(-10*time.Minute, 0), "A1", "A2")
@@ -79,7 +79,7 @@ func testPayRefusedFromTheClose(t *testing.T, s booking.Store) {
 	}
 }
 
-func testPaymentStartedBeforeTheCloseSettles(t *testing.T, s booking.Store) {
+func testPaymentStartedBeforeTheCloseSettles(t *testing.T, s store) {
 	show, _ := newShow(t, s, 1, 4, later)
 	h := hold(t, s, show.ID, "o1", closing(-5*time.Minute, 0), "A3")
 	p, _ := pay(t, s, h, closing(-time.Minute, 0))
@@ -89,7 +89,7 @@ func testPaymentStartedBeforeTheCloseSettles(t *testing.T, s booking.Store) {
 	}
 }
 
-func testCancelShow(t *testing.T, s booking.Store) {
+func testCancelShow(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 2, 4, later)
 	other, _ := newShow(t, s, 1, 2, later)
@@ -154,7 +154,7 @@ func testCancelShow(t *testing.T, s booking.Store) {
 // landing, against the show's cancellation: whatever commits in which
 // order, afterwards no seat is locked, no hold is active, and no booking is
 // confirmed.
-func testRaceHoldsAgainstCancel(t *testing.T, s booking.Store) {
+func testRaceHoldsAgainstCancel(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 2, 10, later)
 	paying := hold(t, s, show.ID, "paying", at(0), "B10")

@@ -24,7 +24,7 @@ var showTests = []test{
 	{"ShowSeatsIsOneRead", testShowSeatsIsOneRead},
 }
 
-func testShowRoundTrip(t *testing.T, s booking.Store) {
+func testShowRoundTrip(t *testing.T, s store) {
 	ctx := context.Background()
 	show, seats := newShow(t, s, 3, 4, base.Add(48*time.Hour))
 	other, _ := newShow(t, s, 1, 2, base.Add(72*time.Hour))
@@ -49,7 +49,7 @@ func testShowRoundTrip(t *testing.T, s booking.Store) {
 
 // testSeatsInMapOrder numbers a row from right to left, so that neither the
 // ids nor the order of creation is map order: only (GridRow, GridCol) is.
-func testSeatsInMapOrder(t *testing.T, s booking.Store) {
+func testSeatsInMapOrder(t *testing.T, s store) {
 	id := booking.NewID()
 	show := booking.Show{ID: id, Movie: booking.Movie{ID: "m1", Title: "Mirror"}, Theatre: booking.Theatre{ID: "t1", Name: "Plaza", City: "Kochi"}, Screen: "1", StartsAt: later, Currency: currency}
 	mk := func(row string, num, gridRow, gridCol int) booking.Seat {
@@ -88,7 +88,7 @@ func testSeatsInMapOrder(t *testing.T, s booking.Store) {
 	}
 }
 
-func testCountShows(t *testing.T, s booking.Store) {
+func testCountShows(t *testing.T, s store) {
 	ctx := context.Background()
 	n, err := s.CountShows(ctx)
 	if err != nil || n != 0 {
@@ -103,7 +103,7 @@ func testCountShows(t *testing.T, s booking.Store) {
 	}
 }
 
-func testUpcomingShows(t *testing.T, s booking.Store) {
+func testUpcomingShows(t *testing.T, s store) {
 	ctx := context.Background()
 	from := base.Add(24 * time.Hour)
 	m := at(2 * ttl)
@@ -164,7 +164,7 @@ func testUpcomingShows(t *testing.T, s booking.Store) {
 	}
 }
 
-func testOccupancy(t *testing.T, s booking.Store) {
+func testOccupancy(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 2, 5, later)
 	if diff := cmp.Diff(booking.Occupancy{Total: 10, Available: 10}, occupancy(t, s, show.ID, at(0))); diff != "" {
@@ -198,7 +198,7 @@ func testOccupancy(t *testing.T, s booking.Store) {
 
 // testNotFound checks every getter reports an unknown id with the domain's
 // sentinel, not a zero value.
-func testNotFound(t *testing.T, s booking.Store) {
+func testNotFound(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 1, 2, later)
 	h := hold(t, s, show.ID, "o1", at(0), "A1")
@@ -250,7 +250,7 @@ func testNotFound(t *testing.T, s booking.Store) {
 // testSeatsInOneGridPlace: seats that share a grid place (CreateShow does
 // not forbid it) come back in seat id order, by Seats and by
 // AvailableSeatIDs alike.
-func testSeatsInOneGridPlace(t *testing.T, s booking.Store) {
+func testSeatsInOneGridPlace(t *testing.T, s store) {
 	id := booking.NewID()
 	show := booking.Show{ID: id, Theatre: booking.Theatre{ID: "t1"}, StartsAt: later, Currency: currency}
 	var seats []booking.Seat

@@ -14,7 +14,7 @@ import (
 
 // testShowSeats: ShowSeats is Show, Seats and ActiveHold, read together;
 // no viewer, or one without a hold, has none.
-func testShowSeats(t *testing.T, s booking.Store) {
+func testShowSeats(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 2, 3, later)
 	h1 := hold(t, s, show.ID, "o1", at(0), "A1", "A2")
@@ -48,7 +48,7 @@ func testShowSeats(t *testing.T, s booking.Store) {
 // testShowSeatsIsOneRead: while a session moves its hold between A1 and A2
 // over and over, every ShowSeats for it agrees with itself: exactly one
 // seat is locked, by the hold it returns.
-func testShowSeatsIsOneRead(t *testing.T, s booking.Store) {
+func testShowSeatsIsOneRead(t *testing.T, s store) {
 	ctx := context.Background()
 	show, _ := newShow(t, s, 1, 4, later)
 	hold(t, s, show.ID, "o1", at(0), "A1")

@@ -52,7 +52,7 @@ type Harness struct {
 
 type test struct {
 	name string
-	run  func(t *testing.T, s booking.Store)
+	run  func(t *testing.T, s store)
 }
 
 // Run runs the whole suite on stores made by h.
@@ -107,17 +107,17 @@ func Run(t *testing.T, h Harness) {
 	}
 }
 
-func newStore(t *testing.T, h Harness) booking.Store {
+func newStore(t *testing.T, h Harness) store {
 	t.Helper()
 	s := h.New(t)
 	if s == nil {
 		t.Fatal("Harness.New returned a nil store")
 	}
-	closeWithTest(t, s)
-	return s
+	closeWithTest(t, store{s})
+	return store{s}
 }
 
-func closeWithTest(t *testing.T, s booking.Store) {
+func closeWithTest(t *testing.T, s store) {
 	t.Helper()
 	t.Cleanup(func() {
 		if err := s.Close(); err != nil {
@@ -154,7 +154,7 @@ const (
 
 // newShow creates a show of rows×cols seats starting at startsAt. The seats
 // go to CreateShow shuffled; the result is in map order.
-func newShow(t *testing.T, s booking.Store, rows, cols int, startsAt time.Time) (booking.Show, []booking.Seat) {
+func newShow(t *testing.T, s store, rows, cols int, startsAt time.Time) (booking.Show, []booking.Seat) {
 	t.Helper()
 	id := booking.NewID()
 	show := booking.Show{
@@ -192,7 +192,7 @@ func newShow(t *testing.T, s booking.Store, rows, cols int, startsAt time.Time) 
 }
 
 // createShow stores show with seats, given to the store in a shuffled order.
-func createShow(t *testing.T, s booking.Store, show booking.Show, seats []booking.Seat) {
+func createShow(t *testing.T, s store, show booking.Show, seats []booking.Seat) {
 	t.Helper()
 	shuffled := slices.Clone(seats)
 	rand.New(rand.NewPCG(1, 2)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
@@ -226,7 +226,7 @@ func newHold(showID, owner string, m booking.Moment, seats ...string) booking.Ho
 
 // hold holds seats for owner at m, fails the test unless it succeeds, and
 // returns the stored hold.
-func hold(t *testing.T, s booking.Store, showID, owner string, m booking.Moment, seats ...string) booking.Hold {
+func hold(t *testing.T, s store, showID, owner string, m booking.Moment, seats ...string) booking.Hold {
 	t.Helper()
 	h := newHold(showID, owner, m, seats...)
 	if err := s.HoldSeats(context.Background(), h, m); err != nil {
@@ -236,7 +236,7 @@ func hold(t *testing.T, s booking.Store, showID, owner string, m booking.Moment,
 }
 
 // pay starts a payment for h at m.
-func pay(t *testing.T, s booking.Store, h booking.Hold, m booking.Moment) (booking.Payment, booking.Booking) {
+func pay(t *testing.T, s store, h booking.Hold, m booking.Moment) (booking.Payment, booking.Booking) {
 	t.Helper()
 	p, b, err := s.StartPayment(context.Background(), h.ID, h.Owner, newPaymentStart(), m)
 	if err != nil {
@@ -258,7 +258,7 @@ func event(p booking.Payment, typ booking.EventType) booking.PaymentEvent {
 }
 
 // settle applies ev at m and fails the test on error.
-func settle(t *testing.T, s booking.Store, ev booking.PaymentEvent, ticket string, m booking.Moment) booking.Settlement {
+func settle(t *testing.T, s store, ev booking.PaymentEvent, ticket string, m booking.Moment) booking.Settlement {
 	t.Helper()
 	st, err := s.SettlePayment(context.Background(), ev, ticket, m)
 	if err != nil {
@@ -268,7 +268,7 @@ func settle(t *testing.T, s booking.Store, ev booking.PaymentEvent, ticket strin
 }
 
 // book holds seats for owner at m, pays and settles successfully at m.
-func book(t *testing.T, s booking.Store, showID, owner string, m booking.Moment, seats ...string) (booking.Hold, booking.Booking) {
+func book(t *testing.T, s store, showID, owner string, m booking.Moment, seats ...string) (booking.Hold, booking.Booking) {
 	t.Helper()
 	h := hold(t, s, showID, owner, m, seats...)
 	p, _ := pay(t, s, h, m)
@@ -279,7 +279,7 @@ func book(t *testing.T, s booking.Store, showID, owner string, m booking.Moment,
 	return h, getBooking(t, s, p.BookingID)
 }
 
-func getSeats(t *testing.T, s booking.Store, showID string) []booking.Seat {
+func getSeats(t *testing.T, s store, showID string) []booking.Seat {
 	t.Helper()
 	seats, err := s.Seats(context.Background(), showID)
 	if err != nil {
@@ -288,7 +288,7 @@ func getSeats(t *testing.T, s booking.Store, showID string) []booking.Seat {
 	return seats
 }
 
-func getHold(t *testing.T, s booking.Store, holdID string) booking.Hold {
+func getHold(t *testing.T, s store, holdID string) booking.Hold {
 	t.Helper()
 	h, err := s.Hold(context.Background(), holdID)
 	if err != nil {
@@ -297,7 +297,7 @@ func getHold(t *testing.T, s booking.Store, holdID string) booking.Hold {
 	return h
 }
 
-func getPayment(t *testing.T, s booking.Store, id string) booking.Payment {
+func getPayment(t *testing.T, s store, id string) booking.Payment {
 	t.Helper()
 	p, err := s.Payment(context.Background(), id)
 	if err != nil {
@@ -306,7 +306,7 @@ func getPayment(t *testing.T, s booking.Store, id string) booking.Payment {
 	return p
 }
 
-func getBooking(t *testing.T, s booking.Store, id string) booking.Booking {
+func getBooking(t *testing.T, s store, id string) booking.Booking {
 	t.Helper()
 	b, err := s.Booking(context.Background(), id)
 	if err != nil {
@@ -315,7 +315,7 @@ func getBooking(t *testing.T, s booking.Store, id string) booking.Booking {
 	return b
 }
 
-func availableIDs(t *testing.T, s booking.Store, showID string, m booking.Moment) []string {
+func availableIDs(t *testing.T, s store, showID string, m booking.Moment) []string {
 	t.Helper()
 	ids, err := s.AvailableSeatIDs(context.Background(), showID, m)
 	if err != nil {
@@ -324,7 +324,7 @@ func availableIDs(t *testing.T, s booking.Store, showID string, m booking.Moment
 	return ids
 }
 
-func occupancy(t *testing.T, s booking.Store, showID string, m booking.Moment) booking.Occupancy {
+func occupancy(t *testing.T, s store, showID string, m booking.Moment) booking.Occupancy {
 	t.Helper()
 	o, err := s.Occupancy(context.Background(), showID, m)
 	if err != nil {
@@ -365,7 +365,7 @@ func bookedBy(b booking.Booking) seatView {
 }
 
 // checkSeats compares the stored seats named in want.
-func checkSeats(t *testing.T, s booking.Store, showID string, want map[string]seatView) {
+func checkSeats(t *testing.T, s store, showID string, want map[string]seatView) {
 	t.Helper()
 	got := map[string]seatView{}
 	for _, seat := range getSeats(t, s, showID) {
@@ -379,7 +379,7 @@ func checkSeats(t *testing.T, s booking.Store, showID string, want map[string]se
 }
 
 // unchanged fails the test when the stored seats differ from before.
-func unchanged(t *testing.T, s booking.Store, showID string, before []booking.Seat) {
+func unchanged(t *testing.T, s store, showID string, before []booking.Seat) {
 	t.Helper()
 	same(t, "seats", before, getSeats(t, s, showID))
 }
@@ -433,4 +433,21 @@ func sized(n, withRace int) int {
 		return withRace
 	}
 	return n
+}
+
+// store is a booking.Store with the domain's atomic steps of the hold
+// lifecycle as methods, each run at the moment the test gives, so that a
+// test reads as a sequence of store operations.
+type store struct{ booking.Store }
+
+func (s store) HoldSeats(ctx context.Context, h booking.Hold, m booking.Moment) error {
+	return booking.HoldSeatsStep(ctx, s.Store, m.Clock(), h, m)
+}
+
+func (s store) ReleaseHold(ctx context.Context, holdID, owner string) (booking.Hold, error) {
+	return booking.ReleaseHoldStep(ctx, s.Store, time.Now, holdID, owner)
+}
+
+func (s store) ExtendHold(ctx context.Context, holdID, owner string, m booking.Moment) (booking.Hold, error) {
+	return booking.ExtendHoldStep(ctx, s.Store, m.Clock(), holdID, owner, m)
 }

@@ -80,9 +80,9 @@ func runWorker(h Harness, spec string, stdin io.Reader, stdout io.Writer) error 
 	}
 	var outcomes []outcome
 	if len(job.Codes) > 0 {
-		outcomes = runAdmissions(ctx, s, job)
+		outcomes = runAdmissions(ctx, store{s}, job)
 	} else {
-		outcomes = runAttempts(ctx, s, job.ShowID, job.Plan, booking.Moment{Now: job.Now, TTL: job.TTL, AllowGaps: true})
+		outcomes = runAttempts(ctx, store{s}, job.ShowID, job.Plan, booking.Moment{Now: job.Now, TTL: job.TTL, AllowGaps: true})
 	}
 	for _, o := range outcomes {
 		o.Process = job.Process
@@ -100,10 +100,11 @@ func runWorker(h Harness, spec string, stdin io.Reader, stdout io.Writer) error 
 // each, sharing one database; sessions appear in both processes, so holds
 // replace each other across processes too.
 func testProcessRace(t *testing.T, h Harness) {
-	dsn, s := h.Shared(t)
-	if s == nil {
+	dsn, shared := h.Shared(t)
+	if shared == nil {
 		t.Fatal("Harness.Shared returned a nil store")
 	}
+	s := store{shared}
 	closeWithTest(t, s)
 	exe, err := os.Executable()
 	if err != nil {

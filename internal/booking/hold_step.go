@@ -1,0 +1,260 @@
+package booking
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// HoldTx is what the hold lifecycle's steps (HoldSeats, ReleaseHold,
+// ExtendHold) read and write in a transaction.
+type HoldTx interface {
+	// SaleFacts is what a step needs of a show to sell its seats: its id,
+	// start, cancellation and currency (the rest of Show is zero).
+	SaleFacts(showID string) (Show, error)
+	// Hold is a hold by id, whoever owns it.
+	Hold(holdID string) (Hold, error)
+	// ActiveHolds are owner's holds of the show still active, in no
+	// particular order (SPEC §2 allows one; data from older versions may
+	// have more).
+	ActiveHolds(showID, owner string) ([]Hold, error)
+	// PendingPayments are the hold's payments still pending.
+	PendingPayments(holdID string) ([]Payment, error)
+	// SeatsOf are the show's seats among ids, and with wholeRows every
+	// other seat of their rows too, in no particular order; ids the show
+	// does not have are left out.
+	SeatsOf(showID string, ids []string, wholeRows bool) ([]Seat, error)
+	// LiveSeatsFrom counts the seats of the show locked after
+	// lapsedBefore by active holds made from address after it, and the
+	// oldest of those locks (zero when none): the seats held live from
+	// the address by the seat rule.
+	LiveSeatsFrom(showID, address string, lapsedBefore time.Time) (int, time.Time, error)
+
+	// LockSeats locks the show's seats ids for hold holdID of owner at
+	// at, whatever they were, and says how many it locked.
+	LockSeats(showID string, ids []string, holdID, owner string, at time.Time) (int, error)
+	// RelockSeats takes the locks of the seats h still locks again at at,
+	// and says how many.
+	RelockSeats(h Hold, at time.Time) (int, error)
+	// FreeSeats sets the seats that h still locks back to available;
+	// seats locked by another hold since, or booked, are left alone.
+	FreeSeats(h Hold) error
+	// InsertHold stores a new hold.
+	InsertHold(h Hold) error
+	// SetHoldState stores a hold's new state.
+	SetHoldState(holdID string, state HoldState) error
+	// SetHoldExtended stores h's CreatedAt and Extensions after More
+	// time.
+	SetHoldExtended(h Hold) error
+}
+
+// PreviousHoldIn reads the owner's previous hold for a show in a step
+// (SPEC §2): its most recent hold of the show still active (by CreatedAt,
+// then id), whatever its seats are now, being paid for while one of its
+// payments is pending and its checkout may still take the money. It also
+// returns every active hold of the owner for the show, the previous one
+// among them.
+func PreviousHoldIn(tx HoldTx, showID, owner string) (PreviousHold, []Hold, error) {
+	active, err := tx.ActiveHolds(showID, owner)
+	if err != nil || len(active) == 0 {
+		return PreviousHold{}, nil, err
+	}
+	latest := slices.MaxFunc(active, func(a, b Hold) int {
+		if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	payments, err := tx.PendingPayments(latest.ID)
+	if err != nil {
+		return PreviousHold{}, nil, err
+	}
+	prev := PreviousHold{ID: latest.ID, SeatIDs: latest.SeatIDs}
+	for _, p := range payments {
+		if p.State == PaymentPending && p.CheckoutClosedAt.IsZero() {
+			prev.Paying = true
+		}
+	}
+	return prev, active, nil
+}
+
+// HoldSeatsStep is the hold of SPEC §2, one atomic step: h.SeatIDs of
+// h.ShowID are locked for h at the transaction's instant, all or nothing,
+// replacing h.Owner's previous hold for the show, whose seats count as
+// available to it; rules are m's (m.Now is the transaction's). On a
+// conflict nothing changes and the answer is an *UnavailableError naming
+// exactly the seats that were not available.
+//
+// It reads, in order: the show's sale facts, the owner's previous hold
+// (with its pending payments), the requested seats (with the rest of their
+// rows unless single gaps are allowed); DecideHold decides; it writes the
+// locks, frees the previous hold's other seats and marks it replaced,
+// inserts the hold; then, with a cap per address, counts the address's
+// live seats and CheckHeldPerAddress decides. Serialised on the owner and
+// show (two holds of one session at once), on each row read for the gap
+// rule, and on the address and show when capped.
+func HoldSeatsStep(ctx context.Context, st Transactor, clock func() time.Time, h Hold, m Moment) error {
+	if err := CheckHoldRequest(h); err != nil {
+		return err
+	}
+	h.SeatIDs = NormalizeSeatIDs(h.SeatIDs)
+	return st.Atomically(ctx, clock, func(tx Tx) error {
+		m := m
+		m.Now = tx.Now()
+		show, err := tx.SaleFacts(h.ShowID)
+		if err != nil {
+			return err
+		}
+		if err := show.CheckOnSale(m); err != nil {
+			return err
+		}
+		if err := tx.Serialize("owner:" + h.ShowID + ":" + h.Owner); err != nil {
+			return err
+		}
+		prev, active, err := PreviousHoldIn(tx, h.ShowID, h.Owner)
+		if err != nil {
+			return err
+		}
+		if prev.ID == h.ID {
+			// This very step committed already (a commit whose answer was
+			// lost, then the step run again): nothing is left to do.
+			return nil
+		}
+		seats, err := tx.SeatsOf(h.ShowID, h.SeatIDs, !m.AllowGaps)
+		if err != nil {
+			return err
+		}
+		if !m.AllowGaps {
+			for _, row := range rowsOf(seats) {
+				if err := tx.Serialize(fmt.Sprintf("row:%s:%d", h.ShowID, row)); err != nil {
+					return err
+				}
+			}
+		}
+		amount, err := DecideHold(h, seats, prev, m)
+		if err != nil {
+			return err
+		}
+
+		locked, err := tx.LockSeats(h.ShowID, h.SeatIDs, h.ID, h.Owner, m.Now)
+		if err != nil {
+			return err
+		}
+		if locked != len(h.SeatIDs) {
+			return fmt.Errorf("hold %s locked %d of its %d seats, all of which were read", h.ID, locked, len(h.SeatIDs))
+		}
+		for _, old := range active {
+			// The seats the new hold took over carry its id already; the
+			// previous hold's others go back to available, and so do any
+			// an older hold left active still locks.
+			if err := tx.FreeSeats(old); err != nil {
+				return err
+			}
+			if err := tx.SetHoldState(old.ID, HoldReplaced); err != nil {
+				return err
+			}
+		}
+		h.Amount, h.Currency, h.CreatedAt, h.State = amount, show.Currency, m.Now, HoldActive
+		if err := tx.InsertHold(h); err != nil {
+			return err
+		}
+		if m.SeatsPerAddress <= 0 || h.Address == "" {
+			return nil
+		}
+		if err := tx.Serialize("address:" + h.ShowID + ":" + h.Address); err != nil {
+			return err
+		}
+		held, oldest, err := tx.LiveSeatsFrom(h.ShowID, h.Address, m.LapsedBefore())
+		if err != nil {
+			return err
+		}
+		return CheckHeldPerAddress(held, oldest, m)
+	})
+}
+
+// rowsOf lists the grid rows of seats, each once.
+func rowsOf(seats []Seat) []int {
+	var rows []int
+	seen := map[int]bool{}
+	for _, s := range seats {
+		if !seen[s.GridRow] {
+			seen[s.GridRow] = true
+			rows = append(rows, s.GridRow)
+		}
+	}
+	return rows
+}
+
+// ReleaseHoldStep is Back (SPEC §2), one atomic step: the seats the hold
+// still locks go back to available and an active hold becomes released.
+// Idempotent; ErrNotOwner for anyone but the owner.
+func ReleaseHoldStep(ctx context.Context, st Transactor, clock func() time.Time, holdID, owner string) (Hold, error) {
+	var out Hold
+	err := st.Atomically(ctx, clock, func(tx Tx) error {
+		h, err := tx.Hold(holdID)
+		if err != nil {
+			return err
+		}
+		if err := h.CheckOwner(owner); err != nil {
+			return err
+		}
+		if err := tx.FreeSeats(h); err != nil {
+			return err
+		}
+		if h.State == HoldActive {
+			h.State = HoldReleased
+			if err := tx.SetHoldState(h.ID, h.State); err != nil {
+				return err
+			}
+		}
+		out = h
+		return nil
+	})
+	return out, err
+}
+
+// ExtendHoldStep is More time (SPEC §13), one atomic step: after the show's
+// sales window, Hold.Extend decides, and the hold's seats are locked again
+// at the transaction's instant. Of two requests at once, each is counted
+// (both write the hold).
+func ExtendHoldStep(ctx context.Context, st Transactor, clock func() time.Time, holdID, owner string, m Moment) (Hold, error) {
+	var out Hold
+	err := st.Atomically(ctx, clock, func(tx Tx) error {
+		m := m
+		m.Now = tx.Now()
+		h, err := tx.Hold(holdID)
+		if err != nil {
+			return err
+		}
+		if err := h.CheckOwner(owner); err != nil {
+			return err
+		}
+		show, err := tx.SaleFacts(h.ShowID)
+		if err != nil {
+			return err
+		}
+		if err := show.CheckOnSale(m); err != nil {
+			return err
+		}
+		next, err := h.Extend(m)
+		if err != nil {
+			return err
+		}
+		n, err := tx.RelockSeats(h, next.CreatedAt)
+		if err != nil {
+			return err
+		}
+		if n != len(h.SeatIDs) {
+			// A live hold's seats are all still its own.
+			return fmt.Errorf("hold %s locks %d of its %d seats", h.ID, n, len(h.SeatIDs))
+		}
+		if err := tx.SetHoldExtended(next); err != nil {
+			return err
+		}
+		out = next
+		return nil
+	})
+	return out, err
+}
