@@ -43,4 +43,3 @@ type Tx interface {
 
 	HoldTx
 }
-

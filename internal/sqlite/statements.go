@@ -22,14 +22,14 @@ type statements struct {
 	relock          *sql.Stmt // a hold's seats locked again (More time)
 	insertHold      *sql.Stmt
 	setHoldState    *sql.Stmt
-	heldFrom    *sql.Stmt // seats of a show locked live by holds from one address (HOLD_SEATS_PER_ADDRESS)
-	showSale    *sql.Stmt // what booking.Show.CheckOnSale needs of a show
-	insertShow  *sql.Stmt
-	insertSeat  *sql.Stmt
-	show        *sql.Stmt // read pool: a show by id, read by every seat map and checkout
-	seats       *sql.Stmt // read pool: a show's seat map
-	seatStates  *sql.Stmt // read pool: the changing columns of a show's seats that are not available, by seat id
-	findSession *sql.Stmt // read pool: every request with a session cookie
+	heldFrom        *sql.Stmt // seats of a show locked live by holds from one address (HOLD_SEATS_PER_ADDRESS)
+	showSale        *sql.Stmt // what booking.Show.CheckOnSale needs of a show
+	insertShow      *sql.Stmt
+	insertSeat      *sql.Stmt
+	show            *sql.Stmt // read pool: a show by id, read by every seat map and checkout
+	seats           *sql.Stmt // read pool: a show's seat map
+	seatStates      *sql.Stmt // read pool: the changing columns of a show's seats that are not available, by seat id
+	findSession     *sql.Stmt // read pool: every request with a session cookie
 }
 
 // lockSQL locks a hold's seats, which HoldSeats has just read and
