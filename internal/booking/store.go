@@ -104,12 +104,11 @@ type Store interface {
 	// BookingByTicketCode returns the booking with a normalized ticket code
 	// (see NormalizeTicketCode).
 	BookingByTicketCode(ctx context.Context, code string) (Booking, error)
-	// AdmitTicket applies Admit to the booking with ticket code at the
-	// door of show atShow ("" for any), by by at now, in one step: of two
-	// doors scanning one ticket at once, in any processes, one admits it
-	// and the other answers CheckinAlready. An unknown code is
-	// ErrBookingNotFound.
-	AdmitTicket(ctx context.Context, code, atShow, by string, now time.Time) (Checkin, error)
+	// AdmitTicket applies Admit to the booking with ticket code, asked d,
+	// by by, in one step: of two doors scanning one ticket at once, in any
+	// processes, one admits it and the other answers CheckinAlready. An
+	// unknown code is ErrBookingNotFound.
+	AdmitTicket(ctx context.Context, code string, d DoorCheck, by string) (Checkin, error)
 
 	// Ping reports whether the database answers.
 	Ping(ctx context.Context) error
