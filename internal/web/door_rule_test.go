@@ -2,8 +2,10 @@ package web_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -162,4 +164,64 @@ func TestDoorNotTodayOffersAdmitAnyway(t *testing.T) {
 	if d.Find(`[data-door-rules]`).Length() != 1 || !strings.Contains(d.Find(`[data-door-rules]`).Text(), "same rule") {
 		t.Error("the door page does not explain its rule")
 	}
+}
+
+// TestDoorLimitsGuesses (SPEC §12): a session's unknown codes are limited
+// to 30 a minute, look-ups and admissions alike; the 31st is 429 with
+// Retry-After, known codes still answer then, and known codes never count.
+func TestDoorLimitsGuesses(t *testing.T) {
+	a := newAdminApp(t)
+	a.addStaff(t)
+	soon := a.soonShow(t, "soon", a.clock.Now().Add(30*time.Minute))
+	known := a.bookAt(soon, "A1")
+	door := a.client()
+	wantStatus(t, door.login(staffEmail, staffPassword), http.StatusSeeOther)
+	lookUp := func(code string) response {
+		return door.get("/admin/checkin?show=" + soon + "&code=" + url.QueryEscape(code))
+	}
+
+	// A busy door: 100 known look-ups, then 30 unknown codes, all answered.
+	for i := range 100 {
+		if res := lookUp(known.TicketCode); res.StatusCode != http.StatusOK {
+			t.Fatalf("known look-up %d: status %d", i+1, res.StatusCode)
+		}
+	}
+	for i := range 30 {
+		code := fmt.Sprintf("ZZZZ-%04d", i)
+		var res response
+		if i%2 == 0 {
+			res = lookUp(code)
+		} else {
+			res = door.post("/admin/checkin", url.Values{"_csrf": {door.csrf()}, "code": {code}, "show": {soon}})
+		}
+		wantStatus(t, res, http.StatusOK)
+		if r, why, _ := checkin(t, res); r != "refused" || why != "unknown" {
+			t.Fatalf("unknown code %d: %q %q", i+1, r, why)
+		}
+	}
+	for _, res := range []response{
+		lookUp("ZZZZ-9999"),
+		door.post("/admin/checkin", url.Values{"_csrf": {door.csrf()}, "code": {"hello"}, "show": {soon}}),
+	} {
+		wantStatus(t, res, http.StatusTooManyRequests)
+		if secs, err := strconv.Atoi(res.Header.Get("Retry-After")); err != nil || secs < 1 || secs > 60 {
+			t.Errorf("Retry-After %q, want 1 to 60 seconds", res.Header.Get("Retry-After"))
+		}
+		if res.doc(t).Find(`[data-field-error="code"]`).Length() == 0 {
+			t.Errorf("the 429 does not say why on the door page:\n%s", res.body)
+		}
+	}
+	// Known codes still answer, and are admitted.
+	if r, _, _ := checkin(t, lookUp(known.TicketCode)); r != "valid" {
+		t.Errorf("a known look-up after the limit: %q, want valid", r)
+	}
+	if r, _, _ := checkin(t, door.admit(known.TicketCode, soon)); r != "admitted" {
+		t.Errorf("a known admission after the limit: %q, want admitted", r)
+	}
+	// Another session has its own budget; a minute later this one has too.
+	other := a.client()
+	wantStatus(t, other.login(staffEmail, staffPassword), http.StatusSeeOther)
+	wantStatus(t, other.get("/admin/checkin?code=ZZZZ-0000"), http.StatusOK)
+	a.clock.Advance(time.Minute)
+	wantStatus(t, lookUp("ZZZZ-0000"), http.StatusOK)
 }
