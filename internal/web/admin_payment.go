@@ -43,12 +43,13 @@ func (s *Server) handleAdminPayment(c echo.Context) error {
 	}
 	v.Found, v.State, v.Total, v.Created = true, string(p.State), p.Amount.Format(p.Currency), s.adminTime(p.CreatedAt)
 	v.CheckoutRef, v.ChargeRef = p.CheckoutRef, p.ChargeRef
-	bm := s.adminBookingModel(b)
-	v.Booking = &bm
-	v.Verdict = paymentVerdict(p, b, callbacks)
+	loc := s.loc
 	if show, err := s.svc.Show(ctx, b.ShowID); err == nil {
 		sm := s.showModel(show)
-		v.Show, v.ShowURL = &sm, adminShowURL(show.ID)
+		v.Show, v.ShowURL, loc = &sm, adminShowURL(show.ID), s.showLocation(show)
 	}
+	bm := s.adminBookingModel(b, loc)
+	v.Booking = &bm
+	v.Verdict = paymentVerdict(p, b, callbacks)
 	return s.render(c, http.StatusOK, pages.AdminPayment(v))
 }

@@ -32,7 +32,7 @@ func (s *Server) handleAdminShow(c echo.Context) error {
 		Show:      s.showModel(show),
 		Counts:    countsModel(occ),
 		TTL:       m.TTL.String(),
-		Rows:      s.adminSeatRows(seats, m),
+		Rows:      s.adminSeatRows(seats, m, s.showLocation(show)),
 		Callbacks: s.adminCallbacks(callbacks),
 		CSVURL:    adminShowURL(showID) + "/bookings.csv",
 	}
@@ -51,7 +51,7 @@ func (s *Server) handleAdminShow(c echo.Context) error {
 		if b.State == booking.BookingConfirmed {
 			v.Confirmed++
 		}
-		bm := s.adminBookingModel(b)
+		bm := s.adminBookingModel(b, s.showLocation(show))
 		v.Bookings = append(v.Bookings, bm)
 		if bm.RefundAction != "" {
 			v.RefundQueue = append(v.RefundQueue, bm)

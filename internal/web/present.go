@@ -256,7 +256,7 @@ func (s *Server) seatModel(sm booking.SeatMap, st booking.Seat, priceText string
 		v.ExpiresAt = expiryAttr(st.LockExpiresAt(sm.At.TTL))
 	case booking.StateHeld:
 		exp := st.LockExpiresAt(sm.At.TTL)
-		v.Status = "held · may free at " + exp.In(s.loc).Format("15:04")
+		v.Status = "held · may free at " + exp.In(s.showLocation(sm.Show)).Format("15:04") // the theatre's time, as the show's
 		v.ExpiresAt = expiryAttr(exp)
 		v.Disabled = true
 	case booking.StateBooked:
