@@ -451,10 +451,11 @@ func (s *Service) Booking(ctx context.Context, bookingID, owner string) (Booking
 	return b, nil
 }
 
-// UpcomingShows lists shows from now on.
+// UpcomingShows lists the shows on sale now (SPEC §10's sales window,
+// SALES_CLOSE included), soonest first.
 func (s *Service) UpcomingShows(ctx context.Context, limit int) ([]ShowSummary, error) {
 	m := s.Now()
-	return s.store.UpcomingShows(ctx, m.Now.Add(-15*time.Minute), limit, m)
+	return s.store.UpcomingShows(ctx, OnSaleStartsFrom(m), limit, m)
 }
 
 // Occupancy counts a show's seats now.
