@@ -431,11 +431,9 @@ func (s *Server) bookingModel(b booking.Booking, show booking.Show) (model.Booki
 		m.Reason = "The show was cancelled."
 	}
 	if b.State == booking.BookingPending {
-		every, ok := bookingPollEvery(s.svc.Now().Now.Sub(b.CreatedAt))
-		if ok {
-			m.PollEvery = every.String()
-		}
-		m.PollGaveUp = !ok
+		age := s.svc.Now().Now.Sub(b.CreatedAt)
+		m.PollEvery = bookingPollEvery(age).String()
+		m.PollSlow = age >= booking.StuckAfter
 		// The pace is part of the fragment: when it changes, the poll gets
 		// the new fragment (200, not 304) and goes on at the new pace.
 		m.ETag = `"` + string(b.State) + "-" + m.PollEvery + `"`
@@ -452,21 +450,28 @@ func (s *Server) bookingModel(b booking.Booking, show booking.Show) (model.Booki
 
 // bookingPollEvery is how often a booking pending for age polls its status:
 // every second at first, when the callback usually lands, then less often,
-// and not at all after ten minutes (ok false), when the provider has long
-// stopped retrying and a person should reload or ask.
-func bookingPollEvery(age time.Duration) (every time.Duration, ok bool) {
+// and from booking.StuckAfter on every bookingPollCeiling for as long as it
+// is pending: a poll of a stuck payment is what looks it up at the provider
+// (Service.RefreshPending, at most once per booking.LookupEvery), so the
+// polling must outlast the wait for its event.
+func bookingPollEvery(age time.Duration) time.Duration {
 	switch {
 	case age < 30*time.Second:
-		return time.Second, true
+		return time.Second
 	case age < 2*time.Minute:
-		return 2 * time.Second, true
+		return 2 * time.Second
 	case age < 5*time.Minute:
-		return 5 * time.Second, true
-	case age < 10*time.Minute:
-		return 10 * time.Second, true
+		return 5 * time.Second
+	case age < booking.StuckAfter:
+		return 10 * time.Second
 	}
-	return 0, false
+	return bookingPollCeiling
 }
+
+// bookingPollCeiling is the slowest a pending booking polls: under
+// booking.LookupEvery, so that a stuck payment is looked up about once a
+// minute while its page is open.
+const bookingPollCeiling = 30 * time.Second
 
 // ticketQR encodes a ticket code as a QR code (medium error correction, with
 // its quiet zone), as runs of dark modules for the view to draw as SVG.
