@@ -451,6 +451,29 @@ func (s *Service) Booking(ctx context.Context, bookingID, owner string) (Booking
 	return b, nil
 }
 
+// PaidBookingOfHold is the booking that owner's hold h ended in when a
+// payment for it succeeded (confirmed, due a refund or refunded: the hold
+// is HoldCompleted); ErrBookingNotFound when there is none.
+func (s *Service) PaidBookingOfHold(ctx context.Context, h Hold, owner string) (Booking, error) {
+	if err := h.CheckOwner(owner); err != nil {
+		return Booking{}, ErrBookingNotFound
+	}
+	list, err := s.store.ShowBookings(ctx, h.ShowID)
+	if err != nil {
+		return Booking{}, err
+	}
+	for _, b := range list {
+		if b.HoldID != h.ID {
+			continue
+		}
+		switch b.State {
+		case BookingConfirmed, BookingRefundDue, BookingRefunded:
+			return b, nil
+		}
+	}
+	return Booking{}, ErrBookingNotFound
+}
+
 // UpcomingShows lists the shows on sale now (SPEC §10's sales window,
 // SALES_CLOSE included), soonest first.
 func (s *Service) UpcomingShows(ctx context.Context, limit int) ([]ShowSummary, error) {

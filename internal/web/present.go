@@ -1,8 +1,10 @@
 package web
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -346,6 +348,38 @@ func (s *Server) checkoutModel(sm booking.SeatMap, h booking.Hold, gone error) m
 	return m
 }
 
+// explainPaidHold says on the checkout of a hold a payment completed what
+// became of that payment: booked, or due a refund (or refunded) and why,
+// with a link to the booking.
+func (s *Server) explainPaidHold(ctx context.Context, m *model.Checkout, h booking.Hold, owner string) error {
+	b, err := s.svc.PaidBookingOfHold(ctx, h, owner)
+	switch {
+	case errors.Is(err, booking.ErrBookingNotFound):
+		return nil // "already paid for" is all there is to say
+	case err != nil:
+		return err
+	}
+	m.BookingURL = bookingURL(b.ID)
+	switch b.State {
+	case booking.BookingConfirmed:
+		m.Gone, m.BookingLabel = "You have paid for these seats, and they are booked.", "See your ticket"
+	case booking.BookingRefundDue:
+		m.Gone, m.BookingLabel = "Your payment went through, but the seats could not be booked, so it is due back to you (refund due). "+reasonText(b.Reason), "See your booking"
+	case booking.BookingRefunded:
+		m.Gone, m.BookingLabel = "Your payment went through, but nothing was booked, and it has been refunded. "+reasonText(b.Reason), "See your booking"
+	}
+	m.Gone = strings.TrimSpace(m.Gone)
+	return nil
+}
+
+// reasonText is a booking's reason as a person reads it.
+func reasonText(reason string) string {
+	if reason == booking.ReasonShowCancelled {
+		return "The show was cancelled."
+	}
+	return reason
+}
+
 // homeModel groups upcoming shows by movie (soonest first), then day, then
 // theatre.
 func (s *Server) homeModel(shows []booking.ShowSummary, now time.Time) model.Home {
@@ -427,9 +461,7 @@ func (s *Server) bookingModel(b booking.Booking, show booking.Show) (model.Booki
 		Reason: b.Reason, SeatMapURL: showURL(b.ShowID),
 		Email: b.Email, Link: s.bookingLink(b),
 	}
-	if b.Reason == booking.ReasonShowCancelled {
-		m.Reason = "The show was cancelled."
-	}
+	m.Reason = reasonText(b.Reason)
 	if b.State == booking.BookingPending {
 		age := s.svc.Now().Now.Sub(b.CreatedAt)
 		m.PollEvery = bookingPollEvery(age).String()
