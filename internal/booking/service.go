@@ -407,36 +407,37 @@ func (s *Service) CloseEndedCheckouts(ctx context.Context) (int, error) {
 
 // RefreshPending looks a stuck payment up at the provider (Payment.LookupDue)
 // when b is pending, and settles the outcome it learns like any event. It
-// returns b as it is afterwards; a booking that needs no lookup, or whose
-// lookup another process has just claimed, is returned as it was.
-func (s *Service) RefreshPending(ctx context.Context, b Booking) (Booking, error) {
+// returns b as it is afterwards, and whether the provider was asked; a
+// booking that needs no lookup, or whose lookup another process has just
+// claimed, is returned as it was.
+func (s *Service) RefreshPending(ctx context.Context, b Booking) (Booking, bool, error) {
 	now := s.clock.Now()
 	// A booking is made with its payment: one younger than StuckAfter has
 	// no lookup due (Payment.LookupDue), and the page polling it every
 	// second reads nothing more.
 	if b.State != BookingPending || s.payments == nil || now.Sub(b.CreatedAt) < StuckAfter {
-		return b, nil
+		return b, false, nil
 	}
 	p, err := s.store.Payment(ctx, b.PaymentID)
 	if err != nil {
-		return b, err
+		return b, false, err
 	}
 	if !p.LookupDue(now) {
-		return b, nil
+		return b, false, nil
 	}
 	claimed, err := s.store.ClaimLookup(ctx, p.ID, now)
 	if err != nil || !claimed {
-		return b, err
+		return b, false, err
 	}
 	ev, ok, err := s.payments.Lookup(ctx, p)
 	if err != nil || !ok {
-		return b, err
+		return b, true, err
 	}
 	st, err := s.SettlePayment(ctx, ev)
 	if err != nil {
-		return b, err
+		return b, true, err
 	}
-	return st.Booking, nil
+	return st.Booking, true, nil
 }
 
 // Booking returns owner's booking; anyone else gets ErrBookingNotFound.

@@ -35,7 +35,7 @@ func (s *Server) handleAdminPayment(c echo.Context) error {
 	if err != nil {
 		return errorf("web: booking %s of payment %s: %w", p.BookingID, p.ID, err)
 	}
-	if nb := s.refreshPending(c, b); nb.State != b.State {
+	if nb, _ := s.refreshPending(c, b); nb.State != b.State {
 		b = nb
 		if p, err = s.svc.Payment(ctx, p.ID); err != nil {
 			return err

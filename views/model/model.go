@@ -182,18 +182,18 @@ type Checkout struct {
 	PayAction     string
 	SeatMapURL    string
 	Gone          string // why this hold can no longer be paid for; empty when it can
-	// BookingURL is the booking a completed hold's payment made, for a
-	// link labelled BookingLabel; "" for other holds.
-	BookingURL   string
-	BookingLabel string
-	ServerNow    string // the server's clock at render (RFC 3339, ms): the countdown runs by it
-	Email        string // the address for the tickets, as last given
-	EmailErr     string // what is wrong with it, after a refused Pay
+	ServerNow     string // the server's clock at render (RFC 3339, ms): the countdown runs by it
+	Email         string // the address for the tickets, as last given
+	EmailErr      string // what is wrong with it, after a refused Pay
 	// ExtendAction is where "More time" posts, while the hold has
 	// extensions left ("" when not); Extended says it just got some.
 	ExtendAction   string
 	ExtensionsLeft int
 	Extended       bool
+	// BookingURL is the booking a completed hold's payment made, for a
+	// link labelled BookingLabel; "" for other holds.
+	BookingURL   string
+	BookingLabel string
 }
 
 // CheckoutSeat is one line of the checkout summary.
