@@ -16,7 +16,9 @@ import (
 // Not-found conditions are reported with this package's sentinels
 // (ErrShowNotFound, ErrHoldNotFound, …), never as zero values.
 type Store interface {
-	// CreateShow stores a show with all its seats, available.
+	// CreateShow stores a show with all its seats, available:
+	// ErrShowExists when its id has a show, ErrShowDeleted when its id
+	// had one that was deleted.
 	CreateShow(ctx context.Context, show Show, seats []Seat) error
 	// CountShows counts all shows, past ones too (an empty database gets the
 	// demo catalog).
@@ -189,6 +191,8 @@ type CatalogStore interface {
 
 	// DeleteShow deletes a show and its seats when it never had a booking
 	// and no seat of it is locked; otherwise ErrInUse (cancel it instead).
+	// It keeps the id, in the same step, so that CreateShow of it is
+	// ErrShowDeleted.
 	DeleteShow(ctx context.Context, id string) error
 }
 
