@@ -205,7 +205,7 @@ type DoorResult struct {
 	Headline   string
 	Detail     string
 	Show       string   // the ticket's show, in words
-	Seats      string   // the seats, in words
+	Seats      string   // how many seats, in words ("2 seats:")
 	SeatIDs    []string // data-seat-id each
 	// AdmitForm offers Admit: for a looked-up valid ticket, and (with
 	// Confirm, confirm=1) for one refused not_today. It posts AdmitShow,
