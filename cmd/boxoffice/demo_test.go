@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"sync"
@@ -105,5 +106,37 @@ func TestKeepDemo(t *testing.T) {
 		if want := map[string]int{"seeded": 1, "an admin's": 0}[name]; n != want {
 			t.Errorf("%s database: %d shows after keepDemo, want %d (no demo)", name, n, want)
 		}
+	}
+}
+
+// TestKeepDemoKeepsDeletedShowsDeleted (SPEC §10): a demo show an admin
+// deleted stays deleted at the next refresh, which still adds the new
+// days' shows.
+func TestKeepDemoKeepsDeletedShowsDeleted(t *testing.T) {
+	ctx := context.Background()
+	_, path := tempDatabaseURL(t)
+	s := openStore(t, path)
+	now := time.Now()
+	if err := keepDemo(ctx, s, now, quietLogger()); err != nil {
+		t.Fatal(err)
+	}
+	demo := catalog.Demo(now)
+	deleted := demo.Shows[len(demo.Shows)/2].Show.ID
+	if err := s.DeleteShow(ctx, deleted); err != nil {
+		t.Fatal(err)
+	}
+	n0, _ := s.CountShows(ctx)
+
+	// The hourly refresh, an hour later and two days later.
+	for _, at := range []time.Time{now.Add(time.Hour), now.Add(48 * time.Hour)} {
+		if err := keepDemo(ctx, s, at, quietLogger()); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Show(ctx, deleted); !errors.Is(err, booking.ErrShowNotFound) {
+			t.Fatalf("refresh at %v: the deleted demo show %s: %v, want it still deleted", at, deleted, err)
+		}
+	}
+	if n, _ := s.CountShows(ctx); n <= n0 {
+		t.Errorf("two days on, the refresh added no shows (%d, was %d)", n, n0)
 	}
 }

@@ -187,7 +187,8 @@ func (m *Main) serve(ctx context.Context, args []string, getenv func(string) str
 // not stored yet is added. A database filled by "boxoffice seed" or by
 // admins (shows or theatres, but not the demo's) is left alone. The ids are
 // Demo's own, the same in every process, so processes starting together
-// add each show once: the second finds it there (ErrShowExists).
+// add each show once: the second finds it there (ErrShowExists). A demo
+// show an admin deleted is not added again (ErrShowDeleted).
 func keepDemo(ctx context.Context, store booking.Store, now time.Time, logger *slog.Logger) error {
 	demo := catalog.Demo(now)
 	// The last thing the first seeding saves marks a database as the
@@ -230,6 +231,7 @@ func keepDemo(ctx context.Context, store booking.Store, now time.Time, logger *s
 		err = store.CreateShow(ctx, show, ss.Seats)
 		switch {
 		case errors.Is(err, booking.ErrShowExists):
+		case errors.Is(err, booking.ErrShowDeleted): // an admin deleted it: it stays deleted
 		case err != nil:
 			return fmt.Errorf("seed demo: %w", err)
 		default:

@@ -41,7 +41,8 @@ type CallbackRecord struct {
 }
 
 // CallbackQuery selects callback records: those naming one payment, or
-// those naming a payment of one show. Records come oldest first.
+// those naming a payment of one show. Records come newest first, so that
+// a Limit keeps the latest.
 type CallbackQuery struct {
 	PaymentID string
 	ShowID    string

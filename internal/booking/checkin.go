@@ -31,7 +31,21 @@ const (
 	RefusedNotConfirmed RefusalReason = "not_confirmed"
 	RefusedRefunded     RefusalReason = "refunded"
 	RefusedCancelled    RefusalReason = "cancelled"
+	// RefusedNotToday is a ticket whose show is neither the one the door
+	// admits to nor in its window (InDoorWindow); DoorCheck.Confirm
+	// admits it anyway.
+	RefusedNotToday RefusalReason = "not_today"
 )
+
+// DoorCheck is what a door asks of a ticket: the show it admits to (""
+// for any), the moment (the door's window is taken at Now, and an
+// admission is made at Now), and whether staff confirmed a ticket for
+// another day (SPEC §11's confirm=1).
+type DoorCheck struct {
+	Show    string
+	Now     time.Time
+	Confirm bool
+}
 
 // Checkin is the door's answer about one ticket code.
 type Checkin struct {
@@ -74,9 +88,12 @@ func NormalizeTicketCode(s string) string {
 const ticketCodeLen = 8
 
 // DecideCheckin is what the door says about booking b of show sh when
-// admitting to show atShow ("" for whichever show the ticket is for),
-// without admitting it.
-func DecideCheckin(b Booking, sh Show, atShow string) Checkin {
+// asked d, without admitting it: SPEC §11's one rule for a look-up and an
+// admission. Reasons are tested in this order: cancelled, refunded,
+// not_confirmed, other_show (only when d names a show), not_today (its
+// show is neither d's nor in the door's window, unless d.Confirm), then
+// already; what is left is valid.
+func DecideCheckin(b Booking, sh Show, d DoorCheck) Checkin {
 	c := Checkin{Code: b.TicketCode, Booking: b, Show: sh, Result: CheckinRefused}
 	switch {
 	case sh.Cancelled():
@@ -85,8 +102,10 @@ func DecideCheckin(b Booking, sh Show, atShow string) Checkin {
 		c.Reason = RefusedRefunded
 	case b.State != BookingConfirmed:
 		c.Reason = RefusedNotConfirmed
-	case atShow != "" && atShow != b.ShowID:
+	case d.Show != "" && d.Show != b.ShowID:
 		c.Reason = RefusedOtherShow
+	case d.Show == "" && !d.Confirm && !InDoorWindow(sh, d.Now):
+		c.Reason = RefusedNotToday
 	case !b.AdmittedAt.IsZero():
 		c.Result = CheckinAlready
 	default:
@@ -96,18 +115,25 @@ func DecideCheckin(b Booking, sh Show, atShow string) Checkin {
 }
 
 // Admit is DecideCheckin followed by the admission of a valid ticket, by
-// by (an account's email) at now: the booking to store, when changed.
+// by (an account's email) at d.Now: the booking to store, when changed.
 // Stores call it inside the step that writes the booking, so a ticket
 // scanned at two doors at once is admitted by one and "already" at the
 // other.
-func Admit(b Booking, sh Show, atShow, by string, now time.Time) (Checkin, bool) {
-	c := DecideCheckin(b, sh, atShow)
+func Admit(b Booking, sh Show, d DoorCheck, by string) (Checkin, bool) {
+	c := DecideCheckin(b, sh, d)
 	if c.Result != CheckinValid {
 		return c, false
 	}
-	c.Booking.AdmittedAt, c.Booking.AdmittedBy = now, by
+	c.Booking.AdmittedAt, c.Booking.AdmittedBy = d.Now, by
 	c.Result = CheckinAdmitted
 	return c, true
+}
+
+// InDoorWindow reports whether a door admits to show sh at now without
+// being told which show: it is not cancelled and starts within DoorAhead
+// or is running (started, and not past EndsAt).
+func InDoorWindow(sh Show, now time.Time) bool {
+	return !sh.Cancelled() && sh.StartsAt.Before(now.Add(DoorAhead)) && now.Before(sh.EndsAt())
 }
 
 // UnknownTicket is the door's answer to a code no booking has.
@@ -116,8 +142,9 @@ func UnknownTicket(code string) Checkin {
 }
 
 // LookUpTicket is what the door would say about a ticket code at show
-// atShow ("" for any), admitting nothing.
-func (s *Service) LookUpTicket(ctx context.Context, code, atShow string) (Checkin, error) {
+// atShow ("" for any), admitting nothing: CheckinValid where AdmitTicket,
+// asked the same, would admit it.
+func (s *Service) LookUpTicket(ctx context.Context, code, atShow string, confirm bool) (Checkin, error) {
 	code = NormalizeTicketCode(code)
 	if code == "" {
 		return UnknownTicket(code), nil
@@ -133,17 +160,18 @@ func (s *Service) LookUpTicket(ctx context.Context, code, atShow string) (Checki
 	if err != nil {
 		return Checkin{}, err
 	}
-	return DecideCheckin(b, sh, atShow), nil
+	return DecideCheckin(b, sh, DoorCheck{Show: atShow, Now: s.clock.Now(), Confirm: confirm}), nil
 }
 
 // AdmitTicket admits a ticket code at show atShow ("" for any), by by (an
-// account's email), exactly once however many doors scan it.
-func (s *Service) AdmitTicket(ctx context.Context, code, atShow, by string) (Checkin, error) {
+// account's email), exactly once however many doors scan it; confirm
+// admits a ticket refused not_today.
+func (s *Service) AdmitTicket(ctx context.Context, code, atShow, by string, confirm bool) (Checkin, error) {
 	code = NormalizeTicketCode(code)
 	if code == "" {
 		return UnknownTicket(code), nil
 	}
-	c, err := s.store.AdmitTicket(ctx, code, atShow, by, s.clock.Now())
+	c, err := s.store.AdmitTicket(ctx, code, DoorCheck{Show: atShow, Now: s.clock.Now(), Confirm: confirm}, by)
 	if errors.Is(err, ErrBookingNotFound) {
 		return UnknownTicket(code), nil
 	}
@@ -161,7 +189,7 @@ func (s *Service) DoorShows(ctx context.Context) ([]Show, error) {
 	}
 	var shows []Show
 	for _, so := range list {
-		if so.Cancelled() || !now.Before(so.EndsAt()) {
+		if !InDoorWindow(so.Show, now) {
 			continue
 		}
 		shows = append(shows, so.Show)

@@ -32,52 +32,107 @@ func TestNormalizeTicketCode(t *testing.T) {
 	}
 }
 
+// TestDecideCheckin is SPEC §11's one rule of the door, which a look-up
+// and an admission share: each reason, and the order they are tested in.
 func TestDecideCheckin(t *testing.T) {
 	now := time.Date(2026, 12, 1, 18, 0, 0, 0, time.UTC)
-	show := booking.Show{ID: "s1", StartsAt: now}
+	show := booking.Show{ID: "s1", StartsAt: now.Add(time.Hour), Movie: booking.Movie{RuntimeMin: 120}}
 	cancelled := show
 	cancelled.CancelledAt = now.Add(-time.Hour)
+	tomorrow := show
+	tomorrow.StartsAt = now.Add(24 * time.Hour)
+	tomorrowCancelled := tomorrow
+	tomorrowCancelled.CancelledAt = now.Add(-time.Hour)
 	confirmed := booking.Booking{ID: "b1", ShowID: "s1", State: booking.BookingConfirmed, TicketCode: "AAAA-BBBB", SeatIDs: []string{"A1"}}
 	admitted := confirmed
 	admitted.AdmittedAt, admitted.AdmittedBy = now.Add(-time.Minute), "door@example.com"
 	with := func(st booking.BookingState) booking.Booking { b := confirmed; b.State = st; return b }
+	at := func(show string) booking.DoorCheck { return booking.DoorCheck{Show: show, Now: now} }
+	confirm := func(show string) booking.DoorCheck { return booking.DoorCheck{Show: show, Now: now, Confirm: true} }
 	tests := []struct {
 		name   string
 		b      booking.Booking
 		show   booking.Show
-		atShow string
+		d      booking.DoorCheck
 		result booking.CheckinResult
 		reason booking.RefusalReason
 	}{
-		{"confirmed, at its show", confirmed, show, "s1", booking.CheckinValid, ""},
-		{"confirmed, any show", confirmed, show, "", booking.CheckinValid, ""},
-		{"admitted before", admitted, show, "s1", booking.CheckinAlready, ""},
-		{"another show", confirmed, show, "s2", booking.CheckinRefused, booking.RefusedOtherShow},
-		{"admitted before, at another show", admitted, show, "s2", booking.CheckinRefused, booking.RefusedOtherShow},
-		{"pending", with(booking.BookingPending), show, "s1", booking.CheckinRefused, booking.RefusedNotConfirmed},
-		{"failed", with(booking.BookingFailed), show, "s1", booking.CheckinRefused, booking.RefusedNotConfirmed},
-		{"refund due", with(booking.BookingRefundDue), show, "s1", booking.CheckinRefused, booking.RefusedRefunded},
-		{"refunded", with(booking.BookingRefunded), show, "s1", booking.CheckinRefused, booking.RefusedRefunded},
-		{"cancelled show", with(booking.BookingRefundDue), cancelled, "s1", booking.CheckinRefused, booking.RefusedCancelled},
+		{"confirmed, at its show", confirmed, show, at("s1"), booking.CheckinValid, ""},
+		{"confirmed, any show, in the window", confirmed, show, at(""), booking.CheckinValid, ""},
+		{"admitted before", admitted, show, at("s1"), booking.CheckinAlready, ""},
+		{"admitted before, any show", admitted, show, at(""), booking.CheckinAlready, ""},
+		{"another show", confirmed, show, at("s2"), booking.CheckinRefused, booking.RefusedOtherShow},
+		{"another show, confirmed", confirmed, show, confirm("s2"), booking.CheckinRefused, booking.RefusedOtherShow},
+		{"admitted before, at another show", admitted, show, at("s2"), booking.CheckinRefused, booking.RefusedOtherShow},
+		{"pending", with(booking.BookingPending), show, at("s1"), booking.CheckinRefused, booking.RefusedNotConfirmed},
+		{"failed", with(booking.BookingFailed), show, at("s1"), booking.CheckinRefused, booking.RefusedNotConfirmed},
+		{"refund due", with(booking.BookingRefundDue), show, at("s1"), booking.CheckinRefused, booking.RefusedRefunded},
+		{"refunded", with(booking.BookingRefunded), show, at("s1"), booking.CheckinRefused, booking.RefusedRefunded},
+		{"cancelled show", with(booking.BookingRefundDue), cancelled, at("s1"), booking.CheckinRefused, booking.RefusedCancelled},
+
+		// not_today: only when no show is chosen, and confirm admits it.
+		{"tomorrow, any show", confirmed, tomorrow, at(""), booking.CheckinRefused, booking.RefusedNotToday},
+		{"tomorrow, any show, confirmed", confirmed, tomorrow, confirm(""), booking.CheckinValid, ""},
+		{"tomorrow, chosen", confirmed, tomorrow, at("s1"), booking.CheckinValid, ""},
+		{"tomorrow, admitted before", admitted, tomorrow, at(""), booking.CheckinRefused, booking.RefusedNotToday},
+		{"tomorrow, admitted before, confirmed", admitted, tomorrow, confirm(""), booking.CheckinAlready, ""},
+		{"ended", confirmed, show, booking.DoorCheck{Now: show.StartsAt.Add(2 * time.Hour)}, booking.CheckinRefused, booking.RefusedNotToday},
+		{"two hours ahead", confirmed, show, booking.DoorCheck{Now: show.StartsAt.Add(-booking.DoorAhead)}, booking.CheckinRefused, booking.RefusedNotToday},
+		{"just under two hours ahead", confirmed, show, booking.DoorCheck{Now: show.StartsAt.Add(-booking.DoorAhead + time.Nanosecond)}, booking.CheckinValid, ""},
+
+		// The order: unknown, cancelled, refunded, not_confirmed,
+		// other_show, not_today, already.
+		{"cancelled before refunded", with(booking.BookingRefunded), cancelled, at("s2"), booking.CheckinRefused, booking.RefusedCancelled},
+		{"cancelled before not_today", confirmed, tomorrowCancelled, at(""), booking.CheckinRefused, booking.RefusedCancelled},
+		{"refunded before not_confirmed and other_show", with(booking.BookingRefundDue), show, at("s2"), booking.CheckinRefused, booking.RefusedRefunded},
+		{"refunded before not_today", with(booking.BookingRefunded), tomorrow, at(""), booking.CheckinRefused, booking.RefusedRefunded},
+		{"not_confirmed before other_show", with(booking.BookingPending), show, at("s2"), booking.CheckinRefused, booking.RefusedNotConfirmed},
+		{"not_confirmed before not_today", with(booking.BookingFailed), tomorrow, at(""), booking.CheckinRefused, booking.RefusedNotConfirmed},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := booking.DecideCheckin(tt.b, tt.show, tt.atShow)
+			c := booking.DecideCheckin(tt.b, tt.show, tt.d)
 			if c.Result != tt.result || c.Reason != tt.reason {
 				t.Errorf("DecideCheckin = %q %q, want %q %q", c.Result, c.Reason, tt.result, tt.reason)
 			}
-			got, changed := booking.Admit(tt.b, tt.show, tt.atShow, "me@example.com", now)
+			got, changed := booking.Admit(tt.b, tt.show, tt.d, "me@example.com")
 			wantAdmit := tt.result == booking.CheckinValid
 			if changed != wantAdmit {
 				t.Fatalf("Admit changed = %v, want %v", changed, wantAdmit)
 			}
 			switch {
-			case wantAdmit && (got.Result != booking.CheckinAdmitted || !got.Booking.AdmittedAt.Equal(now) || got.Booking.AdmittedBy != "me@example.com"):
-				t.Errorf("Admit = %+v; want admitted now by me", got)
-			case !wantAdmit && got.Booking.AdmittedBy != tt.b.AdmittedBy:
-				t.Errorf("a refused Admit changed who admitted: %q", got.Booking.AdmittedBy)
+			case wantAdmit && (got.Result != booking.CheckinAdmitted || !got.Booking.AdmittedAt.Equal(tt.d.Now) || got.Booking.AdmittedBy != "me@example.com"):
+				t.Errorf("Admit = %+v; want admitted at %v by me", got, tt.d.Now)
+			case !wantAdmit && (got.Result != c.Result || got.Reason != c.Reason || got.Booking.AdmittedBy != tt.b.AdmittedBy):
+				t.Errorf("a refused Admit = %q %q by %q; want DecideCheckin's answer, nothing admitted", got.Result, got.Reason, got.Booking.AdmittedBy)
 			}
 		})
+	}
+}
+
+func TestInDoorWindow(t *testing.T) {
+	now := time.Date(2026, 12, 1, 18, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name    string
+		starts  time.Duration // from now
+		runtime int
+		want    bool
+	}{
+		{"starts in an hour", time.Hour, 120, true},
+		{"starts in two hours", 2 * time.Hour, 120, false},
+		{"running", -time.Hour, 120, true},
+		{"ended", -2 * time.Hour, 120, false},
+		{"runtime unknown: three hours", -170 * time.Minute, 0, true},
+		{"tomorrow", 24 * time.Hour, 120, false},
+	} {
+		sh := booking.Show{ID: "s", StartsAt: now.Add(tc.starts), Movie: booking.Movie{RuntimeMin: tc.runtime}}
+		if got := booking.InDoorWindow(sh, now); got != tc.want {
+			t.Errorf("%s: InDoorWindow = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	sh := booking.Show{ID: "s", StartsAt: now.Add(time.Hour), CancelledAt: now}
+	if booking.InDoorWindow(sh, now) {
+		t.Error("a cancelled show is in the door's window")
 	}
 }
 

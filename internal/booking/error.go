@@ -41,7 +41,11 @@ var (
 	ErrBookingNotFound = &Error{Code: ENOTFOUND, Message: "There is no such booking."}
 	ErrTheatreNotFound = &Error{Code: ENOTFOUND, Message: "There is no such theatre."}
 	// ErrShowExists is CreateShow of an id that a show has already.
-	ErrShowExists     = &Error{Code: EINVALID, Message: "A show with this id exists already."}
+	ErrShowExists = &Error{Code: EINVALID, Message: "A show with this id exists already."}
+	// ErrShowDeleted is CreateShow of the id of a show that was deleted:
+	// a deleted show stays deleted, also when the demo's schedule, whose
+	// ids are derived, names it again (SPEC §10).
+	ErrShowDeleted    = &Error{Code: ECONFLICT, Message: "A show with this id was deleted; its id is not used again."}
 	ErrScreenNotFound = &Error{Code: ENOTFOUND, Message: "There is no such screen."}
 	ErrMovieNotFound  = &Error{Code: ENOTFOUND, Message: "There is no such movie."}
 	ErrMailNotFound   = &Error{Code: ENOTFOUND, Message: "There is no such mail."}

@@ -473,36 +473,37 @@ func (s *Service) CloseEndedCheckouts(ctx context.Context) (int, error) {
 
 // RefreshPending looks a stuck payment up at the provider (Payment.LookupDue)
 // when b is pending, and settles the outcome it learns like any event. It
-// returns b as it is afterwards; a booking that needs no lookup, or whose
-// lookup another process has just claimed, is returned as it was.
-func (s *Service) RefreshPending(ctx context.Context, b Booking) (Booking, error) {
+// returns b as it is afterwards, and whether the provider was asked; a
+// booking that needs no lookup, or whose lookup another process has just
+// claimed, is returned as it was.
+func (s *Service) RefreshPending(ctx context.Context, b Booking) (Booking, bool, error) {
 	now := s.clock.Now()
 	// A booking is made with its payment: one younger than StuckAfter has
 	// no lookup due (Payment.LookupDue), and the page polling it every
 	// second reads nothing more.
 	if b.State != BookingPending || s.payments == nil || now.Sub(b.CreatedAt) < StuckAfter {
-		return b, nil
+		return b, false, nil
 	}
 	p, err := s.store.Payment(ctx, b.PaymentID)
 	if err != nil {
-		return b, err
+		return b, false, err
 	}
 	if !p.LookupDue(now) {
-		return b, nil
+		return b, false, nil
 	}
 	claimed, err := s.store.ClaimLookup(ctx, p.ID, now)
 	if err != nil || !claimed {
-		return b, err
+		return b, false, err
 	}
 	ev, ok, err := s.payments.Lookup(ctx, p)
 	if err != nil || !ok {
-		return b, err
+		return b, true, err
 	}
 	st, err := s.SettlePayment(ctx, ev)
 	if err != nil {
-		return b, err
+		return b, true, err
 	}
-	return st.Booking, nil
+	return st.Booking, true, nil
 }
 
 // Booking returns owner's booking; anyone else gets ErrBookingNotFound.
@@ -517,10 +518,34 @@ func (s *Service) Booking(ctx context.Context, bookingID, owner string) (Booking
 	return b, nil
 }
 
-// UpcomingShows lists shows from now on.
+// PaidBookingOfHold is the booking that owner's hold h ended in when a
+// payment for it succeeded (confirmed, due a refund or refunded: the hold
+// is HoldCompleted); ErrBookingNotFound when there is none.
+func (s *Service) PaidBookingOfHold(ctx context.Context, h Hold, owner string) (Booking, error) {
+	if err := h.CheckOwner(owner); err != nil {
+		return Booking{}, ErrBookingNotFound
+	}
+	list, err := s.store.ShowBookings(ctx, h.ShowID)
+	if err != nil {
+		return Booking{}, err
+	}
+	for _, b := range list {
+		if b.HoldID != h.ID {
+			continue
+		}
+		switch b.State {
+		case BookingConfirmed, BookingRefundDue, BookingRefunded:
+			return b, nil
+		}
+	}
+	return Booking{}, ErrBookingNotFound
+}
+
+// UpcomingShows lists the shows on sale now (SPEC §10's sales window,
+// SALES_CLOSE included), soonest first.
 func (s *Service) UpcomingShows(ctx context.Context, limit int) ([]ShowSummary, error) {
 	m := s.Now()
-	return s.store.UpcomingShows(ctx, m.Now.Add(-15*time.Minute), limit, m)
+	return s.store.UpcomingShows(ctx, OnSaleStartsFrom(m), limit, m)
 }
 
 // Occupancy counts a show's seats now.

@@ -315,8 +315,8 @@ func TestServicePassesTheMoment(t *testing.T) {
 	if diff := cmp.Diff(wantM, st.gotMoment); diff != "" {
 		t.Errorf("UpcomingShows moment (-want +got):\n%s", diff)
 	}
-	if st.gotFrom.After(t0) {
-		t.Errorf("UpcomingShows from %v is after now %v: a show starting now would be missing", st.gotFrom, t0)
+	if want := booking.OnSaleStartsFrom(wantM); !st.gotFrom.Equal(want) {
+		t.Errorf("UpcomingShows from %v, want %v: the shows on sale, by SALES_CLOSE", st.gotFrom, want)
 	}
 }
 

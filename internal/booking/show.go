@@ -59,6 +59,11 @@ func (s Show) CheckOnSale(m Moment) error {
 	return nil
 }
 
+// OnSaleStartsFrom is the earliest start of a show still on sale at m: one
+// starting then or later has not reached its SalesCloseAt, one starting
+// before has.
+func OnSaleStartsFrom(m Moment) time.Time { return m.Now.Add(-m.SalesClose).Add(time.Nanosecond) }
+
 // OnSale reports whether CheckOnSale allows sales at m.
 func (s Show) OnSale(m Moment) bool { return s.CheckOnSale(m) == nil }
 

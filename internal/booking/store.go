@@ -20,7 +20,9 @@ type Store interface {
 	// (HoldSeatsStep, ReleaseHoldStep, ExtendHoldStep).
 	Transactor
 
-	// CreateShow stores a show with all its seats, available.
+	// CreateShow stores a show with all its seats, available:
+	// ErrShowExists when its id has a show, ErrShowDeleted when its id
+	// had one that was deleted.
 	CreateShow(ctx context.Context, show Show, seats []Seat) error
 	// CountShows counts all shows, past ones too (an empty database gets the
 	// demo catalog).
@@ -103,12 +105,11 @@ type Store interface {
 	// BookingByTicketCode returns the booking with a normalized ticket code
 	// (see NormalizeTicketCode).
 	BookingByTicketCode(ctx context.Context, code string) (Booking, error)
-	// AdmitTicket applies Admit to the booking with ticket code at the
-	// door of show atShow ("" for any), by by at now, in one step: of two
-	// doors scanning one ticket at once, in any processes, one admits it
-	// and the other answers CheckinAlready. An unknown code is
-	// ErrBookingNotFound.
-	AdmitTicket(ctx context.Context, code, atShow, by string, now time.Time) (Checkin, error)
+	// AdmitTicket applies Admit to the booking with ticket code, asked d,
+	// by by, in one step: of two doors scanning one ticket at once, in any
+	// processes, one admits it and the other answers CheckinAlready. An
+	// unknown code is ErrBookingNotFound.
+	AdmitTicket(ctx context.Context, code string, d DoorCheck, by string) (Checkin, error)
 
 	// SigningKey returns the secret key stored under name, storing fresh
 	// first when there is none: every process on the database gets the
@@ -202,6 +203,8 @@ type CatalogStore interface {
 
 	// DeleteShow deletes a show and its seats when it never had a booking
 	// and no seat of it is locked; otherwise ErrInUse (cancel it instead).
+	// It keeps the id, in the same step, so that CreateShow of it is
+	// ErrShowDeleted.
 	DeleteShow(ctx context.Context, id string) error
 }
 

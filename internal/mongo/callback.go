@@ -66,7 +66,7 @@ func (s *Store) Callbacks(ctx context.Context, q booking.CallbackQuery) ([]booki
 		}
 		filter = bson.D{{Key: "payment_id", Value: bson.D{{Key: "$in", Value: paymentIDs}}}}
 	}
-	opts := options.Find().SetSort(bson.D{{Key: "received_at", Value: 1}, {Key: "_id", Value: 1}})
+	opts := options.Find().SetSort(bson.D{{Key: "received_at", Value: -1}, {Key: "_id", Value: -1}})
 	if q.Limit > 0 {
 		opts.SetLimit(int64(q.Limit))
 	}

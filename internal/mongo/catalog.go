@@ -276,6 +276,10 @@ func (s *Store) DeleteShow(ctx context.Context, id string) error {
 		if _, err := s.col(colShows).DeleteOne(ctx, byID(id)); err != nil {
 			return struct{}{}, fmt.Errorf("delete show: %w", err)
 		}
+		if _, err := s.col(colDeletedShows).UpdateOne(ctx, byID(id),
+			bson.D{{Key: "$setOnInsert", Value: bson.D{{Key: "deleted", Value: true}}}}, options.UpdateOne().SetUpsert(true)); err != nil {
+			return struct{}{}, fmt.Errorf("keep deleted show id: %w", err)
+		}
 		return struct{}{}, nil
 	})
 	return wrap("delete show", err)

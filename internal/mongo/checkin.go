@@ -3,7 +3,6 @@ package mongo
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -27,7 +26,7 @@ func (s *Store) BookingByTicketCode(ctx context.Context, code string) (booking.B
 // writes the admission, in one transaction. Two doors admitting one ticket
 // at once both write its document: one transaction conflicts, runs again,
 // and finds the ticket admitted.
-func (s *Store) AdmitTicket(ctx context.Context, code, atShow, by string, now time.Time) (booking.Checkin, error) {
+func (s *Store) AdmitTicket(ctx context.Context, code string, dc booking.DoorCheck, by string) (booking.Checkin, error) {
 	c, err := inTx(ctx, s, func(ctx context.Context) (booking.Checkin, error) {
 		if code == "" {
 			return booking.Checkin{}, booking.ErrBookingNotFound
@@ -40,7 +39,7 @@ func (s *Store) AdmitTicket(ctx context.Context, code, atShow, by string, now ti
 		if err := s.col(colShows).FindOne(ctx, byID(d.ShowID)).Decode(&sd); err != nil {
 			return booking.Checkin{}, noDoc(err, booking.ErrShowNotFound, "read show")
 		}
-		c, changed := booking.Admit(d.booking(), sd.show(), atShow, by, now)
+		c, changed := booking.Admit(d.booking(), sd.show(), dc, by)
 		if !changed {
 			return c, nil
 		}

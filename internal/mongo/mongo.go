@@ -61,6 +61,9 @@ const (
 	// one row, write it, so that two at once conflict and the retried one
 	// counts the other (checkHeldPerAddress, checkGaps).
 	colAddressGuards = "address_guards"
+	// colDeletedShows keeps the id of each deleted show (DeleteShow), so
+	// that CreateShow refuses it (booking.ErrShowDeleted).
+	colDeletedShows = "deleted_shows"
 )
 
 // Store is a booking.Store on a MongoDB replica set. It is safe for concurrent

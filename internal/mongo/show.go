@@ -122,6 +122,15 @@ func (s *Store) CreateShow(ctx context.Context, show booking.Show, seats []booki
 	case !errors.Is(err, booking.ErrShowNotFound):
 		return err
 	}
+	// Read after the show was found missing: DeleteShow removes the show
+	// and keeps its id in one transaction, so a show deleted before that
+	// read has its id here now.
+	switch err := s.col(colDeletedShows).FindOne(ctx, byID(show.ID)).Err(); {
+	case err == nil:
+		return booking.ErrShowDeleted
+	case !errors.Is(err, mongo.ErrNoDocuments):
+		return fmt.Errorf("mongo: create show: deleted ids: %w", err)
+	}
 	// Each seat is an upsert that only inserts ($setOnInsert), unordered:
 	// two processes creating the same show (seeding the demo, whose ids are
 	// derived) write the same seats and neither undoes the other's, and

@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"time"
 
 	"boxoffice/internal/booking"
 )
@@ -81,7 +80,7 @@ func bookingByTicketCode(ctx context.Context, q rowQuerier, code string) (bookin
 
 // AdmitTicket reads the booking and its show, lets booking.Admit decide and
 // writes the admission, in one write transaction.
-func (s *Store) AdmitTicket(ctx context.Context, code, atShow, by string, now time.Time) (booking.Checkin, error) {
+func (s *Store) AdmitTicket(ctx context.Context, code string, d booking.DoorCheck, by string) (booking.Checkin, error) {
 	var c booking.Checkin
 	err := s.inTx(ctx, "admit ticket", func(tx *sql.Tx) error {
 		if code == "" {
@@ -96,7 +95,7 @@ func (s *Store) AdmitTicket(ctx context.Context, code, atShow, by string, now ti
 			return err
 		}
 		var changed bool
-		if c, changed = booking.Admit(b, sh, atShow, by, now); !changed {
+		if c, changed = booking.Admit(b, sh, d, by); !changed {
 			return nil
 		}
 		return updateBooking(ctx, tx, b, c.Booking)

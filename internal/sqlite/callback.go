@@ -38,7 +38,7 @@ func (s *Store) Callbacks(ctx context.Context, q booking.CallbackQuery) ([]booki
 		limit = -1
 	}
 	rows, err := s.read.QueryContext(ctx, `SELECT `+callbackColumns+` FROM payment_callbacks `+cond+`
-		ORDER BY received_at, id LIMIT ?`, append(args, limit)...)
+		ORDER BY received_at DESC, id DESC LIMIT ?`, append(args, limit)...)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: callbacks: %w", err)
 	}

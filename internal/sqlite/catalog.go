@@ -166,7 +166,8 @@ func (s *Store) DeleteShow(ctx context.Context, id string) error {
 		if n, err := count(ctx, tx, `SELECT count(*) FROM seats INDEXED BY seats_hold WHERE show_id = ? AND status = 'locked'`, id); err != nil || n > 0 {
 			return inUse(err, "%d seat(s) of the show are held just now: cancel it instead.", n)
 		}
-		for _, q := range []string{`DELETE FROM seats WHERE show_id = ?`, `DELETE FROM holds WHERE show_id = ?`, `DELETE FROM shows WHERE id = ?`} {
+		for _, q := range []string{`DELETE FROM seats WHERE show_id = ?`, `DELETE FROM holds WHERE show_id = ?`, `DELETE FROM shows WHERE id = ?`,
+			`INSERT OR IGNORE INTO deleted_shows (id) VALUES (?)`} {
 			if _, err := tx.ExecContext(ctx, q, id); err != nil {
 				return err
 			}

@@ -40,7 +40,15 @@ func (s *Store) CreateShow(ctx context.Context, show booking.Show, seats []booki
 		return booking.Errorf(booking.EINVALID, "A show needs an id.")
 	}
 	err := s.inTx(ctx, "create show", func(tx *sql.Tx) error {
-		_, err := tx.StmtContext(ctx, s.stmts.insertShow).ExecContext(ctx,
+		var deleted int
+		err := tx.QueryRowContext(ctx, `SELECT count(*) FROM deleted_shows WHERE id = ?`, show.ID).Scan(&deleted)
+		switch {
+		case err != nil:
+			return err
+		case deleted > 0:
+			return booking.ErrShowDeleted
+		}
+		_, err = tx.StmtContext(ctx, s.stmts.insertShow).ExecContext(ctx,
 			show.ID, show.Movie.ID, show.Movie.Title, show.Movie.Rating, show.Movie.RuntimeMin, show.Movie.Language,
 			show.Theatre.ID, show.Theatre.Name, show.Theatre.City, show.Screen, nanos(show.StartsAt), show.Currency,
 			nanos(show.CancelledAt), show.ScreenID, show.Theatre.TimeZone)

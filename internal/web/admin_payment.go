@@ -35,7 +35,7 @@ func (s *Server) handleAdminPayment(c echo.Context) error {
 	if err != nil {
 		return errorf("web: booking %s of payment %s: %w", p.BookingID, p.ID, err)
 	}
-	if nb := s.refreshPending(c, b); nb.State != b.State {
+	if nb, _ := s.refreshPending(c, b); nb.State != b.State {
 		b = nb
 		if p, err = s.svc.Payment(ctx, p.ID); err != nil {
 			return err
@@ -43,12 +43,13 @@ func (s *Server) handleAdminPayment(c echo.Context) error {
 	}
 	v.Found, v.State, v.Total, v.Created = true, string(p.State), p.Amount.Format(p.Currency), s.adminTime(p.CreatedAt)
 	v.CheckoutRef, v.ChargeRef = p.CheckoutRef, p.ChargeRef
-	bm := s.adminBookingModel(b)
-	v.Booking = &bm
-	v.Verdict = paymentVerdict(p, b, callbacks)
+	loc := s.loc
 	if show, err := s.svc.Show(ctx, b.ShowID); err == nil {
 		sm := s.showModel(show)
-		v.Show, v.ShowURL = &sm, adminShowURL(show.ID)
+		v.Show, v.ShowURL, loc = &sm, adminShowURL(show.ID), s.showLocation(show)
 	}
+	bm := s.adminBookingModel(b, loc)
+	v.Booking = &bm
+	v.Verdict = paymentVerdict(p, b, callbacks)
 	return s.render(c, http.StatusOK, pages.AdminPayment(v))
 }

@@ -48,9 +48,9 @@ func countsModel(o booking.Occupancy) model.AdminCounts {
 }
 
 // adminSeatRows draws the seats row by row, gaps where columns are missing
-// (aisles), in admin colours: who holds each held seat and until when, which
-// booking owns each booked one.
-func (s *Server) adminSeatRows(seats []booking.Seat, m booking.Moment) []model.AdminSeatRow {
+// (aisles), in admin colours: who holds each held seat and until when (in
+// loc, the show's theatre's zone), which booking owns each booked one.
+func (s *Server) adminSeatRows(seats []booking.Seat, m booking.Moment, loc *time.Location) []model.AdminSeatRow {
 	var rows []model.AdminSeatRow
 	for _, cells := range gridRows(seats) {
 		row := model.AdminSeatRow{Label: firstSeat(cells).Row, Cells: make([]model.AdminSeat, len(cells))}
@@ -69,7 +69,7 @@ func (s *Server) adminSeatRows(seats []booking.Seat, m booking.Moment) []model.A
 			default:
 				exp := seat.LockExpiresAt(m.TTL)
 				cell.Mark, cell.ExpiresAt = prefix(seat.HoldID, 4), expiryAttr(exp)
-				cell.Title = fmt.Sprintf("%s: held by hold %s until %s", seat.ID, short(seat.HoldID), s.adminTime(exp))
+				cell.Title = fmt.Sprintf("%s: held by hold %s until %s", seat.ID, short(seat.HoldID), exp.In(loc).Format("2 Jan 15:04:05"))
 			}
 			row.Cells[c] = cell
 		}
@@ -91,15 +91,16 @@ func (s *Server) refundLabel() string {
 	return "Refund through " + strings.ToUpper(name[:1]) + name[1:]
 }
 
-// adminBookingModel is a booking for the admin pages.
-func (s *Server) adminBookingModel(b booking.Booking) model.AdminBooking {
+// adminBookingModel is a booking for the admin pages; its admission is in
+// loc, its show's theatre's zone.
+func (s *Server) adminBookingModel(b booking.Booking, loc *time.Location) model.AdminBooking {
 	m := model.AdminBooking{
 		ID: b.ID, Short: short(b.ID), State: string(b.State), Seats: strings.Join(b.SeatIDs, ", "),
 		Total: b.Amount.Format(b.Currency), TicketCode: b.TicketCode, Created: s.adminTime(b.CreatedAt),
 		Reason: b.Reason, PaymentID: b.PaymentID, PaymentURL: adminPaymentURL(b.PaymentID), Owner: short(b.Owner),
 	}
 	if !b.AdmittedAt.IsZero() {
-		m.Admitted = s.adminTime(b.AdmittedAt) + " by " + b.AdmittedBy
+		m.Admitted = b.AdmittedAt.In(loc).Format("2 Jan 15:04:05") + " by " + b.AdmittedBy
 	}
 	switch {
 	case b.State == booking.BookingRefunded:

@@ -304,7 +304,8 @@ func TestAdminRefundsAndCallbackLog(t *testing.T) {
 		got = append(got, st+" "+out+" "+sig)
 	})
 	// The badly signed one stored nothing (SPEC §12): it is only counted.
-	want := []string{"200 refund_due valid", "200 refund_due+duplicate valid"}
+	// Newest first.
+	want := []string{"200 refund_due+duplicate valid", "200 refund_due valid"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("callbacks of the payment %q, want %q", got, want)
 	}

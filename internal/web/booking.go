@@ -54,15 +54,15 @@ var bookingTitles = map[string]string{
 
 // refreshPending is Service.RefreshPending for a page: a provider that
 // cannot be asked just now leaves the booking as stored, and the page
-// shows it pending.
-func (s *Server) refreshPending(c echo.Context, b booking.Booking) booking.Booking {
-	nb, err := s.svc.RefreshPending(c.Request().Context(), b)
+// shows it pending. asked says whether the provider was asked.
+func (s *Server) refreshPending(c echo.Context, b booking.Booking) (nb booking.Booking, asked bool) {
+	nb, asked, err := s.svc.RefreshPending(c.Request().Context(), b)
 	if err != nil {
 		s.log.WarnContext(c.Request().Context(), "looking up a stuck payment failed", "booking_id", b.ID,
 			"payment_id", b.PaymentID, "err", err, "request_id", requestIDOf(c))
-		return b
+		return b, asked
 	}
-	return nb
+	return nb, asked
 }
 
 // bookingView reads the booking and its show: the visitor's own, or, with
@@ -83,7 +83,7 @@ func (s *Server) bookingView(c echo.Context) (model.Booking, error) {
 	if err != nil {
 		return model.Booking{}, err
 	}
-	b = s.refreshPending(c, b)
+	b, _ = s.refreshPending(c, b)
 	show, err := s.svc.Show(ctx, b.ShowID)
 	if err != nil {
 		return model.Booking{}, errorf("web: show %s of booking %s: %w", b.ShowID, b.ID, err)

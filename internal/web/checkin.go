@@ -1,9 +1,13 @@
 package web
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -12,33 +16,40 @@ import (
 	"boxoffice/views/pages"
 )
 
-// handleDoor is GET /admin/checkin?show=ID&code=CODE: the door, for staff
-// and admins. Without show it admits to the first show starting within two
-// hours or running now; with code it looks the ticket up and admits
-// nothing.
+// handleDoor is GET /admin/checkin?show=ID&code=CODE&confirm=1: the door,
+// for staff and admins. Without show it offers the first show starting
+// within two hours or running now; with code it looks the ticket up and
+// admits nothing, by the rule an admission with the same fields would
+// follow (booking.DecideCheckin): no show given checks no show, as a POST
+// without one admits to any.
 func (s *Server) handleDoor(c echo.Context) error {
-	showID := c.QueryParam("show")
-	m, err := s.doorModel(c, showID, c.QueryParams().Has("show"))
+	q := c.QueryParams()
+	showID := q.Get("show")
+	m, err := s.doorModel(c, showID, q.Has("show"))
 	if err != nil {
 		return err
 	}
-	if code := c.QueryParam("code"); strings.TrimSpace(code) != "" {
-		ck, err := s.svc.LookUpTicket(c.Request().Context(), code, m.ShowID)
+	if code := q.Get("code"); strings.TrimSpace(code) != "" {
+		confirm := q.Get("confirm") == "1"
+		ck, err := s.svc.LookUpTicket(c.Request().Context(), code, showID, confirm)
 		if err != nil {
 			return err
 		}
-		m.Result = s.doorResult(ck, code, m.ShowID)
+		if wait, err := s.countDoorGuess(c, ck); err != nil || wait > 0 {
+			return s.doorTooMany(c, m, wait, err)
+		}
+		m.Result = s.doorResult(ck, code, showID)
 	}
 	return s.renderDoor(c, http.StatusOK, m)
 }
 
-// handleDoorAdmit is POST /admin/checkin, fields code and show ("" or
-// absent for any show): the ticket is admitted at once, exactly once
-// however many doors scan it. An unknown code is 200 and refused; only no
-// code at all is 422.
+// handleDoorAdmit is POST /admin/checkin, fields code, show ("" or absent
+// for any show) and confirm (1 admits a ticket refused not_today): the
+// ticket is admitted at once, exactly once however many doors scan it. An
+// unknown code is 200 and refused; only no code at all is 422.
 func (s *Server) handleDoorAdmit(c echo.Context) error {
 	ctx := c.Request().Context()
-	code, showID := c.FormValue("code"), c.FormValue("show")
+	code, showID, confirm := c.FormValue("code"), c.FormValue("show"), c.FormValue("confirm") == "1"
 	m, err := s.doorModel(c, showID, true)
 	if err != nil {
 		return err
@@ -47,16 +58,70 @@ func (s *Server) handleDoorAdmit(c echo.Context) error {
 		m.CodeErr = "Type or scan a ticket code."
 		return s.renderDoor(c, http.StatusUnprocessableEntity, m)
 	}
-	ck, err := s.svc.AdmitTicket(ctx, code, showID, currentAdmin(c).Email)
+	ck, err := s.svc.AdmitTicket(ctx, code, showID, currentAdmin(c).Email, confirm)
 	if err != nil {
 		return err
+	}
+	if wait, err := s.countDoorGuess(c, ck); err != nil || wait > 0 {
+		return s.doorTooMany(c, m, wait, err)
 	}
 	m.Result = s.doorResult(ck, code, showID)
 	if ck.Result == booking.CheckinAdmitted {
 		m.Count.Admitted += len(ck.Booking.SeatIDs) // counted before the admission
-		s.log.InfoContext(ctx, "ticket admitted", "booking", ck.Booking.ID, "show", ck.Booking.ShowID, "by", currentAdmin(c).Email, "request_id", requestIDOf(c))
+		s.log.InfoContext(ctx, "ticket admitted", "booking", ck.Booking.ID, "show", ck.Booking.ShowID, "by", currentAdmin(c).Email,
+			"confirmed", confirm, "request_id", requestIDOf(c))
 	}
 	return s.renderDoor(c, http.StatusOK, m)
+}
+
+// Guesses at the door (SPEC §12): a session's unknown codes are counted
+// in the shared Limiter, doorGuessesPerWindow a doorGuessWindow; known
+// codes never count, so a busy door is never slowed.
+const (
+	doorGuessesPerWindow = 30
+	doorGuessWindow      = time.Minute
+	doorGuessKeyPrefix   = "door-guess:"
+)
+
+// countDoorGuess counts ck against the session's guesses when its code is
+// unknown, and says how long to wait when it is one too many. A limiter
+// that fails is an error: the door still answers known codes, which never
+// ask it. Beyond the limit a known code is still answered (SPEC §12): the
+// 429 then itself tells an unknown code from a known one, so the limit
+// does not stop a session that keeps guessing from learning which codes
+// exist.
+func (s *Server) countDoorGuess(c echo.Context, ck booking.Checkin) (time.Duration, error) {
+	if ck.Reason != booking.RefusedUnknown {
+		return 0, nil
+	}
+	ctx := c.Request().Context()
+	ok, retry, err := s.limiter.Allow(ctx, doorGuessKeyPrefix+s.doorSessionKey(c), doorGuessesPerWindow, doorGuessWindow)
+	switch {
+	case err != nil:
+		return 0, errorf("web: door guess limiter: %w", err)
+	case !ok:
+		return max(retry, time.Second), nil
+	}
+	return 0, nil
+}
+
+// doorSessionKey names the signed-in session in the limiter: a hash of
+// its token (renewed at sign-in), so that the token itself is stored
+// nowhere else.
+func (s *Server) doorSessionKey(c echo.Context) string {
+	sum := sha256.Sum256([]byte(s.sessions.Token(c.Request().Context())))
+	return hex.EncodeToString(sum[:16])
+}
+
+// doorTooMany is the door answering 429 with Retry-After after too many
+// unknown codes, or err.
+func (s *Server) doorTooMany(c echo.Context, m model.Door, wait time.Duration, err error) error {
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Retry-After", retryAfterSeconds(wait))
+	m.CodeErr = fmt.Sprintf("Too many unknown codes in a minute. Wait %s, then try again; tickets that exist still go through.", waitText(wait))
+	return s.renderDoor(c, http.StatusTooManyRequests, m)
 }
 
 func (s *Server) renderDoor(c echo.Context, status int, m model.Door) error {
@@ -111,9 +176,10 @@ func (s *Server) doorShowLabel(sh booking.Show) string {
 }
 
 // doorResult says what the door found, in words for the person at it and
-// in SPEC §11's hooks.
+// in SPEC §11's hooks. showID is the show the door checked ("" for any):
+// the Admit the answer offers asks the same.
 func (s *Server) doorResult(ck booking.Checkin, typed, showID string) *model.DoorResult {
-	r := &model.DoorResult{Checkin: string(ck.Result), Reason: string(ck.Reason), Code: ck.Code}
+	r := &model.DoorResult{Checkin: string(ck.Result), Reason: string(ck.Reason), Code: ck.Code, AdmitShow: showID}
 	if r.Code == "" {
 		r.Code = booking.Truncate(strings.TrimSpace(typed), 20)
 	}
@@ -122,7 +188,8 @@ func (s *Server) doorResult(ck booking.Checkin, typed, showID string) *model.Doo
 		v := s.showModel(ck.Show)
 		r.Show = v.Title + " · " + v.When() + " · " + v.Screen + ", " + v.Theatre
 		n := len(b.SeatIDs)
-		r.Seats = strconv.Itoa(n) + " seat" + plural(n) + ": " + strings.Join(b.SeatIDs, ", ")
+		r.Seats = strconv.Itoa(n) + " seat" + plural(n) + ":"
+		r.SeatIDs = b.SeatIDs
 	}
 	switch ck.Result {
 	case booking.CheckinValid:
@@ -139,6 +206,9 @@ func (s *Server) doorResult(ck booking.Checkin, typed, showID string) *model.Doo
 			r.Headline, r.Detail = "Unknown ticket", "No booking has this code. Check that it was typed right."
 		case booking.RefusedOtherShow:
 			r.Headline, r.Detail = "Not for this show", "This ticket is for another show."
+		case booking.RefusedNotToday:
+			r.Headline, r.Detail = "Not for a show at this door now", "This ticket's show does not start within two hours and is not running now. Check the date and time; admit it only if you are sure."
+			r.AdmitForm, r.Confirm = true, true
 		case booking.RefusedNotConfirmed:
 			r.Headline, r.Detail = "Not paid", "This booking was never confirmed."
 		case booking.RefusedRefunded:

@@ -114,9 +114,14 @@ func TestDoor(t *testing.T) {
 			t.Errorf("%s: %q %q, want refused %s", tc.name, r, why, tc.reason)
 		}
 	}
-	// Without a show, a ticket of any show is admitted.
-	if r, _, _ := checkin(t, door.admit(other.TicketCode, "")); r != "admitted" {
-		t.Errorf("any show: %q, want admitted", r)
+	// Without a show, a ticket of a show not at the door now is refused
+	// not_today, and admitted once confirmed.
+	if r, why, _ := checkin(t, door.admit(other.TicketCode, "")); r != "refused" || why != "not_today" {
+		t.Errorf("any show, not today: %q %q, want refused not_today", r, why)
+	}
+	res = door.post("/admin/checkin", url.Values{"_csrf": {door.csrf()}, "code": {other.TicketCode}, "confirm": {"1"}})
+	if r, _, _ := checkin(t, res); r != "admitted" {
+		t.Errorf("any show, confirmed: %q, want admitted", r)
 	}
 	wantStatus(t, door.admit("  ", soon), http.StatusUnprocessableEntity)
 	wantStatus(t, door.post("/admin/checkin", url.Values{"_csrf": {door.csrf()}, "code": {"ZZZZ-ZZZZ"}, "show": {"nope"}}), http.StatusUnprocessableEntity)

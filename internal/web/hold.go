@@ -170,6 +170,11 @@ func (s *Server) showCheckout(c echo.Context, holdID, owner string, badEmail err
 		gone = h.CheckPayable(sm.At)
 	}
 	m := s.checkoutModel(sm, h, gone)
+	if h.State == booking.HoldCompleted {
+		if err := s.explainPaidHold(ctx, &m, h, owner); err != nil {
+			return err
+		}
+	}
 	m.Page = s.page(c, "Checkout")
 	m.Extended = c.QueryParam("extended") != "" && gone == nil
 	m.Email = s.sessions.GetString(ctx, keyEmail)

@@ -1,8 +1,10 @@
 package web
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -256,7 +258,7 @@ func (s *Server) seatModel(sm booking.SeatMap, st booking.Seat, priceText string
 		v.ExpiresAt = expiryAttr(st.LockExpiresAt(sm.At.TTL))
 	case booking.StateHeld:
 		exp := st.LockExpiresAt(sm.At.TTL)
-		v.Status = "held · may free at " + exp.In(s.loc).Format("15:04")
+		v.Status = "held · may free at " + exp.In(s.showLocation(sm.Show)).Format("15:04") // the theatre's time, as the show's
 		v.ExpiresAt = expiryAttr(exp)
 		v.Disabled = true
 	case booking.StateBooked:
@@ -346,6 +348,38 @@ func (s *Server) checkoutModel(sm booking.SeatMap, h booking.Hold, gone error) m
 	return m
 }
 
+// explainPaidHold says on the checkout of a hold a payment completed what
+// became of that payment: booked, or due a refund (or refunded) and why,
+// with a link to the booking.
+func (s *Server) explainPaidHold(ctx context.Context, m *model.Checkout, h booking.Hold, owner string) error {
+	b, err := s.svc.PaidBookingOfHold(ctx, h, owner)
+	switch {
+	case errors.Is(err, booking.ErrBookingNotFound):
+		return nil // "already paid for" is all there is to say
+	case err != nil:
+		return err
+	}
+	m.BookingURL = bookingURL(b.ID)
+	switch b.State {
+	case booking.BookingConfirmed:
+		m.Gone, m.BookingLabel = "You have paid for these seats, and they are booked.", "See your ticket"
+	case booking.BookingRefundDue:
+		m.Gone, m.BookingLabel = "Your payment went through, but the seats could not be booked, so it is due back to you (refund due). "+reasonText(b.Reason), "See your booking"
+	case booking.BookingRefunded:
+		m.Gone, m.BookingLabel = "Your payment went through, but nothing was booked, and it has been refunded. "+reasonText(b.Reason), "See your booking"
+	}
+	m.Gone = strings.TrimSpace(m.Gone)
+	return nil
+}
+
+// reasonText is a booking's reason as a person reads it.
+func reasonText(reason string) string {
+	if reason == booking.ReasonShowCancelled {
+		return "The show was cancelled."
+	}
+	return reason
+}
+
 // homeModel groups upcoming shows by movie (soonest first), then day, then
 // theatre.
 func (s *Server) homeModel(shows []booking.ShowSummary, now time.Time) model.Home {
@@ -427,15 +461,11 @@ func (s *Server) bookingModel(b booking.Booking, show booking.Show) (model.Booki
 		Reason: b.Reason, SeatMapURL: showURL(b.ShowID),
 		Email: b.Email, Link: s.bookingLink(b),
 	}
-	if b.Reason == booking.ReasonShowCancelled {
-		m.Reason = "The show was cancelled."
-	}
+	m.Reason = reasonText(b.Reason)
 	if b.State == booking.BookingPending {
-		every, ok := bookingPollEvery(s.svc.Now().Now.Sub(b.CreatedAt))
-		if ok {
-			m.PollEvery = every.String()
-		}
-		m.PollGaveUp = !ok
+		age := s.svc.Now().Now.Sub(b.CreatedAt)
+		m.PollEvery = bookingPollEvery(age).String()
+		m.PollSlow = age >= booking.StuckAfter
 		// The pace is part of the fragment: when it changes, the poll gets
 		// the new fragment (200, not 304) and goes on at the new pace.
 		m.ETag = `"` + string(b.State) + "-" + m.PollEvery + `"`
@@ -452,21 +482,28 @@ func (s *Server) bookingModel(b booking.Booking, show booking.Show) (model.Booki
 
 // bookingPollEvery is how often a booking pending for age polls its status:
 // every second at first, when the callback usually lands, then less often,
-// and not at all after ten minutes (ok false), when the provider has long
-// stopped retrying and a person should reload or ask.
-func bookingPollEvery(age time.Duration) (every time.Duration, ok bool) {
+// and from booking.StuckAfter on every bookingPollCeiling for as long as it
+// is pending: a poll of a stuck payment is what looks it up at the provider
+// (Service.RefreshPending, at most once per booking.LookupEvery), so the
+// polling must outlast the wait for its event.
+func bookingPollEvery(age time.Duration) time.Duration {
 	switch {
 	case age < 30*time.Second:
-		return time.Second, true
+		return time.Second
 	case age < 2*time.Minute:
-		return 2 * time.Second, true
+		return 2 * time.Second
 	case age < 5*time.Minute:
-		return 5 * time.Second, true
-	case age < 10*time.Minute:
-		return 10 * time.Second, true
+		return 5 * time.Second
+	case age < booking.StuckAfter:
+		return 10 * time.Second
 	}
-	return 0, false
+	return bookingPollCeiling
 }
+
+// bookingPollCeiling is the slowest a pending booking polls: under
+// booking.LookupEvery, so that a stuck payment is looked up about once a
+// minute while its page is open.
+const bookingPollCeiling = 30 * time.Second
 
 // ticketQR encodes a ticket code as a QR code (medium error correction, with
 // its quiet zone), as runs of dark modules for the view to draw as SVG.

@@ -172,8 +172,8 @@ func TestStripeJourney(t *testing.T) {
 		for _, r := range a.callbacks(p) {
 			outcomes = append(outcomes, r.Outcome)
 		}
-		if got := strings.Join(outcomes, " "); got != "booked booked ignored" {
-			t.Errorf("callback log %q, want booked, booked (the duplicate), ignored", got)
+		if got := strings.Join(outcomes, " "); got != "ignored booked booked" {
+			t.Errorf("callback log %q, want newest first: ignored, booked (the duplicate), booked", got)
 		}
 	})
 

@@ -197,7 +197,7 @@ func Counts(c model.AdminCounts) templ.Component {
 	})
 }
 
-// CallbackLog lists payment callbacks as received.
+// CallbackLog lists payment callbacks, the newest first.
 func CallbackLog(list []model.AdminCallback) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context

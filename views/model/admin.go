@@ -204,9 +204,15 @@ type DoorResult struct {
 	Code       string
 	Headline   string
 	Detail     string
-	Show       string // the ticket's show, in words
-	Seats      string
-	AdmitForm  bool // a looked-up valid ticket offers Admit
+	Show       string   // the ticket's show, in words
+	Seats      string   // how many seats, in words ("2 seats:")
+	SeatIDs    []string // data-seat-id each
+	// AdmitForm offers Admit: for a looked-up valid ticket, and (with
+	// Confirm, confirm=1) for one refused not_today. It posts AdmitShow,
+	// the show the answer was checked against ("" for any).
+	AdmitForm bool
+	AdmitShow string
+	Confirm   bool
 }
 
 // Tone is the colour class of the answer: go, stop or look again.

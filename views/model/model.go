@@ -193,6 +193,10 @@ type Checkout struct {
 	ExtendAction   string
 	ExtensionsLeft int
 	Extended       bool
+	// BookingURL is the booking a completed hold's payment made, for a
+	// link labelled BookingLabel; "" for other holds.
+	BookingURL   string
+	BookingLabel string
 }
 
 // CheckoutSeat is one line of the checkout summary.
@@ -265,7 +269,7 @@ type Booking struct {
 	State      string // pending, confirmed, failed, refund_due (SPEC §5)
 	StatusURL  string // the fragment the page polls while pending
 	PollEvery  string // how often a pending booking polls ("1s"); "" not at all
-	PollGaveUp bool   // pending for so long that polling stopped: ask for a reload
+	PollSlow   bool   // pending for so long that the provider is asked (booking.StuckAfter): say so
 	ETag       string // names the fragment's content, for conditional polls
 	Show       Show
 	Seats      string // "A1, A2"

@@ -345,7 +345,7 @@ func testCallbackLog(t *testing.T, s store) {
 		}
 		return r
 	}
-	// Recorded out of order; listed oldest first.
+	// Recorded out of order; listed newest first.
 	second := rec(2*time.Second, p.ID, string(booking.EffectBooked), 200, booking.SignatureValid, false)
 	first := rec(time.Second, p.ID, booking.OutcomeRejected, 401, booking.SignatureInvalid, false)
 	third := rec(3*time.Second, p.ID, string(booking.EffectBooked), 200, booking.SignatureValid, true)
@@ -365,11 +365,11 @@ func testCallbackLog(t *testing.T, s store) {
 		q    booking.CallbackQuery
 		want []booking.CallbackRecord
 	}{
-		{"by payment", booking.CallbackQuery{PaymentID: p.ID}, []booking.CallbackRecord{first, second, third}},
-		{"by show", booking.CallbackQuery{ShowID: show.ID}, []booking.CallbackRecord{first, second, third}},
+		{"by payment", booking.CallbackQuery{PaymentID: p.ID}, []booking.CallbackRecord{third, second, first}},
+		{"by show", booking.CallbackQuery{ShowID: show.ID}, []booking.CallbackRecord{third, second, first}},
 		{"other show", booking.CallbackQuery{ShowID: otherShow.ID}, []booking.CallbackRecord{other}},
 		{"unknown payment", booking.CallbackQuery{PaymentID: "no-such-payment"}, []booking.CallbackRecord{stray}},
-		{"limit", booking.CallbackQuery{PaymentID: p.ID, Limit: 2}, []booking.CallbackRecord{first, second}},
+		{"limit: the newest", booking.CallbackQuery{PaymentID: p.ID, Limit: 2}, []booking.CallbackRecord{third, second}},
 		{"nothing", booking.CallbackQuery{ShowID: booking.NewID()}, []booking.CallbackRecord{}},
 	} {
 		if diff := cmp.Diff(tc.want, list(tc.q)); diff != "" {

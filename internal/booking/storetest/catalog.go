@@ -171,7 +171,7 @@ func testDeleteShow(t *testing.T, s store) {
 	book(t, s, booked.ID, "o1", at(0), "A1")
 	held, _ := newShow(t, s, 1, 3, later)
 	hold(t, s, held.ID, "o2", at(0), "A1")
-	empty, _ := newShow(t, s, 1, 3, later)
+	empty, emptySeats := newShow(t, s, 1, 3, later)
 
 	wantCode(t, "DeleteShow with a booking", s.DeleteShow(ctx, booked.ID), booking.ECONFLICT)
 	wantCode(t, "DeleteShow with a held seat", s.DeleteShow(ctx, held.ID), booking.ECONFLICT)
@@ -181,6 +181,10 @@ func testDeleteShow(t *testing.T, s store) {
 		}
 		_, err := s.Show(ctx, sh.ID)
 		wantErr(t, "Show after DeleteShow", err, booking.ErrShowNotFound)
+		// A deleted show stays deleted: its id is not created again.
+		wantErr(t, "CreateShow of a deleted show's id", s.CreateShow(ctx, sh, emptySeats), booking.ErrShowDeleted)
+		_, err = s.Show(ctx, sh.ID)
+		wantErr(t, "Show after CreateShow of a deleted id", err, booking.ErrShowNotFound)
 	}
 	wantErr(t, "DeleteShow of an unknown show", s.DeleteShow(ctx, booking.NewID()), booking.ErrShowNotFound)
 }

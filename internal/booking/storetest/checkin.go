@@ -16,6 +16,7 @@ import (
 var checkinTests = []test{
 	{"AdmitOnce", testAdmitOnce},
 	{"Refusals", testAdmitRefusals},
+	{"NotToday", testAdmitNotToday},
 }
 
 // testAdmitOnce: a confirmed ticket is admitted, then answered "already"
@@ -34,11 +35,11 @@ func testAdmitOnce(t *testing.T, s store) {
 	}
 	_, err = s.BookingByTicketCode(ctx, "ZZZZ-ZZZZ")
 	wantErr(t, "BookingByTicketCode of an unknown code", err, booking.ErrBookingNotFound)
-	_, err = s.AdmitTicket(ctx, "ZZZZ-ZZZZ", "", "door@example.com", later)
+	_, err = s.AdmitTicket(ctx, "ZZZZ-ZZZZ", booking.DoorCheck{Now: later}, "door@example.com")
 	wantErr(t, "AdmitTicket of an unknown code", err, booking.ErrBookingNotFound)
 
 	when := later.Add(-10 * time.Minute)
-	c, err := s.AdmitTicket(ctx, b.TicketCode, show.ID, "door@example.com", when)
+	c, err := s.AdmitTicket(ctx, b.TicketCode, booking.DoorCheck{Show: show.ID, Now: when}, "door@example.com")
 	if err != nil {
 		t.Fatalf("AdmitTicket: %v", err)
 	}
@@ -54,7 +55,7 @@ func testAdmitOnce(t *testing.T, s store) {
 		t.Errorf("stored booking after AdmitTicket (-want +got):\n%s", diff)
 	}
 
-	again, err := s.AdmitTicket(ctx, b.TicketCode, "", "other@example.com", when.Add(time.Minute))
+	again, err := s.AdmitTicket(ctx, b.TicketCode, booking.DoorCheck{Now: when.Add(time.Minute)}, "other@example.com")
 	if err != nil {
 		t.Fatalf("AdmitTicket again: %v", err)
 	}
@@ -74,7 +75,7 @@ func testAdmitRefusals(t *testing.T, s store) {
 	show, _ := newShow(t, s, 1, 4, later)
 	other, _ := newShow(t, s, 1, 4, later)
 	_, b := book(t, s, show.ID, "o1", at(0), "A1")
-	c, err := s.AdmitTicket(ctx, b.TicketCode, other.ID, "door@example.com", later)
+	c, err := s.AdmitTicket(ctx, b.TicketCode, booking.DoorCheck{Show: other.ID, Now: later}, "door@example.com")
 	if err != nil {
 		t.Fatalf("AdmitTicket at another show: %v", err)
 	}
@@ -84,7 +85,7 @@ func testAdmitRefusals(t *testing.T, s store) {
 	if _, _, err := s.CancelShow(ctx, show.ID, at(time.Hour)); err != nil {
 		t.Fatalf("CancelShow: %v", err)
 	}
-	c, err = s.AdmitTicket(ctx, b.TicketCode, show.ID, "door@example.com", later)
+	c, err = s.AdmitTicket(ctx, b.TicketCode, booking.DoorCheck{Show: show.ID, Now: later}, "door@example.com")
 	if err != nil {
 		t.Fatalf("AdmitTicket of a cancelled show: %v", err)
 	}
@@ -93,6 +94,36 @@ func testAdmitRefusals(t *testing.T, s store) {
 	}
 	if got := getBooking(t, s, b.ID); !got.AdmittedAt.IsZero() || got.AdmittedBy != "" {
 		t.Errorf("refused tickets were admitted: %v by %q", got.AdmittedAt, got.AdmittedBy)
+	}
+}
+
+// testAdmitNotToday: without a chosen show, a ticket whose show is not in
+// the door's window is refused not_today and stays unadmitted; confirmed,
+// it is admitted, at the door's moment.
+func testAdmitNotToday(t *testing.T, s store) {
+	ctx := context.Background()
+	show, _ := newShow(t, s, 1, 4, later)
+	_, b := book(t, s, show.ID, "o1", at(0), "A1")
+	tooEarly := later.Add(-booking.DoorAhead)
+	c, err := s.AdmitTicket(ctx, b.TicketCode, booking.DoorCheck{Now: tooEarly}, "door@example.com")
+	if err != nil {
+		t.Fatalf("AdmitTicket a day early: %v", err)
+	}
+	if c.Result != booking.CheckinRefused || c.Reason != booking.RefusedNotToday || c.Show.ID != show.ID {
+		t.Errorf("not today: %q %q (show %s); want refused not_today naming %s", c.Result, c.Reason, c.Show.ID, show.ID)
+	}
+	if got := getBooking(t, s, b.ID); !got.AdmittedAt.IsZero() {
+		t.Errorf("a ticket refused not_today was admitted at %v", got.AdmittedAt)
+	}
+	c, err = s.AdmitTicket(ctx, b.TicketCode, booking.DoorCheck{Now: tooEarly, Confirm: true}, "door@example.com")
+	if err != nil {
+		t.Fatalf("AdmitTicket confirmed: %v", err)
+	}
+	if c.Result != booking.CheckinAdmitted {
+		t.Errorf("confirmed: %q %q, want admitted", c.Result, c.Reason)
+	}
+	if got := getBooking(t, s, b.ID); !got.AdmittedAt.Equal(tooEarly) || got.AdmittedBy != "door@example.com" {
+		t.Errorf("confirmed admission stored at %v by %q, want %v by door@example.com", got.AdmittedAt, got.AdmittedBy, tooEarly)
 	}
 }
 
@@ -112,7 +143,7 @@ func testRaceAdmit(t *testing.T, s store) {
 	concurrently(doors, func(d int) {
 		for i := range codes {
 			code := codes[(i+d)%len(codes)]
-			c, err := s.AdmitTicket(ctx, code, show.ID, "door", later)
+			c, err := s.AdmitTicket(ctx, code, booking.DoorCheck{Show: show.ID, Now: later}, "door")
 			if err != nil {
 				t.Errorf("door %d, %s: %v", d, code, err)
 				return
@@ -145,7 +176,7 @@ func runAdmissions(ctx context.Context, s store, job workerJob) []outcome {
 		for i := range job.Codes {
 			code := job.Codes[(i+d+job.Process)%len(job.Codes)]
 			o := outcome{Code: code, Start: time.Now().UnixNano()}
-			c, err := s.AdmitTicket(ctx, code, job.ShowID, fmt.Sprintf("door %d.%d", job.Process, d), job.Now)
+			c, err := s.AdmitTicket(ctx, code, booking.DoorCheck{Show: job.ShowID, Now: job.Now}, fmt.Sprintf("door %d.%d", job.Process, d))
 			o.End, o.Result = time.Now().UnixNano(), c.Result
 			if err != nil {
 				o.Err = err.Error()
