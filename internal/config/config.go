@@ -10,10 +10,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	netmail "net/mail"
 	"net/netip"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -136,46 +138,172 @@ const (
 	DriverMongo  = "mongodb"
 )
 
-// Var describes one setting: its environment variable, its flag of
-// "boxoffice serve", its default as a person would type it and its meaning.
+// Var is one setting: its environment variable, its flag of "boxoffice
+// serve", its default and its meaning, and how its text is read. Vars is
+// the one list of them: Load reads by it, and "boxoffice help" and the
+// table of README.md are written from it.
 type Var struct {
-	Env     string
-	Flag    string
+	Env  string
+	Flag string
+	// Default is the text read when neither the flag nor the variable is
+	// given; "" leaves the setting unset.
 	Default string
-	Usage   string
-	isBool  bool
+	// DefaultNote (markdown) says more of the default: in parentheses
+	// after Default, or in its place when Default is "".
+	DefaultNote string
+	// Usage is what the setting means, in markdown: code spans and links.
+	Usage string
+
+	value    flag.Value  // reads the text alone into a Config: a *setting[T]
+	secret   bool        // a message about it never shows its text
+	required string      // why it is needed, when an empty text is an error
+	only     func() bool // when set, the setting is read only if it holds, after those without
 }
 
-// Vars lists every setting in the order "boxoffice -h" shows them.
-var Vars = []Var{
-	{Env: "ADDR", Flag: "addr", Default: ":8080", Usage: "listen address"},
-	{Env: "DATABASE_URL", Flag: "database-url", Default: "sqlite:data/boxoffice.db", Usage: "sqlite:PATH or a mongodb:// / mongodb+srv:// URI"},
-	{Env: "HOLD_TTL", Flag: "hold-ttl", Default: "15m", Usage: "how long a lock protects a seat (Go duration)"},
-	{Env: "MAX_SEATS", Flag: "max-seats", Default: "10", Usage: "most seats in one hold, at most 50"},
-	{Env: "SALES_CLOSE", Flag: "sales-close", Default: "0s", Usage: "when sales of a show close, relative to its start: -30m is half an hour before, 10m ten minutes after (from -168h to 24h)"},
-	{Env: "PAYMENT_WEBHOOK_SECRET", Flag: "payment-webhook-secret", Default: "", Usage: "HMAC key for payment callbacks, at least 16 characters (unset: generated and printed at start; required when PUBLIC_URL is https)"},
-	{Env: "PUBLIC_URL", Flag: "public-url", Default: "http://localhost:8080", Usage: "base URL the payment provider calls back (unset: http://localhost:PORT of ADDR)"},
-	{Env: "PAYMENT_PROVIDER", Flag: "payment-provider", Default: "sandbox", Usage: "payment provider: sandbox (a built-in stand-in for a hosted checkout; refused when PUBLIC_URL is https unless set explicitly) or stripe"},
-	{Env: "STRIPE_SECRET_KEY", Flag: "stripe-secret-key", Default: "", Usage: "Stripe API key, sk_test_…, sk_live_… or rk_… (live keys need an https PUBLIC_URL); required with stripe"},
-	{Env: "STRIPE_WEBHOOK_SECRET", Flag: "stripe-webhook-secret", Default: "", Usage: "signing secret of the Stripe webhook endpoint, whsec_…; required with stripe"},
-	{Env: "STRIPE_API_BASE", Flag: "stripe-api-base", Default: payment.DefaultStripeAPIBase, Usage: "base URL of Stripe's API (tests point it at stripe-mock)"},
-	{Env: "STRIPE_PAYMENT_METHODS", Flag: "stripe-payment-methods", Default: "card", Usage: "Checkout's payment method types, comma-separated; methods that settle days later make late payments, refunded when the seats are gone"},
-	{Env: "REFUND_AUTOMATICALLY", Flag: "refund-automatically", Default: "false", Usage: "refund a booking through the provider as soon as it is due a refund, instead of from the admin's queue", isBool: true},
-	{Env: "ADMIN_EMAIL", Flag: "admin-email", Default: "", Usage: "admin account created or updated at start (with ADMIN_PASSWORD)"},
-	{Env: "ADMIN_PASSWORD", Flag: "admin-password", Default: "", Usage: "password of ADMIN_EMAIL, at least 8 characters"},
-	{Env: "ADMIN_IDLE", Flag: "admin-idle", Default: "30m", Usage: "an admin or staff session ends after this long without a request (from 1m to 24h)"},
-	{Env: "SESSION_IDLE", Flag: "session-idle", Default: "24h", Usage: "a moviegoer's session ends after this long without a request (from 10m to 720h); bookings never depend on it"},
-	{Env: "SMTP_URL", Flag: "smtp-url", Default: "", Usage: "where mail goes: smtp://user:pass@host:587 (STARTTLS required, except to a loopback host) or smtps://user:pass@host:465; unset: each mail is written to the log, refused when PUBLIC_URL is https"},
-	{Env: "MAIL_FROM", Flag: "mail-from", Default: "", Usage: "From of every mail, an address or Name <address> (unset: boxoffice <tickets@HOST of PUBLIC_URL>)"},
-	{Env: "MAIL_LEASE", Flag: "mail-lease", Default: "2m", Usage: "how long a process keeps a mail it is sending before another process may send it (from 5s to 1h): longer than an SMTP send takes"},
-	{Env: "SEED_DEMO", Flag: "seed-demo", Default: "true", Usage: "seed a small demo catalog when the database is empty", isBool: true},
-	{Env: "HOLD_RATE", Flag: "hold-rate", Default: "20", Usage: "holds per session per minute (per address: ten times that), at most 100000; 0 disables"},
-	{Env: "HOLD_SEATS_PER_ADDRESS", Flag: "hold-seats-per-address", Default: "40", Usage: "most seats held at once from one client address in one show, across its sessions and processes: 0 (no cap) or at least MAX_SEATS"},
-	{Env: "METRICS_TOKEN", Flag: "metrics-token", Default: "", Usage: "bearer token /metrics and /debug/pprof/ need (Authorization: Bearer TOKEN); unset, they answer loopback clients only"},
-	{Env: "SEAT_GAPS", Flag: "seat-gaps", Default: "refuse", Usage: "refuse: a hold that would leave a single seat alone (between taken seats, an aisle or the row's end) is refused with the nearest choice that does not; allow: no such check"},
-	{Env: "RETENTION", Flag: "retention", Default: "2160h", Usage: "how long history (sessions, ended holds, callbacks, events, sent mail) is kept before it is pruned, from 24h; anything a booking or payment needs is kept"},
-	{Env: "LOG_FORMAT", Flag: "log-format", Default: "text", Usage: "log format: text or json"},
-	{Env: "TRUSTED_PROXIES", Flag: "trusted-proxies", Default: DefaultTrustedProxies, Usage: "proxies whose X-Forwarded-For is believed when finding a client's address (per-address limits; IPv6 counted by /64): comma-separated CIDRs or addresses, or none"},
+// Vars lists every setting in the order "boxoffice help" and README.md show
+// them.
+var Vars = vars(new(Config))
+
+// vars is the table of settings, each reading into c.
+func vars(c *Config) []Var {
+	stripe := func() bool { return c.PaymentProvider == ProviderStripe }
+	sandbox := func() bool { return c.PaymentProvider == ProviderSandbox }
+	return []Var{
+		{Env: "ADDR", Flag: "addr", Default: ":8080",
+			Usage: "listen address",
+			value: str(&c.Addr, func(s string) error { _, err := parseAddr(s); return err })},
+		{Env: "DATABASE_URL", Flag: "database-url", Default: "sqlite:data/boxoffice.db",
+			Usage: "`sqlite:PATH` or a `mongodb://` / `mongodb+srv://` URI",
+			value: &setting[Database]{p: &c.Database, parse: ParseDatabaseURL}},
+		{Env: "HOLD_TTL", Flag: "hold-ttl", Default: "15m",
+			Usage: "how long a lock protects a seat (Go duration, `1s` to `24h`); with Stripe it may outlast a Checkout Session, whose expiry then ends that session only",
+			value: duration(&c.HoldTTL, "15m, 90s or 1h30m", time.Second, 24*time.Hour, "must be between 1s and 24h")},
+		{Env: "MAX_SEATS", Flag: "max-seats", Default: "10",
+			Usage: fmt.Sprintf("most seats in one hold (1 to %d)", MaxMaxSeats),
+			value: number(&c.MaxSeats, 1, MaxMaxSeats, fmt.Sprintf("must be from 1 to %d", MaxMaxSeats))},
+		{Env: "SALES_CLOSE", Flag: "sales-close", Default: "0s",
+			Usage: "when sales of a show close, relative to its start (`-30m`: half an hour before; `10m`: ten minutes after; from `-168h` to `24h`); from then on hold and Pay are `410`, while a payment started before settles normally",
+			value: duration(&c.SalesClose, "0s, -30m or 15m", -MaxSalesCloseBefore, MaxSalesCloseAfter, "must be from -168h (a week before the start) to 24h")},
+		{Env: "PAYMENT_WEBHOOK_SECRET", Flag: "payment-webhook-secret",
+			Usage: fmt.Sprintf("HMAC key of the sandbox's callbacks, at least %d characters (unset: generated and printed at start); required when `PUBLIC_URL` is https and whenever more than one process runs; not used with Stripe", MinWebhookSecret),
+			value: str(&c.WebhookSecret, func(s string) error {
+				return minLength(s, MinWebhookSecret, "; generate one with: openssl rand -hex 32")
+			}),
+			secret: true, only: sandbox},
+		{Env: "PUBLIC_URL", Flag: "public-url", Default: "http://localhost:8080", DefaultNote: "port of `ADDR`",
+			Usage: "base URL the payment provider calls back; `https` makes cookies `Secure`",
+			value: &setting[string]{p: &c.PublicURL, parse: parsePublicURL}},
+		{Env: "PAYMENT_PROVIDER", Flag: "payment-provider", Default: ProviderSandbox,
+			Usage: "`stripe` (Stripe Checkout, [docs/PAYMENTS.md](docs/PAYMENTS.md#stripe)) or `sandbox`, a stand-in checkout at `/sandbox/checkout/{paymentID}` that calls back over real HTTP and moves no money: every page then shows a \"Sandbox — no real money\" banner and the start-up log warns. Behind an https `PUBLIC_URL` the sandbox is refused unless chosen explicitly",
+			value: &setting[string]{p: &c.PaymentProvider, parse: func(s string) (string, error) {
+				switch s = strings.ToLower(strings.TrimSpace(s)); s {
+				case ProviderSandbox, ProviderStripe:
+					return s, nil
+				}
+				return "", errors.New("unknown payment provider; use sandbox or stripe")
+			}}},
+		{Env: "STRIPE_SECRET_KEY", Flag: "stripe-secret-key",
+			Usage: "Stripe API key (`sk_test_…`, `sk_live_…`, `rk_…`); required with `stripe`; a live key needs an https `PUBLIC_URL`",
+			value: str(&c.Stripe.SecretKey, must(func(s string) bool { return payment.CheckStripeKey(s) == nil },
+				"not a Stripe API key; it must start with sk_test_, sk_live_, rk_test_ or rk_live_")),
+			secret: true, only: stripe, required: "it is required with PAYMENT_PROVIDER=stripe (Developers → API keys in the Stripe dashboard)"},
+		{Env: "STRIPE_WEBHOOK_SECRET", Flag: "stripe-webhook-secret",
+			Usage: "signing secret (`whsec_…`) of the webhook endpoint `PUBLIC_URL/payments/stripe/webhook`; required with `stripe`",
+			value: str(&c.Stripe.WebhookSecret, must(func(s string) bool { return payment.CheckStripeWebhookSecret(s) == nil },
+				"not a webhook signing secret; it must start with whsec_")),
+			secret: true, only: stripe, required: "it is required with PAYMENT_PROVIDER=stripe (the signing secret of the webhook endpoint, or of stripe listen)"},
+		{Env: "STRIPE_API_BASE", Flag: "stripe-api-base", Default: payment.DefaultStripeAPIBase,
+			Usage: "base URL of Stripe's API; the tests point it at `stripe-mock`",
+			value: &setting[string]{p: &c.Stripe.APIBase, parse: func(s string) (string, error) {
+				if payment.CheckStripeAPIBase(s) != nil {
+					return "", errors.New("must be an absolute http(s) URL")
+				}
+				return strings.TrimRight(s, "/"), nil
+			}},
+			only: stripe},
+		{Env: "STRIPE_PAYMENT_METHODS", Flag: "stripe-payment-methods", Default: "card",
+			Usage: "Checkout's payment method types, comma-separated; methods that settle days later make late payments (rescued or refunded)",
+			value: &setting[[]string]{p: &c.Stripe.PaymentMethods, parse: parsePaymentMethods},
+			only:  stripe},
+		{Env: "REFUND_AUTOMATICALLY", Flag: "refund-automatically", Default: "false",
+			Usage: "refund a booking through the provider as soon as it is due one (a late payment whose seats were gone), instead of from the admin's refund queue",
+			value: boolean(&c.RefundAutomatically)},
+		{Env: "ADMIN_EMAIL", Flag: "admin-email",
+			Usage: "admin account created or updated at start, with `ADMIN_PASSWORD` (both or neither); one that already has this password is left as it is",
+			value: str(&c.AdminEmail, must(func(s string) bool { return s == "" || strings.Contains(strings.Trim(s, "@"), "@") },
+				"not an email address"))},
+		{Env: "ADMIN_PASSWORD", Flag: "admin-password",
+			Usage: "password of `ADMIN_EMAIL`, at least 8 characters",
+			value: str(&c.AdminPassword, must(func(s string) bool { return s == "" || len([]rune(s)) >= 8 },
+				"must be at least 8 characters")),
+			secret: true},
+		{Env: "ADMIN_IDLE", Flag: "admin-idle", Default: "30m",
+			Usage: "an admin's or door staff's session ends after this long without a request (`1m` to `24h`)",
+			value: duration(&c.AdminIdle, "30m or 2h", MinAdminIdle, MaxAdminIdle, "must be from 1m to 24h")},
+		{Env: "SESSION_IDLE", Flag: "session-idle", Default: "24h",
+			Usage: "a moviegoer's session ends after this long without a request (`10m` to `720h`); its deadline moves at most every five minutes, not on every request. A booking never depends on it: its link opens it anywhere",
+			value: duration(&c.SessionIdle, "24h or 90m", MinSessionIdle, MaxSessionIdle, "must be from 10m to 720h")},
+		{Env: "SMTP_URL", Flag: "smtp-url",
+			Usage: "where mail goes: `smtp://user:pass@host:587` (STARTTLS required, except to a loopback host) or `smtps://user:pass@host:465`. Unset, each mail is written to the log instead, which is refused when `PUBLIC_URL` is https. See [docs/MAIL.md](docs/MAIL.md)",
+			value: &setting[string]{p: &c.SMTPURL, parse: func(s string) (string, error) {
+				if s = strings.TrimSpace(s); s != "" {
+					return s, mail.ParseURL(s)
+				}
+				return "", nil
+			}},
+			secret: true}, // it may hold a password
+		{Env: "MAIL_LEASE", Flag: "mail-lease", Default: "2m",
+			Usage: "how long a process keeps a mail it is sending before another may send it (`5s` to `1h`); longer than an SMTP send takes",
+			value: duration(&c.MailLease, "2m or 30s", 5*time.Second, time.Hour, "must be from 5s to 1h")},
+		{Env: "MAIL_FROM", Flag: "mail-from", DefaultNote: "`boxoffice <tickets@HOST>` (`HOST` of `PUBLIC_URL`)",
+			Usage: "the From of every mail: an address, or `Name <address>`",
+			value: &setting[string]{p: &c.MailFrom, parse: func(s string) (string, error) {
+				if s = strings.TrimSpace(s); s != "" {
+					if _, err := netmail.ParseAddress(s); err != nil {
+						return "", errors.New("not an email address; write it like tickets@example.com or boxoffice <tickets@example.com>")
+					}
+				}
+				return s, nil
+			}}},
+		{Env: "SEED_DEMO", Flag: "seed-demo", Default: "true",
+			Usage: "seed the demo catalog into an empty database, and keep its shows seven days ahead (at start, then hourly) in a database that holds it; a database filled by `seed` or by admins is left alone, and a demo show an admin deleted stays deleted",
+			value: boolean(&c.SeedDemo)},
+		{Env: "HOLD_RATE", Flag: "hold-rate", Default: "20",
+			Usage: fmt.Sprintf("holds per session per minute (per address: ten times that), counted in the database so the limit holds across processes; `0` disables, at most %d", MaxHoldRate),
+			value: number(&c.HoldRate, 0, MaxHoldRate, fmt.Sprintf("must be from 0 (no limit) to %d", MaxHoldRate))},
+		{Env: "HOLD_SEATS_PER_ADDRESS", Flag: "hold-seats-per-address", Default: "40",
+			Usage: fmt.Sprintf("most seats held at once from one client address in one show, counted by the seat rule over every session and process (a hold over it is `429` with `Retry-After`); `0` (no cap), or from `MAX_SEATS` to %d", MaxHoldSeatsPerAddress),
+			value: number(&c.HoldSeatsPerAddress, math.MinInt, math.MaxInt, "")}, // bounded by validate, MAX_SEATS known
+		{Env: "METRICS_TOKEN", Flag: "metrics-token",
+			Usage: fmt.Sprintf("bearer token `/metrics` and the profiles under `/debug/pprof/` need (`Authorization: Bearer TOKEN`, else `401`), at least %d characters; unset, they answer loopback clients only (others `403`)", MinMetricsToken),
+			value: &setting[string]{p: &c.MetricsToken, parse: func(s string) (string, error) {
+				if s = strings.TrimSpace(s); s != "" {
+					return s, minLength(s, MinMetricsToken, "; generate one with: openssl rand -hex 32")
+				}
+				return "", nil
+			}},
+			secret: true},
+		{Env: "SEAT_GAPS", Flag: "seat-gaps", Default: "refuse",
+			Usage: "`refuse`: a hold that would leave a single seat alone (between two taken seats, or a taken seat and an aisle or the row's end) is `422` naming the seat (`data-gap-seat`) with the nearest choice that leaves none ticked on the map, unless no such choice exists; checked again inside the store's step. `allow`: no check",
+			value: &setting[bool]{p: &c.AllowGaps, parse: func(s string) (bool, error) {
+				switch strings.ToLower(strings.TrimSpace(s)) {
+				case "refuse":
+					return false, nil
+				case "allow":
+					return true, nil
+				}
+				return false, errors.New("must be refuse or allow")
+			}}},
+		{Env: "RETENTION", Flag: "retention", Default: "2160h", DefaultNote: "90 days",
+			Usage: "history older than this (at least `24h`) is pruned in small batches: sessions, ended holds, callbacks, events and sent mail; anything a booking or payment refers to is kept",
+			value: duration(&c.Retention, "2160h (90 days)", MinRetention, math.MaxInt64, "must be at least 24h")},
+		{Env: "LOG_FORMAT", Flag: "log-format", Default: "text",
+			Usage: "`text` or `json`",
+			value: str(&c.LogFormat, must(func(s string) bool { return s == "text" || s == "json" }, "must be text or json"))},
+		{Env: "TRUSTED_PROXIES", Flag: "trusted-proxies", Default: DefaultTrustedProxies, DefaultNote: "loopback",
+			Usage: "proxies whose `X-Forwarded-For` is believed: the client's address, which the per-address limits (holds, held seats, admin sign-in, find my booking) count by, is the right-most address in the header that is not a trusted proxy, and IPv6 clients are counted by their /64; comma-separated CIDRs or addresses, or `none` to use the connection's peer. Behind a load balancer, add its addresses (`deploy/compose.yaml` adds its own network)",
+			value: &setting[[]netip.Prefix]{p: &c.TrustedProxies, parse: ParseTrustedProxies}},
+	}
 }
 
 // DefaultTrustedProxies trusts the loopback only: a proxy on the same host.
@@ -184,36 +312,139 @@ var Vars = []Var{
 // by whoever deploys one (deploy/compose.yaml does).
 const DefaultTrustedProxies = "127.0.0.0/8,::1/128"
 
-// setting is one Var's flag: it remembers whether it was given, since an
-// explicitly empty flag must still beat the environment.
-type setting struct {
-	value  string
+// setting is the flag.Value of a setting of type T: Set parses and checks
+// the text alone, and stores the value in *p.
+type setting[T any] struct {
+	p      *T
+	parse  func(string) (T, error)
+	isBool bool // "--seed-demo" stands for "--seed-demo=true"
+}
+
+func (s *setting[T]) String() string {
+	if s == nil || s.p == nil {
+		return ""
+	}
+	return fmt.Sprint(*s.p)
+}
+
+func (s *setting[T]) Set(text string) error {
+	v, err := s.parse(text)
+	if err != nil {
+		return err
+	}
+	*s.p = v
+	return nil
+}
+
+func (s *setting[T]) IsBoolFlag() bool { return s.isBool }
+
+// str is a text setting, taken as it is once check accepts it.
+func str(p *string, check func(string) error) *setting[string] {
+	return &setting[string]{p: p, parse: func(s string) (string, error) { return s, check(s) }}
+}
+
+// must is a check that refuses a text unless ok holds for it.
+func must(ok func(string) bool, refusal string) func(string) error {
+	return func(s string) error {
+		if !ok(s) {
+			return errors.New(refusal)
+		}
+		return nil
+	}
+}
+
+// duration is a Go duration from lo to hi; example shows how to write one.
+func duration(p *time.Duration, example string, lo, hi time.Duration, outside string) *setting[time.Duration] {
+	return &setting[time.Duration]{p: p, parse: func(s string) (time.Duration, error) {
+		d, err := time.ParseDuration(s)
+		switch {
+		case err != nil:
+			return 0, errors.New("not a duration; write it like " + example)
+		case d < lo || d > hi:
+			return 0, errors.New(outside)
+		}
+		return d, nil
+	}}
+}
+
+// number is a whole number from lo to hi.
+func number(p *int, lo, hi int, outside string) *setting[int] {
+	return &setting[int]{p: p, parse: func(s string) (int, error) {
+		n, err := strconv.Atoi(s)
+		switch {
+		case err != nil:
+			return 0, errors.New("not a whole number")
+		case n < lo || n > hi:
+			return 0, errors.New(outside)
+		}
+		return n, nil
+	}}
+}
+
+func boolean(p *bool) *setting[bool] {
+	return &setting[bool]{p: p, isBool: true, parse: func(s string) (bool, error) {
+		b, err := strconv.ParseBool(s)
+		if err != nil {
+			return false, errors.New("not a boolean; use true or false")
+		}
+		return b, nil
+	}}
+}
+
+// minLength checks the length of a secret; the message never shows it.
+func minLength(s string, n int, hint string) error {
+	if len(s) < n {
+		return fmt.Errorf("must be at least %d characters%s", n, hint)
+	}
+	return nil
+}
+
+// origin is where a setting's text came from.
+type origin struct {
+	text   string
+	source string // "flag --hold-ttl", "HOLD_TTL" or "HOLD_TTL default", to point at what to fix
+	given  bool   // by the flag or the variable
+}
+
+// bad reports a setting's text; a password in a URL never reaches the message.
+func (o origin) bad(format string, args ...any) error {
+	return fmt.Errorf("%s=%q: %s", o.source, redactUserinfo(o.text), fmt.Sprintf(format, args...))
+}
+
+// given is the flag of a setting: it keeps the text for Load to read with
+// the environment, remembering that it was given, since an explicitly empty
+// flag must still beat the environment.
+type given struct {
+	text   string
 	given  bool
 	isBool bool
 }
 
-func (s *setting) String() string { return s.value }
+func (g *given) String() string { return g.text }
 
-func (s *setting) Set(v string) error {
-	s.value, s.given = v, true
+func (g *given) Set(text string) error {
+	g.text, g.given = text, true
 	return nil
 }
 
-// IsBoolFlag lets "--seed-demo" stand for "--seed-demo=true".
-func (s *setting) IsBoolFlag() bool { return s.isBool }
+func (g *given) IsBoolFlag() bool { return g.isBool }
 
 // Load builds the Config from args (the flags after "serve") and getenv. A
 // flag beats its environment variable, which beats the default; an empty
-// variable counts as unset. Every invalid setting is reported, not only the
-// first. With -h it returns an error wrapping flag.ErrHelp.
+// variable counts as unset. Each setting's text is read by its Var, then
+// validate checks what needs more than one setting. Every invalid setting
+// is reported, not only the first. With -h it returns an error wrapping
+// flag.ErrHelp.
 func Load(args []string, getenv func(string) string) (Config, error) {
+	var c Config
+	vs := vars(&c)
 	fs := flag.NewFlagSet("boxoffice serve", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // the caller prints usage and errors its own way
-	settings := make(map[string]*setting, len(Vars))
-	for _, v := range Vars {
-		s := &setting{isBool: v.isBool}
-		settings[v.Env] = s
-		fs.Var(s, v.Flag, v.Usage)
+	flags := make([]given, len(vs))
+	for i, v := range vs {
+		b, _ := v.value.(interface{ IsBoolFlag() bool })
+		flags[i].isBool = b != nil && b.IsBoolFlag()
+		fs.Var(&flags[i], v.Flag, v.Usage)
 	}
 	if err := fs.Parse(args); err != nil {
 		return Config{}, err
@@ -222,269 +453,140 @@ func Load(args []string, getenv func(string) string) (Config, error) {
 		return Config{}, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 
-	// lookup returns a setting's raw value and where it came from, for
-	// error messages that point at the right place to fix.
-	lookup := func(env string) (value, source string, given bool) {
-		if s := settings[env]; s.given {
-			return s.value, "flag --" + flagOf(env), true
-		}
-		if v := getenv(env); v != "" {
-			return v, env, true
-		}
-		return defaultOf(env), env + " default", false
-	}
-
-	var c Config
+	read := make(map[string]origin, len(vs))
 	var errs []error
-	// bad reports a setting; a password in a URL never reaches the message.
-	bad := func(source, value, format string, args ...any) {
-		errs = append(errs, fmt.Errorf("%s=%q: %s", source, redactUserinfo(value), fmt.Sprintf(format, args...)))
-	}
-
-	v, src, _ := lookup("ADDR")
-	port, err := parseAddr(v)
-	if err != nil {
-		bad(src, v, "%v", err)
-	}
-	c.Addr = v
-
-	v, src, _ = lookup("DATABASE_URL")
-	if c.Database, err = ParseDatabaseURL(v); err != nil {
-		bad(src, v, "%v", err)
-	}
-
-	v, src, _ = lookup("HOLD_TTL")
-	if c.HoldTTL, err = time.ParseDuration(v); err != nil {
-		bad(src, v, "not a duration; write it like 15m, 90s or 1h30m")
-	} else if c.HoldTTL < time.Second || c.HoldTTL > 24*time.Hour {
-		bad(src, v, "must be between 1s and 24h")
-	}
-
-	v, src, _ = lookup("SALES_CLOSE")
-	if c.SalesClose, err = time.ParseDuration(v); err != nil {
-		bad(src, v, "not a duration; write it like 0s, -30m or 15m")
-	} else if c.SalesClose < -MaxSalesCloseBefore || c.SalesClose > MaxSalesCloseAfter {
-		bad(src, v, "must be from -168h (a week before the start) to 24h")
-	}
-
-	v, src, _ = lookup("ADMIN_IDLE")
-	if c.AdminIdle, err = time.ParseDuration(v); err != nil {
-		bad(src, v, "not a duration; write it like 30m or 2h")
-	} else if c.AdminIdle < MinAdminIdle || c.AdminIdle > MaxAdminIdle {
-		bad(src, v, "must be from 1m to 24h")
-	}
-
-	v, src, _ = lookup("SESSION_IDLE")
-	if c.SessionIdle, err = time.ParseDuration(v); err != nil {
-		bad(src, v, "not a duration; write it like 24h or 90m")
-	} else if c.SessionIdle < MinSessionIdle || c.SessionIdle > MaxSessionIdle {
-		bad(src, v, "must be from 10m to 720h")
-	}
-
-	v, src, _ = lookup("MAX_SEATS")
-	if c.MaxSeats, err = strconv.Atoi(v); err != nil {
-		bad(src, v, "not a whole number")
-	} else if c.MaxSeats < 1 || c.MaxSeats > MaxMaxSeats {
-		bad(src, v, "must be from 1 to %d", MaxMaxSeats)
-	}
-
-	v, providerSrc, providerGiven := lookup("PAYMENT_PROVIDER")
-	switch c.PaymentProvider = strings.ToLower(strings.TrimSpace(v)); c.PaymentProvider {
-	case ProviderSandbox, ProviderStripe:
-	default:
-		bad(providerSrc, v, "unknown payment provider; use sandbox or stripe")
-	}
-
-	v, urlSrc, given := lookup("PUBLIC_URL")
-	if !given && port != "" {
-		v, c.PublicURLDerived = "http://localhost:"+port, true
-	}
-	if c.PublicURL, err = parsePublicURL(v); err != nil {
-		bad(urlSrc, v, "%v", err)
-	}
-	https := strings.HasPrefix(c.PublicURL, "https://")
-
-	// The sandbox's secret signs and checks its own callbacks; Stripe
-	// has a secret of its own.
-	v, secretSrc, given := lookup("PAYMENT_WEBHOOK_SECRET")
-	switch {
-	case c.PaymentProvider != ProviderSandbox:
-	case !given:
-		c.WebhookSecret, c.WebhookSecretGenerated = generateSecret(), true
-		if https {
-			// In production each process would make up its own secret,
-			// and a callback reaching another process would be refused.
-			errs = append(errs, fmt.Errorf("%s is https, so PAYMENT_WEBHOOK_SECRET must be set (the same in every process)", urlSrc))
+	load := func(i int) {
+		v := vs[i]
+		o := origin{text: v.Default, source: v.Env + " default"}
+		if flags[i].given {
+			o = origin{text: flags[i].text, source: "flag --" + v.Flag, given: true}
+		} else if e := getenv(v.Env); e != "" {
+			o = origin{text: e, source: v.Env, given: true}
 		}
-	case len(v) < MinWebhookSecret:
-		// The value itself stays out of the message: it is a secret.
-		errs = append(errs, fmt.Errorf("%s: must be at least %d characters; generate one with: openssl rand -hex 32",
-			secretSrc, MinWebhookSecret))
-	default:
-		c.WebhookSecret = v
+		read[v.Env] = o
+		errs = append(errs, v.read(o)...)
 	}
-	if c.PaymentProvider == ProviderSandbox && https && !providerGiven {
-		// Anyone with a checkout link can mark a sandbox payment paid:
-		// behind https that is a real site giving tickets away.
-		errs = append(errs, fmt.Errorf("%s is https but no PAYMENT_PROVIDER is set: the default, sandbox, takes no money and anyone can mark its payments paid; "+
-			"set PAYMENT_PROVIDER=stripe, or PAYMENT_PROVIDER=sandbox to run the sandbox behind https anyway", urlSrc))
-	}
-	if c.PaymentProvider == ProviderStripe {
-		c.Stripe = loadStripe(lookup, c.PublicURL, https, bad, func(err error) { errs = append(errs, err) })
-	}
-
-	v, smtpSrc, _ := lookup("SMTP_URL")
-	c.SMTPURL = strings.TrimSpace(v)
-	switch {
-	case c.SMTPURL != "":
-		if err := mail.ParseURL(c.SMTPURL); err != nil {
-			errs = append(errs, fmt.Errorf("%s: %v", smtpSrc, err)) // the value may hold a password
+	for i, v := range vs {
+		if v.only == nil {
+			load(i)
 		}
-	case https:
-		errs = append(errs, fmt.Errorf("%s is https but SMTP_URL is not set: tickets would only be written to the log; "+
-			"set SMTP_URL=smtp://user:pass@host:587", urlSrc))
 	}
-	v, src, _ = lookup("MAIL_LEASE")
-	if c.MailLease, err = time.ParseDuration(v); err != nil {
-		bad(src, v, "not a duration; write it like 2m or 30s")
-	} else if c.MailLease < 5*time.Second || c.MailLease > time.Hour {
-		bad(src, v, "must be from 5s to 1h")
+	// Then the settings that only some of those call for.
+	for i, v := range vs {
+		if v.only != nil && v.only() {
+			load(i)
+		}
 	}
-	v, src, _ = lookup("MAIL_FROM")
-	if c.MailFrom = strings.TrimSpace(v); c.MailFrom == "" {
-		c.MailFrom = "boxoffice <tickets@" + hostOf(c.PublicURL) + ">"
-	} else if _, err := netmail.ParseAddress(c.MailFrom); err != nil {
-		bad(src, v, "not an email address; write it like tickets@example.com or boxoffice <tickets@example.com>")
-	}
-
-	v, src, _ = lookup("REFUND_AUTOMATICALLY")
-	if c.RefundAutomatically, err = strconv.ParseBool(v); err != nil {
-		bad(src, v, "not a boolean; use true or false")
-	}
-
-	email, emailSrc, _ := lookup("ADMIN_EMAIL")
-	password, passwordSrc, _ := lookup("ADMIN_PASSWORD")
-	switch {
-	case password != "" && email == "":
-		errs = append(errs, fmt.Errorf("%s is set but ADMIN_EMAIL is not: set both to create the admin account", passwordSrc))
-	case email != "" && password == "":
-		errs = append(errs, fmt.Errorf("%s is set but ADMIN_PASSWORD is not: set both to create the admin account", emailSrc))
-	case email != "" && !strings.Contains(strings.Trim(email, "@"), "@"):
-		bad(emailSrc, email, "not an email address")
-	case email != "" && len([]rune(password)) < 8:
-		errs = append(errs, fmt.Errorf("%s: must be at least 8 characters", passwordSrc))
-	}
-	c.AdminEmail, c.AdminPassword = email, password
-
-	v, src, _ = lookup("SEED_DEMO")
-	if c.SeedDemo, err = strconv.ParseBool(v); err != nil {
-		bad(src, v, "not a boolean; use true or false")
-	}
-
-	v, src, _ = lookup("HOLD_RATE")
-	if c.HoldRate, err = strconv.Atoi(v); err != nil {
-		bad(src, v, "not a whole number")
-	} else if c.HoldRate < 0 || c.HoldRate > MaxHoldRate {
-		bad(src, v, "must be from 0 (no limit) to %d", MaxHoldRate)
-	}
-
-	v, src, _ = lookup("HOLD_SEATS_PER_ADDRESS")
-	if c.HoldSeatsPerAddress, err = strconv.Atoi(v); err != nil {
-		bad(src, v, "not a whole number")
-	} else if c.HoldSeatsPerAddress < 0 || (c.HoldSeatsPerAddress > 0 && c.HoldSeatsPerAddress < c.MaxSeats) || c.HoldSeatsPerAddress > MaxHoldSeatsPerAddress {
-		bad(src, v, "must be 0 (no cap) or from MAX_SEATS (%d) to %d", c.MaxSeats, MaxHoldSeatsPerAddress)
-	}
-
-	v, src, _ = lookup("METRICS_TOKEN")
-	if c.MetricsToken = strings.TrimSpace(v); c.MetricsToken != "" && len(c.MetricsToken) < MinMetricsToken {
-		// The value stays out of the message: it is a secret.
-		errs = append(errs, fmt.Errorf("%s: must be at least %d characters; generate one with: openssl rand -hex 32", src, MinMetricsToken))
-	}
-
-	v, src, _ = lookup("SEAT_GAPS")
-	switch strings.ToLower(strings.TrimSpace(v)) {
-	case "refuse":
-	case "allow":
-		c.AllowGaps = true
-	default:
-		bad(src, v, "must be refuse or allow")
-	}
-
-	v, src, _ = lookup("RETENTION")
-	if c.Retention, err = time.ParseDuration(v); err != nil {
-		bad(src, v, "not a duration; write it like 2160h (90 days)")
-	} else if c.Retention < MinRetention {
-		bad(src, v, "must be at least 24h")
-	}
-
-	v, src, _ = lookup("LOG_FORMAT")
-	switch v {
-	case "text", "json":
-		c.LogFormat = v
-	default:
-		bad(src, v, "must be text or json")
-	}
-
-	v, src, _ = lookup("TRUSTED_PROXIES")
-	if c.TrustedProxies, err = ParseTrustedProxies(v); err != nil {
-		bad(src, v, "%v", err)
-	}
-
+	errs = append(errs, validate(&c, read)...)
 	if len(errs) > 0 {
 		return Config{}, errors.Join(errs...)
 	}
 	return c, nil
 }
 
-// loadStripe reads and checks the Stripe settings: a key of the right
-// shape, a whsec_ secret, an absolute API base, payment method names; a
-// live key only behind an https PUBLIC_URL.
-func loadStripe(lookup func(string) (string, string, bool), publicURL string, https bool,
-	bad func(source, value, format string, args ...any), fail func(error)) Stripe {
-	var st Stripe
-	key, keySrc, _ := lookup("STRIPE_SECRET_KEY")
+// read sets the setting from o's text, which was unset when it is empty
+// and not given.
+func (v Var) read(o origin) []error {
 	switch {
-	case key == "":
-		fail(errors.New("STRIPE_SECRET_KEY is not set: it is required with PAYMENT_PROVIDER=stripe (Developers → API keys in the Stripe dashboard)"))
-	case payment.CheckStripeKey(key) != nil:
-		// A key stays out of the message, whatever it is.
-		fail(fmt.Errorf("%s: not a Stripe API key; it must start with sk_test_, sk_live_, rk_test_ or rk_live_", keySrc))
-	case payment.IsLiveStripeKey(key) && !https:
-		fail(fmt.Errorf("%s is a live key, so PUBLIC_URL must be https (it is %s): real money needs a real site", keySrc, publicURL))
-	default:
-		st.SecretKey = key
+	case o.text == "" && v.required != "":
+		return []error{fmt.Errorf("%s is not set: %s", v.Env, v.required)}
+	case o.text == "" && !o.given:
+		return nil
 	}
-	secret, secretSrc, _ := lookup("STRIPE_WEBHOOK_SECRET")
-	switch {
-	case secret == "":
-		fail(errors.New("STRIPE_WEBHOOK_SECRET is not set: it is required with PAYMENT_PROVIDER=stripe (the signing secret of the webhook endpoint, or of stripe listen)"))
-	case payment.CheckStripeWebhookSecret(secret) != nil:
-		fail(fmt.Errorf("%s: not a webhook signing secret; it must start with whsec_", secretSrc))
-	default:
-		st.WebhookSecret = secret
+	err := v.value.Set(o.text)
+	if err == nil {
+		return nil
 	}
-	v, src, _ := lookup("STRIPE_API_BASE")
-	if payment.CheckStripeAPIBase(v) != nil {
-		bad(src, v, "must be an absolute http(s) URL")
-	} else {
-		st.APIBase = strings.TrimRight(v, "/")
+	each := []error{err}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		each = j.Unwrap()
 	}
-	v, src, _ = lookup("STRIPE_PAYMENT_METHODS")
-	for _, m := range strings.Split(v, ",") {
+	var errs []error
+	for _, err := range each {
+		if v.secret {
+			errs = append(errs, fmt.Errorf("%s: %v", o.source, err))
+		} else {
+			errs = append(errs, o.bad("%v", err))
+		}
+	}
+	return errs
+}
+
+// validate checks what no setting can alone, and fills in the defaults that
+// follow from other settings. A setting whose text was refused is left
+// zero in c, which these checks accept.
+func validate(c *Config, read map[string]origin) []error {
+	var errs []error
+	publicURL := read["PUBLIC_URL"]
+	if port, err := parseAddr(c.Addr); err == nil && !publicURL.given {
+		c.PublicURL, c.PublicURLDerived = "http://localhost:"+port, true
+	}
+	https := strings.HasPrefix(c.PublicURL, "https://")
+
+	if c.PaymentProvider == ProviderSandbox {
+		// The sandbox's secret signs and checks its own callbacks.
+		if !read["PAYMENT_WEBHOOK_SECRET"].given {
+			c.WebhookSecret, c.WebhookSecretGenerated = generateSecret(), true
+			if https {
+				// In production each process would make up its own
+				// secret, and a callback reaching another process would
+				// be refused.
+				errs = append(errs, fmt.Errorf("%s is https, so PAYMENT_WEBHOOK_SECRET must be set (the same in every process)", publicURL.source))
+			}
+		}
+		if https && !read["PAYMENT_PROVIDER"].given {
+			// Anyone with a checkout link can mark a sandbox payment
+			// paid: behind https that is a real site giving tickets away.
+			errs = append(errs, fmt.Errorf("%s is https but no PAYMENT_PROVIDER is set: the default, sandbox, takes no money and anyone can mark its payments paid; "+
+				"set PAYMENT_PROVIDER=stripe, or PAYMENT_PROVIDER=sandbox to run the sandbox behind https anyway", publicURL.source))
+		}
+	}
+	if c.PaymentProvider == ProviderStripe && payment.IsLiveStripeKey(c.Stripe.SecretKey) && !https {
+		errs = append(errs, fmt.Errorf("%s is a live key, so PUBLIC_URL must be https (it is %s): real money needs a real site",
+			read["STRIPE_SECRET_KEY"].source, c.PublicURL))
+	}
+
+	if https && strings.TrimSpace(read["SMTP_URL"].text) == "" {
+		errs = append(errs, fmt.Errorf("%s is https but SMTP_URL is not set: tickets would only be written to the log; "+
+			"set SMTP_URL=smtp://user:pass@host:587", publicURL.source))
+	}
+	if c.MailFrom == "" {
+		c.MailFrom = "boxoffice <tickets@" + hostOf(c.PublicURL) + ">"
+	}
+
+	switch email, password := read["ADMIN_EMAIL"], read["ADMIN_PASSWORD"]; {
+	case password.text != "" && email.text == "":
+		errs = append(errs, fmt.Errorf("%s is set but ADMIN_EMAIL is not: set both to create the admin account", password.source))
+	case email.text != "" && password.text == "":
+		errs = append(errs, fmt.Errorf("%s is set but ADMIN_PASSWORD is not: set both to create the admin account", email.source))
+	}
+
+	if n := c.HoldSeatsPerAddress; n < 0 || n > 0 && n < c.MaxSeats || n > MaxHoldSeatsPerAddress {
+		errs = append(errs, read["HOLD_SEATS_PER_ADDRESS"].bad("must be 0 (no cap) or from MAX_SEATS (%d) to %d", c.MaxSeats, MaxHoldSeatsPerAddress))
+	}
+	return errs
+}
+
+// parsePaymentMethods reads STRIPE_PAYMENT_METHODS: Checkout's payment
+// method types, comma-separated.
+func parsePaymentMethods(s string) ([]string, error) {
+	var methods []string
+	var errs []error
+	for _, m := range strings.Split(s, ",") {
 		m = strings.TrimSpace(m)
 		if m == "" {
 			continue
 		}
 		if !paymentMethodName(m) {
-			bad(src, v, "%q is not a payment method type (lower case letters and _, e.g. card)", m)
+			errs = append(errs, fmt.Errorf("%q is not a payment method type (lower case letters and _, e.g. card)", m))
 			continue
 		}
-		st.PaymentMethods = append(st.PaymentMethods, m)
+		methods = append(methods, m)
 	}
-	if len(st.PaymentMethods) == 0 {
-		bad(src, v, "names no payment method; use card")
+	if len(methods) == 0 {
+		errs = append(errs, errors.New("names no payment method; use card"))
 	}
-	return st
+	return methods, errors.Join(errs...)
 }
 
 func paymentMethodName(s string) bool {
@@ -635,15 +737,6 @@ func generateSecret() string {
 	return hex.EncodeToString(b[:])
 }
 
-func flagOf(env string) string {
-	for _, v := range Vars {
-		if v.Env == env {
-			return v.Flag
-		}
-	}
-	panic("config: no setting " + env)
-}
-
 func defaultOf(env string) string {
 	for _, v := range Vars {
 		if v.Env == env {
@@ -654,18 +747,52 @@ func defaultOf(env string) string {
 }
 
 // PrintUsage writes one line per setting: flag, variable, default, meaning.
+// README.md's table says the same (see markdownTable).
 func PrintUsage(w io.Writer) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  FLAG\tVARIABLE\tDEFAULT\tMEANING")
 	for _, v := range Vars {
-		def := v.Default
-		if def == "" {
-			def = "(unset)"
-		}
-		fmt.Fprintf(tw, "  --%s\t%s\t%s\t%s\n", v.Flag, v.Env, def, v.Usage)
+		fmt.Fprintf(tw, "  --%s\t%s\t%s\t%s\n", v.Flag, v.Env, plain(v.defaultCell("(unset)")), plain(v.Usage))
 	}
 	tw.Flush()
 }
+
+// markdownTable is the table of settings of README.md, between the
+// comments readmeBegin and readmeEnd; "go test ./internal/config -update"
+// writes it there.
+func markdownTable() string {
+	var b strings.Builder
+	b.WriteString("| variable | flag | default | meaning |\n| --- | --- | --- | --- |\n")
+	for _, v := range Vars {
+		fmt.Fprintf(&b, "| `%s` | `--%s` | %s | %s |\n", v.Env, v.Flag, cell(v.defaultCell("unset")), cell(v.Usage))
+	}
+	return b.String()
+}
+
+// defaultCell is the default as a person would type it (markdown), or
+// unset.
+func (v Var) defaultCell(unset string) string {
+	switch {
+	case v.Default == "" && v.DefaultNote == "":
+		return unset
+	case v.Default == "":
+		return v.DefaultNote
+	case v.DefaultNote == "":
+		return "`" + v.Default + "`"
+	}
+	return "`" + v.Default + "` (" + v.DefaultNote + ")"
+}
+
+var markdownLink = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
+
+// plain is markdown as a terminal shows it: without the quotes of code,
+// and a link as its text.
+func plain(md string) string {
+	return strings.ReplaceAll(markdownLink.ReplaceAllString(md, "$1"), "`", "")
+}
+
+// cell escapes the | of markdown in a table's cell.
+func cell(md string) string { return strings.ReplaceAll(md, "|", `\|`) }
 
 // LoadDatabase reads only DATABASE_URL, for the commands that need nothing
 // else (seed, migrate): flagValue, when not empty, beats the environment,

@@ -96,6 +96,14 @@ func TestLoad(t *testing.T) {
 			want: defaults,
 		},
 		{
+			// An empty flag is given, and beats the variable; for these
+			// settings empty means unset.
+			name: "explicitly empty flags",
+			args: []string{"--admin-email=", "--admin-password=", "--smtp-url=", "--metrics-token=", "--mail-from="},
+			env:  map[string]string{"ADMIN_EMAIL": "a@example.com", "ADMIN_PASSWORD": "long enough", "METRICS_TOKEN": "0123456789abcdef"},
+			want: defaults,
+		},
+		{
 			name: "empty variable counts as unset",
 			env:  map[string]string{"MAX_SEATS": "", "HOLD_TTL": ""},
 			want: defaults,
@@ -261,6 +269,7 @@ func TestLoadInvalid(t *testing.T) {
 			env:  map[string]string{"PAYMENT_WEBHOOK_SECRET": "hunter2"},
 			want: []string{"PAYMENT_WEBHOOK_SECRET: must be at least 16 characters"},
 		},
+		{name: "explicitly empty webhook secret", args: []string{"--payment-webhook-secret="}, want: []string{"flag --payment-webhook-secret: must be at least 16 characters"}},
 		{name: "bad addr", env: map[string]string{"ADDR": "8080"}, want: []string{"not a listen address"}},
 		{name: "bad port", env: map[string]string{"ADDR": ":http-alt"}, want: []string{"port must be a number"}},
 		{name: "log format", env: map[string]string{"LOG_FORMAT": "xml"}, want: []string{"text or json"}},
