@@ -42,4 +42,9 @@ type Tx interface {
 	Serialize(key string) error
 
 	HoldTx
+	PaymentTx
+	DoorTx
+	ShowTx
+	AdminTx
+	OutboxTx
 }

@@ -1,0 +1,4 @@
+package booking
+
+// AdminTx is what the admin account steps read and write in a transaction.
+type AdminTx interface{}
