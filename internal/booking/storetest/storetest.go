@@ -87,6 +87,8 @@ func Run(t *testing.T, h Harness) {
 		{"Prune", pruneTests, true},
 		{"Audit", auditTests, true},
 		{"Keys", keyTests, true},
+		{"Retry", retryTests, true},
+		{"Drift", driftTests, true},
 		{"Race", raceTests, false},
 	}
 	for _, g := range groups {

@@ -1,0 +1,100 @@
+package storetest
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"boxoffice/internal/booking"
+)
+
+// driftTests pin down the definitions the two stores once spelled each
+// their own way: the session's previous hold (SPEC §2) and the seats held
+// live from an address (SPEC §12), whose query must agree with the seat
+// rule in Go at every instant.
+var driftTests = []test{
+	{"PreviousHoldWithoutSeats", testPreviousHoldWithoutSeats},
+	{"LiveSeatsFromAgreesWithGoRule", testLiveSeatsFromAgreesWithGoRule},
+}
+
+// testPreviousHoldWithoutSeats: a lapsed hold that lost every seat to
+// another session is still the session's previous hold (its most recent
+// active hold of the show, whatever its seats are now): the session's next
+// hold replaces it.
+func testPreviousHoldWithoutSeats(t *testing.T, s store) {
+	show, _ := newShow(t, s, 1, 6, later)
+	first := hold(t, s, show.ID, "o1", at(0), "A1", "A2")
+	hold(t, s, show.ID, "o2", at(ttl+time.Minute), "A1", "A2")
+	next := hold(t, s, show.ID, "o1", at(ttl+2*time.Minute), "A4")
+	if got := getHold(t, s, first.ID).State; got != booking.HoldReplaced {
+		t.Errorf("the lapsed hold without seats after the session's next hold: %s, want replaced", got)
+	}
+	checkSeats(t, s, show.ID, map[string]seatView{"A4": lockedBy(next), "A5": free})
+}
+
+// testLiveSeatsFromAgreesWithGoRule: Tx.LiveSeatsFrom counts exactly the
+// seats the seat rule in Go finds locked live by active holds made from the
+// address, with their oldest lock, at instants on both sides of every
+// lock's lapse.
+func testLiveSeatsFromAgreesWithGoRule(t *testing.T, s store) {
+	ctx := context.Background()
+	show, _ := newShow(t, s, 2, 6, later)
+	from := func(owner, address string, m booking.Moment, seats ...string) booking.Hold {
+		t.Helper()
+		h, err := holdFrom(s, show.ID, owner, address, m, seats...)
+		if err != nil {
+			t.Fatalf("hold %v from %s: %v", seats, address, err)
+		}
+		return h
+	}
+	holds := []booking.Hold{
+		from("o1", "10.0.0.1", at(0), "A1", "A2"),
+		from("o2", "10.0.0.1", at(5*time.Minute), "B1"),
+		from("o3", "10.0.0.2", at(6*time.Minute), "A5"),
+		from("o4", "10.0.0.1", at(7*time.Minute), "B5", "B6"),
+	}
+	// o4 goes Back: released holds hold nothing.
+	if _, err := s.ReleaseHold(ctx, holds[3].ID, "o4"); err != nil {
+		t.Fatal(err)
+	}
+	// o1's lapsed A2 is taken by o5 from the same address.
+	holds = append(holds, from("o5", "10.0.0.1", at(ttl+time.Minute), "A2"))
+
+	var instants []booking.Moment
+	for _, h := range holds {
+		lapse := h.CreatedAt.Add(ttl).Sub(base)
+		instants = append(instants, at(lapse-time.Nanosecond), at(lapse), at(lapse+time.Nanosecond))
+	}
+	for _, m := range instants {
+		for _, address := range []string{"10.0.0.1", "10.0.0.2", "10.0.0.3"} {
+			want, wantOldest := 0, time.Time{}
+			for _, seat := range getSeats(t, s, show.ID) {
+				if seat.Status != booking.SeatLocked || seat.AvailableAt(m) {
+					continue
+				}
+				h := getHold(t, s, seat.HoldID)
+				if h.Address != address || h.State != booking.HoldActive {
+					continue
+				}
+				want++
+				if wantOldest.IsZero() || seat.LockedAt.Before(wantOldest) {
+					wantOldest = seat.LockedAt
+				}
+			}
+			var got int
+			var oldest time.Time
+			err := s.Atomically(ctx, m.Clock(), func(tx booking.Tx) error {
+				var err error
+				got, oldest, err = tx.LiveSeatsFrom(show.ID, address, m.LapsedBefore())
+				return err
+			})
+			if err != nil {
+				t.Fatalf("LiveSeatsFrom: %v", err)
+			}
+			if got != want || !oldest.Equal(wantOldest) {
+				t.Errorf("at %v from %s: LiveSeatsFrom = %d, oldest %v; the Go rule finds %d, oldest %v",
+					m.Now.Sub(base), address, got, oldest, want, wantOldest)
+			}
+		}
+	}
+}
