@@ -207,11 +207,8 @@ func abs(n int) int {
 // is available by the seat rule or the viewer's own. A party of 1 to
 // MAX_SEATS is asked for, else EINVALID; ok is false when no block exists.
 func (s *Service) BestAvailable(sm SeatMap, r BestRequest) (Block, bool, error) {
-	switch {
-	case r.Party < 1 || r.Party > s.maxSeats:
-		return nil, false, InvalidFields{{Field: "best", Message: fmt.Sprintf("Choose a party of 1 to %d seats.", s.maxSeats)}}
-	case r.Wheelchair && r.Party > 1+MaxCompanions:
-		return nil, false, InvalidFields{{Field: "best", Message: fmt.Sprintf("A wheelchair space comes with at most %d companion seats: choose a party of 1 to %d.", MaxCompanions, 1+MaxCompanions)}}
+	if err := CheckBestRequest(r, s.maxSeats); err != nil {
+		return nil, false, err
 	}
 	free := func(st Seat) bool {
 		state := sm.State(st)
@@ -219,4 +216,41 @@ func (s *Service) BestAvailable(sm SeatMap, r BestRequest) (Block, bool, error) 
 	}
 	b, ok := BestBlock(sm.Seats, r, free)
 	return b, ok, nil
+}
+
+// ErrNoBlock is a one-step best hold (BestHoldStep) that found no block
+// for the party free: the seats changed since the moviegoer looked.
+var ErrNoBlock = &Error{Code: ECONFLICT, Message: "There are no longer that many seats together free. Choose seats on the map, or ask for fewer together."}
+
+// noBlockError is ErrNoBlock, or its message for a category or a
+// wheelchair space.
+func noBlockError(r BestRequest) error {
+	switch {
+	case r.Wheelchair:
+		return Errorf(ECONFLICT, "No wheelchair space with %d companion seats is free any more. Choose seats on the map, or ask for fewer together.", r.Party-1)
+	case r.Category != "":
+		return Errorf(ECONFLICT, "There are no longer %d seats together free in %s. Choose seats on the map, another category, or fewer together.", r.Party, r.Category)
+	}
+	return ErrNoBlock
+}
+
+// CheckBestCategory refuses a best-available request for a category none of
+// the show's seats has (422).
+func CheckBestCategory(seats []Seat, r BestRequest) error {
+	if r.Category == "" || slices.ContainsFunc(seats, func(s Seat) bool { return s.Category == r.Category }) {
+		return nil
+	}
+	return InvalidFields{{Field: "category", Message: fmt.Sprintf("This show has no category %q.", Truncate(r.Category, 40))}}
+}
+
+// CheckBestRequest refuses a party of fewer than 1 or more than maxSeats
+// seats, and a wheelchair space with more companions than it has (422).
+func CheckBestRequest(r BestRequest, maxSeats int) error {
+	switch {
+	case r.Party < 1 || r.Party > maxSeats:
+		return InvalidFields{{Field: "best", Message: fmt.Sprintf("Choose a party of 1 to %d seats.", maxSeats)}}
+	case r.Wheelchair && r.Party > 1+MaxCompanions:
+		return InvalidFields{{Field: "best", Message: fmt.Sprintf("A wheelchair space comes with at most %d companion seats: choose a party of 1 to %d.", MaxCompanions, 1+MaxCompanions)}}
+	}
+	return nil
 }

@@ -26,6 +26,8 @@ type HoldTx interface {
 	// other seat of their rows too, in no particular order; ids the show
 	// does not have are left out.
 	SeatsOf(showID string, ids []string, wholeRows bool) ([]Seat, error)
+	// AllSeats are every seat of the show, in no particular order.
+	AllSeats(showID string) ([]Seat, error)
 	// LiveSeatsFrom counts the seats of the show locked after
 	// lapsedBefore by active holds made from address after it, and the
 	// oldest of those locks (zero when none): the seats held live from
@@ -103,75 +105,163 @@ func HoldSeatsStep(ctx context.Context, st Transactor, clock func() time.Time, h
 	return st.Atomically(ctx, clock, func(tx Tx) error {
 		m := m
 		m.Now = tx.Now()
-		show, err := tx.SaleFacts(h.ShowID)
-		if err != nil {
+		b, err := beginHold(tx, h, m)
+		if err != nil || b.done {
 			return err
-		}
-		if err := show.CheckOnSale(m); err != nil {
-			return err
-		}
-		if err := tx.Serialize("owner:" + h.ShowID + ":" + h.Owner); err != nil {
-			return err
-		}
-		prev, active, err := PreviousHoldIn(tx, h.ShowID, h.Owner)
-		if err != nil {
-			return err
-		}
-		if prev.ID == h.ID {
-			// This very step committed already (a commit whose answer was
-			// lost, then the step run again): nothing is left to do.
-			return nil
 		}
 		seats, err := tx.SeatsOf(h.ShowID, h.SeatIDs, !m.AllowGaps)
 		if err != nil {
 			return err
 		}
-		if !m.AllowGaps {
-			for _, row := range rowsOf(seats) {
-				if err := tx.Serialize(fmt.Sprintf("row:%s:%d", h.ShowID, row)); err != nil {
-					return err
-				}
-			}
-		}
-		amount, err := DecideHold(h, seats, prev, m)
-		if err != nil {
+		if err := serializeRows(tx, h.ShowID, seats, m); err != nil {
 			return err
 		}
-
-		locked, err := tx.LockSeats(h.ShowID, h.SeatIDs, h.ID, h.Owner, m.Now)
-		if err != nil {
-			return err
-		}
-		if locked != len(h.SeatIDs) {
-			return fmt.Errorf("hold %s locked %d of its %d seats, all of which were read", h.ID, locked, len(h.SeatIDs))
-		}
-		for _, old := range active {
-			// The seats the new hold took over carry its id already; the
-			// previous hold's others go back to available, and so do any
-			// an older hold left active still locks.
-			if err := tx.FreeSeats(old); err != nil {
-				return err
-			}
-			if err := tx.SetHoldState(old.ID, HoldReplaced); err != nil {
-				return err
-			}
-		}
-		h.Amount, h.Currency, h.CreatedAt, h.State = amount, show.Currency, m.Now, HoldActive
-		if err := tx.InsertHold(h); err != nil {
-			return err
-		}
-		if m.SeatsPerAddress <= 0 || h.Address == "" {
-			return nil
-		}
-		if err := tx.Serialize("address:" + h.ShowID + ":" + h.Address); err != nil {
-			return err
-		}
-		held, oldest, err := tx.LiveSeatsFrom(h.ShowID, h.Address, m.LapsedBefore())
-		if err != nil {
-			return err
-		}
-		return CheckHeldPerAddress(held, oldest, m)
+		return b.hold(tx, h, seats, m)
 	})
+}
+
+// holdStart is what a hold step reads before it looks at seats: the show,
+// and the owner's previous hold with every active hold of the owner for
+// the show. done says that this very step committed already (its commit's
+// answer was lost, and the step runs again): nothing is left to do.
+type holdStart struct {
+	show   Show
+	prev   PreviousHold
+	active []Hold
+	done   bool
+}
+
+// beginHold reads a hold step's start: the show's sale facts (on sale at
+// m), then, serialised on the owner and show (two holds of one session at
+// once may both find no previous hold), the owner's previous hold.
+func beginHold(tx Tx, h Hold, m Moment) (holdStart, error) {
+	show, err := tx.SaleFacts(h.ShowID)
+	if err != nil {
+		return holdStart{}, err
+	}
+	if err := show.CheckOnSale(m); err != nil {
+		return holdStart{}, err
+	}
+	if err := tx.Serialize("owner:" + h.ShowID + ":" + h.Owner); err != nil {
+		return holdStart{}, err
+	}
+	prev, active, err := PreviousHoldIn(tx, h.ShowID, h.Owner)
+	if err != nil {
+		return holdStart{}, err
+	}
+	return holdStart{show: show, prev: prev, active: active, done: prev.ID == h.ID}, nil
+}
+
+// serializeRows makes the step conflict with any other that writes to
+// the rows of seats, which the gap rule decides on (nothing to do when it
+// is off).
+func serializeRows(tx Tx, showID string, seats []Seat, m Moment) error {
+	if m.AllowGaps {
+		return nil
+	}
+	for _, row := range rowsOf(seats) {
+		if err := tx.Serialize(fmt.Sprintf("row:%s:%d", showID, row)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// hold decides h on seats (DecideHold) and writes it: the locks, the
+// owner's active holds replaced and their other seats freed, the hold;
+// then, with a cap per address, serialised on the address and show, it
+// counts the address's live seats and CheckHeldPerAddress decides.
+func (b holdStart) hold(tx Tx, h Hold, seats []Seat, m Moment) error {
+	amount, err := DecideHold(h, seats, b.prev, m)
+	if err != nil {
+		return err
+	}
+	locked, err := tx.LockSeats(h.ShowID, h.SeatIDs, h.ID, h.Owner, m.Now)
+	if err != nil {
+		return err
+	}
+	if locked != len(h.SeatIDs) {
+		return fmt.Errorf("hold %s locked %d of its %d seats, all of which were read", h.ID, locked, len(h.SeatIDs))
+	}
+	for _, old := range b.active {
+		// The seats the new hold took over carry its id already; the
+		// previous hold's others go back to available, and so do any an
+		// older hold left active still locks.
+		if err := tx.FreeSeats(old); err != nil {
+			return err
+		}
+		if err := tx.SetHoldState(old.ID, HoldReplaced); err != nil {
+			return err
+		}
+	}
+	h.Amount, h.Currency, h.CreatedAt, h.State = amount, b.show.Currency, m.Now, HoldActive
+	if err := tx.InsertHold(h); err != nil {
+		return err
+	}
+	if m.SeatsPerAddress <= 0 || h.Address == "" {
+		return nil
+	}
+	if err := tx.Serialize("address:" + h.ShowID + ":" + h.Address); err != nil {
+		return err
+	}
+	held, oldest, err := tx.LiveSeatsFrom(h.ShowID, h.Address, m.LapsedBefore())
+	if err != nil {
+		return err
+	}
+	return CheckHeldPerAddress(held, oldest, m)
+}
+
+// BestHoldStep is the one-step best hold of SPEC §18: inside one atomic
+// step it reads every seat of the show as it is then, takes the first
+// block in SPEC §13's order (BestBlock) among the seats free by the seat
+// rule (the owner's previous hold's counting as free), and holds it as
+// HoldSeatsStep does, replacing the previous hold. Two parties asking at
+// once never get the same block: both write its seats, so one conflicts
+// and runs again on the new state, where it takes the next block (in
+// SQLite the step holds the write lock throughout). h has no seats yet;
+// it returns h with the seats held. No block: ErrNoBlock (409); a category
+// the show does not have: EINVALID.
+func BestHoldStep(ctx context.Context, st Transactor, clock func() time.Time, h Hold, r BestRequest, m Moment) (Hold, error) {
+	if h.ID == "" || h.Owner == "" {
+		return Hold{}, Errorf(EINVALID, "A hold needs an id and an owner.")
+	}
+	var out Hold
+	err := st.Atomically(ctx, clock, func(tx Tx) error {
+		m := m
+		m.Now = tx.Now()
+		h := h
+		b, err := beginHold(tx, h, m)
+		if err != nil {
+			return err
+		}
+		if b.done {
+			out, err = tx.Hold(h.ID)
+			return err
+		}
+		seats, err := tx.AllSeats(h.ShowID)
+		if err != nil {
+			return err
+		}
+		if err := CheckBestCategory(seats, r); err != nil {
+			return err
+		}
+		block, ok := BestBlock(seats, r, func(s Seat) bool {
+			return s.AvailableAt(m) || (b.prev.ID != "" && s.LockedBy(b.prev.ID))
+		})
+		if !ok {
+			return noBlockError(r)
+		}
+		h.SeatIDs = NormalizeSeatIDs(block.IDs())
+		if err := serializeRows(tx, h.ShowID, block, m); err != nil {
+			return err
+		}
+		if err := b.hold(tx, h, seats, m); err != nil {
+			return err
+		}
+		out = h
+		return nil
+	})
+	return out, err
 }
 
 // rowsOf lists the grid rows of seats, each once.

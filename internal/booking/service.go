@@ -162,6 +162,25 @@ func (s *Service) HoldSeatsFrom(ctx context.Context, showID, owner, address stri
 	return h.ID, nil
 }
 
+// HoldBest is the one-step best hold (SPEC §18): the best block for r free
+// at the moment of the store's step, held for owner at address. It
+// returns the hold's id and seats. A party outside 1–MAX_SEATS, or an
+// unknown category, is EINVALID; no block free is ErrNoBlock.
+func (s *Service) HoldBest(ctx context.Context, showID, owner, address string, r BestRequest) (string, []string, error) {
+	if owner == "" {
+		return "", nil, Errorf(EINVALID, "Your session has no visitor id.")
+	}
+	if err := CheckBestRequest(r, s.maxSeats); err != nil {
+		return "", nil, err
+	}
+	h := Hold{ID: NewHoldID(s.clock.Now()), ShowID: showID, Owner: owner, Address: address}
+	held, err := BestHoldStep(ctx, s.store, s.clock.Now, h, r, s.Now())
+	if err != nil {
+		return "", nil, err
+	}
+	return held.ID, held.SeatIDs, nil
+}
+
 // Hold returns owner's hold holdID; anyone else gets ErrNotOwner.
 func (s *Service) Hold(ctx context.Context, holdID, owner string) (Hold, error) {
 	h, err := s.store.Hold(ctx, holdID)

@@ -196,3 +196,8 @@ func (t *tx) SetHoldExtended(h booking.Hold) error {
 	}
 	return nil
 }
+
+func (t *tx) AllSeats(showID string) ([]booking.Seat, error) {
+	seats, err := findSeats(t.ctx, t.s.col(colSeats), bson.D{{Key: "show_id", Value: showID}})
+	return seats, wrapRead("read the show's seats", err)
+}

@@ -104,3 +104,11 @@ func (t *tx) SetHoldExtended(h booking.Hold) error {
 		nanos(h.CreatedAt), h.Extensions, h.ID)
 	return err
 }
+
+func (t *tx) AllSeats(showID string) ([]booking.Seat, error) {
+	rows, err := t.tx.QueryContext(t.ctx, `SELECT `+seatColumns+` FROM seats WHERE show_id = ?`, showID)
+	if err != nil {
+		return nil, err
+	}
+	return collectSeats(showID, rows)
+}

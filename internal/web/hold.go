@@ -3,6 +3,9 @@ package web
 import (
 	"errors"
 	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -13,9 +16,10 @@ import (
 )
 
 // handleHoldCreate holds the chosen seats: POST /shows/:showID/holds with
-// seat=A1&seat=A2. Success goes to checkout; a conflict (409) or invalid
-// input (422) shows the map again with the message and the rest of the
-// choice still selected.
+// seat=A1&seat=A2, or the best seats free in one step with best=N (and
+// category, wheelchair=1; SPEC §18). Success goes to checkout; a conflict
+// (409) or invalid input (422) shows the map again with the message and
+// the rest of the choice still selected.
 func (s *Server) handleHoldCreate(c echo.Context) error {
 	showID := c.Param("showID")
 	seats, err := postForm(c, "seat")
@@ -29,14 +33,26 @@ func (s *Server) handleHoldCreate(c echo.Context) error {
 	if owner == "" {
 		owner = booking.NewID()
 	}
-	err = s.svc.CheckSeatRequest(seats)
+	best, isBest := c.Request().PostForm["best"]
+	var req booking.BestRequest
+	if isBest {
+		if req, err = bestRequest(best, seats, c.Request().PostForm); err == nil {
+			err = booking.CheckBestRequest(req, s.svc.MaxSeats())
+		}
+	} else {
+		err = s.svc.CheckSeatRequest(seats)
+	}
 	if err == nil {
 		if err = s.allowHold(c); err != nil {
 			s.metrics.hold(holdRateLimited)
 			return err
 		}
 		var holdID string
-		holdID, err = s.svc.HoldSeatsFrom(c.Request().Context(), showID, owner, addressKey(c), seats)
+		if isBest {
+			holdID, seats, err = s.svc.HoldBest(c.Request().Context(), showID, owner, addressKey(c), req)
+		} else {
+			holdID, err = s.svc.HoldSeatsFrom(c.Request().Context(), showID, owner, addressKey(c), seats)
+		}
 		if err == nil {
 			if s.visitor(c) == "" {
 				s.sessions.Put(c.Request().Context(), keyVisitor, owner)
@@ -113,6 +129,23 @@ func (s *Server) handleHoldCreate(c echo.Context) error {
 	m.List = c.Request().PostForm.Get("view") == "list"
 	m.Page = s.page(c, sm.Show.Movie.Title)
 	return s.render(c, status, pages.SeatMap(m))
+}
+
+// bestRequest reads a one-step best hold's fields: best=N, and no seat
+// with it (422 otherwise).
+func bestRequest(best, seats []string, form url.Values) (booking.BestRequest, error) {
+	if len(seats) > 0 {
+		return booking.BestRequest{}, booking.InvalidFields{{Field: "best", Message: "Ask for the best seats, or choose seats: not both at once."}}
+	}
+	party, err := strconv.Atoi(strings.TrimSpace(best[0]))
+	if err != nil || len(best) > 1 {
+		party = 0 // Service.HoldBest names the problem
+	}
+	return booking.BestRequest{
+		Party:      party,
+		Category:   booking.Truncate(strings.TrimSpace(form.Get("category")), 40),
+		Wheelchair: form.Get("wheelchair") != "",
+	}, nil
 }
 
 // postForm returns the values of key in the request's body, url-encoded or

@@ -43,6 +43,7 @@ func (s *Server) handleShow(c echo.Context) error {
 			sel.notice = &model.Notice{Kind: "info", Text: noBlockText(party, form)}
 		default:
 			ids := block.IDs()
+			form.Suggested = true
 			sel.chosen, sel.suggested = setOf(ids), setOf(ids)
 			sel.notice = &model.Notice{Kind: "info", Text: "The best seats together for " + partyText(party) + ": " +
 				strings.Join(ids, ", ") + ". They are ticked on the map: change them if you like, then press Hold."}
@@ -60,6 +61,7 @@ func (s *Server) handleShow(c echo.Context) error {
 	m.Best = form
 	m.List = c.QueryParam("view") == "list"
 	m.Page = s.page(c, sm.Show.Movie.Title)
+	m.Best.HoldAction, m.Best.CSRFToken = m.FormAction, m.CSRFToken
 	return s.render(c, status, pages.SeatMap(m))
 }
 

@@ -116,6 +116,12 @@ type BestForm struct {
 	Category   string
 	Wheelchair bool
 	Error      string
+	// Suggested says a block was found and ticked: the page then offers
+	// to hold the best seats in one step (SPEC §18), posting the same
+	// request to HoldAction with CSRFToken.
+	Suggested  bool
+	HoldAction string
+	CSRFToken  string
 }
 
 // HoldLink points the viewer back to a hold they already have.

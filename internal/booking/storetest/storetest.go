@@ -89,6 +89,7 @@ func Run(t *testing.T, h Harness) {
 		{"Keys", keyTests, true},
 		{"Retry", retryTests, true},
 		{"Drift", driftTests, true},
+		{"BestHold", bestHoldTests, true},
 		{"Race", raceTests, false},
 	}
 	for _, g := range groups {
@@ -452,4 +453,8 @@ func (s store) ReleaseHold(ctx context.Context, holdID, owner string) (booking.H
 
 func (s store) ExtendHold(ctx context.Context, holdID, owner string, m booking.Moment) (booking.Hold, error) {
 	return booking.ExtendHoldStep(ctx, s.Store, m.Clock(), holdID, owner, m)
+}
+
+func (s store) HoldBest(ctx context.Context, h booking.Hold, r booking.BestRequest, m booking.Moment) (booking.Hold, error) {
+	return booking.BestHoldStep(ctx, s.Store, m.Clock(), h, r, m)
 }
