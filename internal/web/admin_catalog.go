@@ -26,11 +26,11 @@ const catalogPath = "/admin/catalog"
 // screens, and the movies.
 func (s *Server) handleAdminCatalog(c echo.Context) error {
 	ctx := c.Request().Context()
-	theatres, err := s.svc.ListTheatres(ctx)
+	theatres, err := s.catalog.ListTheatres(ctx)
 	if err != nil {
 		return err
 	}
-	movies, err := s.svc.ListMovies(ctx)
+	movies, err := s.catalog.ListMovies(ctx)
 	if err != nil {
 		return err
 	}
@@ -42,7 +42,7 @@ func (s *Server) handleAdminCatalog(c echo.Context) error {
 		m.Notice = &model.Notice{Kind: "info", Text: "Deleted."}
 	}
 	for _, th := range theatres {
-		screens, err := s.svc.ListScreens(ctx, th.ID)
+		screens, err := s.catalog.ListScreens(ctx, th.ID)
 		if err != nil {
 			return err
 		}

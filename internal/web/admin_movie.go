@@ -40,7 +40,7 @@ func (s *Server) handleAdminMovieNew(c echo.Context) error {
 // handleAdminMovieCreate is POST /admin/movies.
 func (s *Server) handleAdminMovieCreate(c echo.Context) error {
 	m, rt := movieFromForm(c)
-	_, err := s.svc.SaveMovie(c.Request().Context(), m)
+	_, err := s.catalog.SaveMovie(c.Request().Context(), m)
 	if ok, err := saveOrShow(err, func(err error) error {
 		return s.render(c, formStatus(err), pages.AdminForm(s.form(c, "New movie", "/admin/movies", "Create movie", movieFields(m, rt), err)))
 	}); !ok {
@@ -51,7 +51,7 @@ func (s *Server) handleAdminMovieCreate(c echo.Context) error {
 
 // handleAdminMovie is GET /admin/movies/:id.
 func (s *Server) handleAdminMovie(c echo.Context) error {
-	m, err := s.svc.Movie(c.Request().Context(), c.Param("id"))
+	m, err := s.catalog.Movie(c.Request().Context(), c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -67,13 +67,13 @@ func (s *Server) movieForm(c echo.Context, m booking.Movie, rt string, err error
 // handleAdminMovieUpdate is POST /admin/movies/:id.
 func (s *Server) handleAdminMovieUpdate(c echo.Context) error {
 	ctx := c.Request().Context()
-	old, err := s.svc.Movie(ctx, c.Param("id"))
+	old, err := s.catalog.Movie(ctx, c.Param("id"))
 	if err != nil {
 		return err
 	}
 	m, rt := movieFromForm(c)
 	m.ID = old.ID
-	_, err = s.svc.SaveMovie(ctx, m)
+	_, err = s.catalog.SaveMovie(ctx, m)
 	if ok, err := saveOrShow(err, func(err error) error {
 		return s.render(c, formStatus(err), pages.AdminForm(s.movieForm(c, m, rt, err)))
 	}); !ok {
@@ -84,5 +84,5 @@ func (s *Server) handleAdminMovieUpdate(c echo.Context) error {
 
 // handleAdminMovieDelete is POST /admin/movies/:id/delete.
 func (s *Server) handleAdminMovieDelete(c echo.Context) error {
-	return s.deleted(c, s.svc.DeleteMovie(c.Request().Context(), c.Param("id")))
+	return s.deleted(c, s.catalog.DeleteMovie(c.Request().Context(), c.Param("id")))
 }

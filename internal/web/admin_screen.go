@@ -48,7 +48,7 @@ func screenFromForm(c echo.Context) booking.Screen {
 
 // handleAdminScreenNew is GET /admin/theatres/:id/screens/new.
 func (s *Server) handleAdminScreenNew(c echo.Context) error {
-	th, err := s.svc.Theatre(c.Request().Context(), c.Param("id"))
+	th, err := s.catalog.Theatre(c.Request().Context(), c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -60,7 +60,7 @@ func (s *Server) handleAdminScreenNew(c echo.Context) error {
 // preview draws the layout without saving.
 func (s *Server) handleAdminScreenCreate(c echo.Context) error {
 	ctx := c.Request().Context()
-	th, err := s.svc.Theatre(ctx, c.Param("id"))
+	th, err := s.catalog.Theatre(ctx, c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -76,7 +76,7 @@ func (s *Server) saveScreen(c echo.Context, th booking.Theatre, sc booking.Scree
 		_, verr := booking.ValidateScreen(sc)
 		return s.render(c, formStatus(verr), pages.AdminScreenForm(s.screenForm(c, th, sc, action, verr)))
 	}
-	_, err := s.svc.SaveScreen(c.Request().Context(), sc)
+	_, err := s.catalog.SaveScreen(c.Request().Context(), sc)
 	if ok, err := saveOrShow(err, func(err error) error {
 		return s.render(c, formStatus(err), pages.AdminScreenForm(s.screenForm(c, th, sc, action, err)))
 	}); !ok {
@@ -88,11 +88,11 @@ func (s *Server) saveScreen(c echo.Context, th booking.Theatre, sc booking.Scree
 // handleAdminScreen is GET /admin/screens/:id.
 func (s *Server) handleAdminScreen(c echo.Context) error {
 	ctx := c.Request().Context()
-	sc, err := s.svc.Screen(ctx, c.Param("id"))
+	sc, err := s.catalog.Screen(ctx, c.Param("id"))
 	if err != nil {
 		return err
 	}
-	th, err := s.svc.Theatre(ctx, sc.TheatreID)
+	th, err := s.catalog.Theatre(ctx, sc.TheatreID)
 	if err != nil {
 		return err
 	}
@@ -102,11 +102,11 @@ func (s *Server) handleAdminScreen(c echo.Context) error {
 // handleAdminScreenUpdate is POST /admin/screens/:id (or a preview).
 func (s *Server) handleAdminScreenUpdate(c echo.Context) error {
 	ctx := c.Request().Context()
-	old, err := s.svc.Screen(ctx, c.Param("id"))
+	old, err := s.catalog.Screen(ctx, c.Param("id"))
 	if err != nil {
 		return err
 	}
-	th, err := s.svc.Theatre(ctx, old.TheatreID)
+	th, err := s.catalog.Theatre(ctx, old.TheatreID)
 	if err != nil {
 		return err
 	}
@@ -118,7 +118,7 @@ func (s *Server) handleAdminScreenUpdate(c echo.Context) error {
 // handleAdminScreenExport is GET /admin/screens/:id/layout.txt: the layout
 // in the form the editor reads.
 func (s *Server) handleAdminScreenExport(c echo.Context) error {
-	sc, err := s.svc.Screen(c.Request().Context(), c.Param("id"))
+	sc, err := s.catalog.Screen(c.Request().Context(), c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -133,5 +133,5 @@ func (s *Server) handleAdminScreenExport(c echo.Context) error {
 
 // handleAdminScreenDelete is POST /admin/screens/:id/delete.
 func (s *Server) handleAdminScreenDelete(c echo.Context) error {
-	return s.deleted(c, s.svc.DeleteScreen(c.Request().Context(), c.Param("id")))
+	return s.deleted(c, s.catalog.DeleteScreen(c.Request().Context(), c.Param("id")))
 }

@@ -30,7 +30,7 @@ func (s *Server) handleAdminShowNew(c echo.Context) error {
 func (s *Server) handleAdminShowCreate(c echo.Context) error {
 	ctx := c.Request().Context()
 	screenID, movieID, start := c.FormValue("screen"), c.FormValue("movie"), c.FormValue("start")
-	sc, err := s.svc.Screen(ctx, screenID)
+	sc, err := s.catalog.Screen(ctx, screenID)
 	switch {
 	case booking.ErrorCode(err) == booking.ENOTFOUND:
 		f, ferr := s.showForm(c, "", movieID, start, nil, booking.InvalidFields{{Field: "screen", Message: "Choose a screen."}})
@@ -47,7 +47,7 @@ func (s *Server) handleAdminShowCreate(c echo.Context) error {
 			prices[name] = c.FormValue("price_" + name)
 		}
 	}
-	show, err := s.svc.NewShow(ctx, movieID, screenID, start, prices, "INR")
+	show, err := s.catalog.NewShow(ctx, movieID, screenID, start, prices, "INR")
 	if ok, err := saveOrShow(err, func(verr error) error {
 		f, err := s.showForm(c, screenID, movieID, start, prices, verr)
 		if err != nil {
@@ -69,14 +69,14 @@ func (s *Server) showForm(c echo.Context, screenID, movieID, start string, price
 		Pick:      "/admin/shows/new",
 		Start:     model.Field{Name: "start", Label: "Starts at", Value: start},
 	}
-	theatres, err := s.svc.ListTheatres(ctx)
+	theatres, err := s.catalog.ListTheatres(ctx)
 	if err != nil {
 		return f, err
 	}
 	var chosen booking.Screen
 	var theatre booking.Theatre
 	for _, th := range theatres {
-		screens, err := s.svc.ListScreens(ctx, th.ID)
+		screens, err := s.catalog.ListScreens(ctx, th.ID)
 		if err != nil {
 			return f, err
 		}
@@ -91,7 +91,7 @@ func (s *Server) showForm(c echo.Context, screenID, movieID, start string, price
 	if chosen.ID == "" {
 		return f, nil
 	}
-	movies, err := s.svc.ListMovies(ctx)
+	movies, err := s.catalog.ListMovies(ctx)
 	if err != nil {
 		return f, err
 	}
@@ -120,5 +120,5 @@ func (s *Server) showForm(c echo.Context, screenID, movieID, start string, price
 
 // handleAdminShowDelete is POST /admin/shows/:showID/delete.
 func (s *Server) handleAdminShowDelete(c echo.Context) error {
-	return s.deleted(c, s.svc.DeleteShow(c.Request().Context(), c.Param("showID")))
+	return s.deleted(c, s.catalog.DeleteShow(c.Request().Context(), c.Param("showID")))
 }

@@ -42,7 +42,7 @@ func (s *Server) defaultZoneName() string {
 // handleAdminTheatreCreate is POST /admin/theatres.
 func (s *Server) handleAdminTheatreCreate(c echo.Context) error {
 	t := theatreFromForm(c)
-	_, err := s.svc.SaveTheatre(c.Request().Context(), t)
+	_, err := s.catalog.SaveTheatre(c.Request().Context(), t)
 	if ok, err := saveOrShow(err, func(err error) error {
 		return s.render(c, formStatus(err), pages.AdminForm(s.form(c, "New theatre", "/admin/theatres", "Create theatre", theatreFields(t), err)))
 	}); !ok {
@@ -53,7 +53,7 @@ func (s *Server) handleAdminTheatreCreate(c echo.Context) error {
 
 // handleAdminTheatre is GET /admin/theatres/:id.
 func (s *Server) handleAdminTheatre(c echo.Context) error {
-	t, err := s.svc.Theatre(c.Request().Context(), c.Param("id"))
+	t, err := s.catalog.Theatre(c.Request().Context(), c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -69,13 +69,13 @@ func (s *Server) theatreForm(c echo.Context, t booking.Theatre, err error) model
 // handleAdminTheatreUpdate is POST /admin/theatres/:id.
 func (s *Server) handleAdminTheatreUpdate(c echo.Context) error {
 	ctx := c.Request().Context()
-	old, err := s.svc.Theatre(ctx, c.Param("id"))
+	old, err := s.catalog.Theatre(ctx, c.Param("id"))
 	if err != nil {
 		return err
 	}
 	t := theatreFromForm(c)
 	t.ID = old.ID
-	_, err = s.svc.SaveTheatre(ctx, t)
+	_, err = s.catalog.SaveTheatre(ctx, t)
 	if ok, err := saveOrShow(err, func(err error) error {
 		return s.render(c, formStatus(err), pages.AdminForm(s.theatreForm(c, t, err)))
 	}); !ok {
@@ -86,5 +86,5 @@ func (s *Server) handleAdminTheatreUpdate(c echo.Context) error {
 
 // handleAdminTheatreDelete is POST /admin/theatres/:id/delete.
 func (s *Server) handleAdminTheatreDelete(c echo.Context) error {
-	return s.deleted(c, s.svc.DeleteTheatre(c.Request().Context(), c.Param("id")))
+	return s.deleted(c, s.catalog.DeleteTheatre(c.Request().Context(), c.Param("id")))
 }
