@@ -5,59 +5,78 @@ import (
 	"strings"
 )
 
-// The catalog as the admin pages manage it: the rules (ValidateTheatre,
-// ValidateScreen, ValidateMovie, PlanShow) run here, the store stores.
+// Catalog is the catalog as the admin pages manage it (SPEC §10): the
+// rules (ValidateTheatre, ValidateScreen, ValidateMovie, PlanShow) run
+// here, the store stores. Like Admins it is a service of its own: it needs
+// the store's catalog, new ids and the time, and none of the policy of the
+// hold lifecycle that Service carries.
+type Catalog struct {
+	store catalogStore
+	clock Clock
+	newID func() string
+}
+
+// catalogStore is the part of the store port the catalog uses.
+type catalogStore interface {
+	CatalogStore
+	CreateShow(ctx context.Context, show Show, seats []Seat) error
+}
+
+// Catalog is the catalog of this service's store, on its clock.
+func (s *Service) Catalog() *Catalog {
+	return &Catalog{store: s.store, clock: s.clock, newID: s.newID}
+}
 
 // SaveTheatre validates t and stores it; a new theatre (ID empty) gets an
 // id, which is returned.
-func (s *Service) SaveTheatre(ctx context.Context, t Theatre) (string, error) {
+func (c *Catalog) SaveTheatre(ctx context.Context, t Theatre) (string, error) {
 	t.Name, t.City, t.TimeZone = strings.TrimSpace(t.Name), strings.TrimSpace(t.City), strings.TrimSpace(t.TimeZone)
 	if err := ValidateTheatre(t); err != nil {
 		return "", err
 	}
 	if t.ID == "" {
-		t.ID = s.newID()
+		t.ID = c.newID()
 	}
-	return t.ID, s.store.SaveTheatre(ctx, t)
+	return t.ID, c.store.SaveTheatre(ctx, t)
 }
 
 // SaveScreen validates sc (its layout parses) and stores it, keeping the
 // text as typed so the admin finds it as they wrote it.
-func (s *Service) SaveScreen(ctx context.Context, sc Screen) (string, error) {
+func (c *Catalog) SaveScreen(ctx context.Context, sc Screen) (string, error) {
 	sc.Name = strings.TrimSpace(sc.Name)
 	if _, err := ValidateScreen(sc); err != nil {
 		return "", err
 	}
 	if sc.ID == "" {
-		sc.ID = s.newID()
+		sc.ID = c.newID()
 	}
-	return sc.ID, s.store.SaveScreen(ctx, sc)
+	return sc.ID, c.store.SaveScreen(ctx, sc)
 }
 
 // SaveMovie validates m and stores it.
-func (s *Service) SaveMovie(ctx context.Context, m Movie) (string, error) {
+func (c *Catalog) SaveMovie(ctx context.Context, m Movie) (string, error) {
 	m.Title, m.Language, m.Rating = strings.TrimSpace(m.Title), strings.TrimSpace(m.Language), strings.TrimSpace(m.Rating)
 	if err := ValidateMovie(m); err != nil {
 		return "", err
 	}
 	if m.ID == "" {
-		m.ID = s.newID()
+		m.ID = c.newID()
 	}
-	return m.ID, s.store.SaveMovie(ctx, m)
+	return m.ID, c.store.SaveMovie(ctx, m)
 }
 
 // NewShow plans a show of movieID on screenID (PlanShow) and stores it with
 // its seats, copied from the screen's layout.
-func (s *Service) NewShow(ctx context.Context, movieID, screenID, start string, prices map[string]string, currency string) (Show, error) {
+func (c *Catalog) NewShow(ctx context.Context, movieID, screenID, start string, prices map[string]string, currency string) (Show, error) {
 	var f fields
-	movie, err := s.store.Movie(ctx, movieID)
+	movie, err := c.store.Movie(ctx, movieID)
 	switch {
 	case ErrorCode(err) == ENOTFOUND:
 		f.add("movie", "Choose a movie.")
 	case err != nil:
 		return Show{}, err
 	}
-	screen, err := s.store.Screen(ctx, screenID)
+	screen, err := c.store.Screen(ctx, screenID)
 	switch {
 	case ErrorCode(err) == ENOTFOUND:
 		f.add("screen", "Choose a screen.")
@@ -67,45 +86,45 @@ func (s *Service) NewShow(ctx context.Context, movieID, screenID, start string, 
 	if len(f) > 0 {
 		return Show{}, f.err()
 	}
-	theatre, err := s.store.Theatre(ctx, screen.TheatreID)
+	theatre, err := c.store.Theatre(ctx, screen.TheatreID)
 	if err != nil {
 		return Show{}, err
 	}
-	show, seats, err := PlanShow(s.newID(), movie, theatre, screen, start, prices, currency, s.clock.Now())
+	show, seats, err := PlanShow(c.newID(), movie, theatre, screen, start, prices, currency, c.clock.Now())
 	if err != nil {
 		return Show{}, err
 	}
-	return show, s.store.CreateShow(ctx, show, seats)
+	return show, c.store.CreateShow(ctx, show, seats)
 }
 
 // Catalog reads, for the admin pages.
 
-func (s *Service) Theatre(ctx context.Context, id string) (Theatre, error) {
-	return s.store.Theatre(ctx, id)
+func (c *Catalog) Theatre(ctx context.Context, id string) (Theatre, error) {
+	return c.store.Theatre(ctx, id)
 }
-func (s *Service) ListTheatres(ctx context.Context) ([]Theatre, error) {
-	return s.store.ListTheatres(ctx)
+func (c *Catalog) ListTheatres(ctx context.Context) ([]Theatre, error) {
+	return c.store.ListTheatres(ctx)
 }
-func (s *Service) Screen(ctx context.Context, id string) (Screen, error) {
-	return s.store.Screen(ctx, id)
+func (c *Catalog) Screen(ctx context.Context, id string) (Screen, error) {
+	return c.store.Screen(ctx, id)
 }
-func (s *Service) ListScreens(ctx context.Context, theatreID string) ([]Screen, error) {
-	return s.store.ListScreens(ctx, theatreID)
+func (c *Catalog) ListScreens(ctx context.Context, theatreID string) ([]Screen, error) {
+	return c.store.ListScreens(ctx, theatreID)
 }
-func (s *Service) Movie(ctx context.Context, id string) (Movie, error) { return s.store.Movie(ctx, id) }
-func (s *Service) ListMovies(ctx context.Context) ([]Movie, error)     { return s.store.ListMovies(ctx) }
+func (c *Catalog) Movie(ctx context.Context, id string) (Movie, error) { return c.store.Movie(ctx, id) }
+func (c *Catalog) ListMovies(ctx context.Context) ([]Movie, error)     { return c.store.ListMovies(ctx) }
 
 // Deletions: each refused with ErrInUse while something uses it.
 
-func (s *Service) DeleteTheatre(ctx context.Context, id string) error {
-	return s.store.DeleteTheatre(ctx, id)
+func (c *Catalog) DeleteTheatre(ctx context.Context, id string) error {
+	return c.store.DeleteTheatre(ctx, id)
 }
-func (s *Service) DeleteScreen(ctx context.Context, id string) error {
-	return s.store.DeleteScreen(ctx, id)
+func (c *Catalog) DeleteScreen(ctx context.Context, id string) error {
+	return c.store.DeleteScreen(ctx, id)
 }
-func (s *Service) DeleteMovie(ctx context.Context, id string) error {
-	return s.store.DeleteMovie(ctx, id)
+func (c *Catalog) DeleteMovie(ctx context.Context, id string) error {
+	return c.store.DeleteMovie(ctx, id)
 }
-func (s *Service) DeleteShow(ctx context.Context, id string) error {
-	return s.store.DeleteShow(ctx, id)
+func (c *Catalog) DeleteShow(ctx context.Context, id string) error {
+	return c.store.DeleteShow(ctx, id)
 }

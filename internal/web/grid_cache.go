@@ -15,9 +15,10 @@ import (
 // (partials.SeatGrid's HTML), under the seat map's ETag: the same seats in
 // the same states draw the same bytes, since a show's layout never
 // changes. Everyone watching a show between two holds then shares one
-// drawing. The seat map page of 500 seats, by sidebyside.sh, two pairs
-// interleaved: 1,240–1,420 µs of server CPU drawn each time, 495–701 µs
-// kept (docs/PERFORMANCE.md).
+// drawing, and the seat map page spares drawing the grid again: measured
+// by BenchmarkSeatMapPage and by the seat map page of
+// ../shared/bench/sidebyside.sh (docs/PERFORMANCE.md, "The seat grid
+// kept").
 type gridCache struct {
 	mu    sync.Mutex
 	shows map[string]grid // by show id: the latest drawing only
@@ -31,7 +32,8 @@ type grid struct {
 	noneFree, wheelchair, companion bool
 }
 
-// gridCacheShows bounds the cache: a 500-seat grid is about 120 KB.
+// gridCacheShows bounds the cache's memory, one grid a show (what a grid
+// weighs: docs/PERFORMANCE.md, "The seat grid kept").
 const gridCacheShows = 32
 
 func newGridCache() *gridCache { return &gridCache{shows: map[string]grid{}} }

@@ -91,6 +91,7 @@ type Server struct {
 	metrics  *metrics
 	limiter  Limiter
 	admins   *booking.Admins
+	catalog  *booking.Catalog
 	// adminIdle is Options.AdminIdle.
 	adminIdle time.Duration
 	timeout   time.Duration
@@ -145,6 +146,7 @@ func New(svc *booking.Service, opts Options) *Server {
 		s.limiter = newMemoryLimiter(func() time.Time { return svc.Now().Now })
 	}
 	s.admins = svc.NewAdmins(opts.AdminPasswordCost)
+	s.catalog = svc.Catalog()
 	s.adminIdle = opts.AdminIdle
 	if s.adminIdle <= 0 {
 		s.adminIdle = DefaultAdminIdle

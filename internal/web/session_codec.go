@@ -14,10 +14,10 @@ import (
 // session this package writes: visitor, CSRF token, admin) as
 // length-prefixed bytes, and anything else as scs's gob. Every request with
 // a cookie decodes its session, and gob decoding builds its type
-// description afresh each time: the hold route took 733 and 740 µs of
-// server CPU with this codec, 869 and 792 µs with scs's gob
-// (../shared/bench/sidebyside.sh, two interleaved runs). Sessions saved in
-// gob by earlier versions still decode.
+// description afresh each time, which this codec spares every request:
+// measured on the hold route by ../shared/bench/sidebyside.sh
+// (docs/PERFORMANCE.md, "The session codec"). Sessions saved in scs's gob
+// still decode.
 type sessionCodec struct{}
 
 // errSessionData marks a stored session that cannot be decoded: the

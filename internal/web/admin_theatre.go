@@ -1,0 +1,90 @@
+package web
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"boxoffice/internal/booking"
+	"boxoffice/views/model"
+	"boxoffice/views/pages"
+)
+
+// Theatres in the catalog: the form, create, update and delete.
+
+func theatreFields(t booking.Theatre) []model.Field {
+	return []model.Field{
+		{Name: "name", Label: "Name", Value: t.Name},
+		{Name: "city", Label: "City", Value: t.City},
+		{Name: "time_zone", Label: "Time zone", Value: t.TimeZone, Hint: "IANA name, like Asia/Kolkata or Europe/London: show times are entered and shown in it."},
+	}
+}
+
+func theatreFromForm(c echo.Context) booking.Theatre {
+	return booking.Theatre{Name: c.FormValue("name"), City: c.FormValue("city"), TimeZone: c.FormValue("time_zone")}
+}
+
+// handleAdminTheatreNew is GET /admin/theatres/new.
+func (s *Server) handleAdminTheatreNew(c echo.Context) error {
+	return s.render(c, http.StatusOK, pages.AdminForm(s.form(c, "New theatre", "/admin/theatres", "Create theatre",
+		theatreFields(booking.Theatre{TimeZone: s.defaultZoneName()}), nil)))
+}
+
+// defaultZoneName is the server's zone (TZ) as an IANA name for a new
+// theatre's form, "" when it has none ("Local").
+func (s *Server) defaultZoneName() string {
+	if name := s.loc.String(); name != "Local" && name != "" {
+		return name
+	}
+	return ""
+}
+
+// handleAdminTheatreCreate is POST /admin/theatres.
+func (s *Server) handleAdminTheatreCreate(c echo.Context) error {
+	t := theatreFromForm(c)
+	_, err := s.catalog.SaveTheatre(c.Request().Context(), t)
+	if ok, err := saveOrShow(err, func(err error) error {
+		return s.render(c, formStatus(err), pages.AdminForm(s.form(c, "New theatre", "/admin/theatres", "Create theatre", theatreFields(t), err)))
+	}); !ok {
+		return err
+	}
+	return redirect(c, catalogPath+"?saved="+urlQuery(t.Name))
+}
+
+// handleAdminTheatre is GET /admin/theatres/:id.
+func (s *Server) handleAdminTheatre(c echo.Context) error {
+	t, err := s.catalog.Theatre(c.Request().Context(), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	return s.render(c, http.StatusOK, pages.AdminForm(s.theatreForm(c, t, nil)))
+}
+
+func (s *Server) theatreForm(c echo.Context, t booking.Theatre, err error) model.AdminForm {
+	f := s.form(c, "Theatre "+t.Name, "/admin/theatres/"+t.ID, "Save theatre", theatreFields(t), err)
+	f.DeleteAction = "/admin/theatres/" + t.ID + "/delete"
+	return f
+}
+
+// handleAdminTheatreUpdate is POST /admin/theatres/:id.
+func (s *Server) handleAdminTheatreUpdate(c echo.Context) error {
+	ctx := c.Request().Context()
+	old, err := s.catalog.Theatre(ctx, c.Param("id"))
+	if err != nil {
+		return err
+	}
+	t := theatreFromForm(c)
+	t.ID = old.ID
+	_, err = s.catalog.SaveTheatre(ctx, t)
+	if ok, err := saveOrShow(err, func(err error) error {
+		return s.render(c, formStatus(err), pages.AdminForm(s.theatreForm(c, t, err)))
+	}); !ok {
+		return err
+	}
+	return redirect(c, catalogPath+"?saved="+urlQuery(t.Name))
+}
+
+// handleAdminTheatreDelete is POST /admin/theatres/:id/delete.
+func (s *Server) handleAdminTheatreDelete(c echo.Context) error {
+	return s.deleted(c, s.catalog.DeleteTheatre(c.Request().Context(), c.Param("id")))
+}

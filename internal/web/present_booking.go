@@ -1,0 +1,101 @@
+package web
+
+import (
+	"strings"
+	"time"
+
+	qrcode "github.com/skip2/go-qrcode"
+
+	"boxoffice/internal/booking"
+	"boxoffice/views/model"
+)
+
+// reasonText is a booking's reason as a person reads it.
+func reasonText(reason string) string {
+	if reason == booking.ReasonShowCancelled {
+		return "The show was cancelled."
+	}
+	return reason
+}
+
+func bookingURL(bookingID string) string { return "/bookings/" + bookingID }
+
+func (s *Server) bookingModel(b booking.Booking, show booking.Show) (model.Booking, error) {
+	m := model.Booking{
+		ID: b.ID, URL: bookingURL(b.ID), State: string(b.State),
+		StatusURL: bookingURL(b.ID) + "/status",
+		ETag:      `"` + string(b.State) + `"`,
+		Show:      s.showModel(show),
+		Seats:     strings.Join(b.SeatIDs, ", "), SeatCount: len(b.SeatIDs),
+		Total: b.Amount.Format(b.Currency), Amount: int64(b.Amount),
+		Reason: b.Reason, SeatMapURL: showURL(b.ShowID),
+		Email: b.Email, Link: s.bookingLink(b),
+	}
+	m.Reason = reasonText(b.Reason)
+	if b.State == booking.BookingPending {
+		age := s.svc.Now().Now.Sub(b.CreatedAt)
+		m.PollEvery = bookingPollEvery(age).String()
+		m.PollSlow = age >= booking.StuckAfter
+		// The pace is part of the fragment: when it changes, the poll gets
+		// the new fragment (200, not 304) and goes on at the new pace.
+		m.ETag = `"` + string(b.State) + "-" + m.PollEvery + `"`
+	}
+	if b.State == booking.BookingConfirmed {
+		q, err := ticketQR(b.TicketCode)
+		if err != nil {
+			return model.Booking{}, errorf("web: QR code of booking %s: %w", b.ID, err)
+		}
+		m.TicketCode, m.QR = b.TicketCode, &q
+	}
+	return m, nil
+}
+
+// bookingPollEvery is how often a booking pending for age polls its status:
+// every second at first, when the callback usually lands, then less often,
+// and from booking.StuckAfter on every bookingPollCeiling for as long as it
+// is pending: a poll of a stuck payment is what looks it up at the provider
+// (Service.RefreshPending, at most once per booking.LookupEvery), so the
+// polling must outlast the wait for its event.
+func bookingPollEvery(age time.Duration) time.Duration {
+	switch {
+	case age < 30*time.Second:
+		return time.Second
+	case age < 2*time.Minute:
+		return 2 * time.Second
+	case age < 5*time.Minute:
+		return 5 * time.Second
+	case age < booking.StuckAfter:
+		return 10 * time.Second
+	}
+	return bookingPollCeiling
+}
+
+// bookingPollCeiling is the slowest a pending booking polls: under
+// booking.LookupEvery, so that a stuck payment is looked up about once a
+// minute while its page is open.
+const bookingPollCeiling = 30 * time.Second
+
+// ticketQR encodes a ticket code as a QR code (medium error correction, with
+// its quiet zone), as runs of dark modules for the view to draw as SVG.
+func ticketQR(code string) (model.QR, error) {
+	q, err := qrcode.New(code, qrcode.Medium)
+	if err != nil {
+		return model.QR{}, err
+	}
+	bm := q.Bitmap()
+	m := model.QR{Size: len(bm)}
+	for y, row := range bm {
+		for x := 0; x < len(row); {
+			if !row[x] {
+				x++
+				continue
+			}
+			start := x
+			for x < len(row) && row[x] {
+				x++
+			}
+			m.Runs = append(m.Runs, model.QRRun{X: start, Y: y, W: x - start})
+		}
+	}
+	return m, nil
+}

@@ -1,0 +1,235 @@
+package web
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strconv"
+	"strings"
+
+	"boxoffice/internal/booking"
+	"boxoffice/views/model"
+)
+
+// The seat map as its viewer sees it: its head, its bands, rows and seats,
+// and the ETag that names what it shows.
+
+// selection is what the viewer asked for in a hold that did not go through:
+// it stays chosen on the map, minus the seats that were taken.
+type selection struct {
+	chosen    map[string]bool // nil: the viewer's own hold is the selection
+	conflicts map[string]bool
+	suggested map[string]bool // best available's block
+	notice    *model.Notice
+}
+
+func setOf(ids []string) map[string]bool {
+	m := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		m[id] = true
+	}
+	return m
+}
+
+// seatMapModel draws sm for its viewer. Rows follow GridRow; within a row a
+// jump in GridCol becomes gaps (an aisle), and every row spans the same
+// columns so that they line up. Consecutive rows of one category form a band.
+func (s *Server) seatMapModel(sm booking.SeatMap, sel selection) model.SeatMap {
+	m := s.seatMapHead(sm, sel)
+	s.drawSeats(&m, sm, sel)
+	return m
+}
+
+// seatMapHead is what the seat map shows besides its seats.
+func (s *Server) seatMapHead(sm booking.SeatMap, sel selection) model.SeatMap {
+	m := model.SeatMap{
+		Show:        s.showModel(sm.Show),
+		FormAction:  holdsURL(sm.Show.ID),
+		FragmentURL: seatsURL(sm.Show.ID),
+		MapURL:      showURL(sm.Show.ID),
+		ListURL:     showURL(sm.Show.ID) + "?view=list",
+		ETag:        seatMapETag(sm),
+		ServerNow:   serverNow(sm.At.Now),
+		MaxSeats:    s.svc.MaxSeats(),
+		Currency:    sm.Show.Currency,
+		Notice:      sel.notice,
+		Best:        model.BestForm{Action: showURL(sm.Show.ID)},
+	}
+	for n := 1; n <= s.svc.MaxSeats(); n++ {
+		m.Best.Parties = append(m.Best.Parties, n)
+	}
+	if err := sm.Show.CheckOnSale(sm.At); err != nil {
+		m.ClosedReason = booking.ErrorMessage(err)
+	} else {
+		m.OnSale = true
+	}
+	if sm.MyHold != nil {
+		m.MyHold = &model.HoldLink{URL: holdURL(sm.MyHold.ID), Seats: strings.Join(sm.MyHold.SeatIDs, ", ")}
+	}
+	for _, c := range booking.Categories(sm.Seats) {
+		m.Categories = append(m.Categories, model.Category{Name: c.Name, Price: c.Price.Format(sm.Show.Currency)})
+	}
+	return m
+}
+
+// drawSeats lays sm's seats out on m: its bands, rows and cells, and what
+// the legend and the keyboard need to know of them.
+func (s *Server) drawSeats(m *model.SeatMap, sm booking.SeatMap, sel selection) {
+	m.NoneFree = true
+	if len(sm.Seats) == 0 {
+		return
+	}
+
+	prices := map[booking.Money]string{} // a show has a few prices and hundreds of seats
+	price := func(p booking.Money) string {
+		text, ok := prices[p]
+		if !ok {
+			text = p.Format(sm.Show.Currency)
+			prices[p] = text
+		}
+		return text
+	}
+	seats := make([]model.Seat, len(sm.Seats)) // one allocation; cells point into it
+	next := 0
+	for _, cells := range gridRows(sm.Seats) {
+		first := firstSeat(cells)
+		if len(m.Bands) == 0 || m.Bands[len(m.Bands)-1].Name != first.Category {
+			m.Bands = append(m.Bands, model.Band{Name: first.Category, Price: price(first.Price), PriceMinor: int64(first.Price)})
+		}
+		b := &m.Bands[len(m.Bands)-1]
+		row := model.Row{Label: first.Row, Cells: make([]model.Cell, len(cells))}
+		for c, st := range cells {
+			if st == nil {
+				continue // an aisle
+			}
+			v := &seats[next]
+			next++
+			*v = s.seatModel(sm, *st, price(st.Price), sel)
+			v.OwnPrice = v.Price != b.PriceMinor
+			row.Cells[c] = model.Cell{Seat: v}
+			if !v.Disabled {
+				row.Free++
+				m.NoneFree = false
+			}
+			switch st.Kind {
+			case booking.KindWheelchair:
+				m.Wheelchair = true
+			case booking.KindCompanion:
+				m.Companion = true
+			}
+		}
+		b.Rows = append(b.Rows, row)
+	}
+}
+
+// gridRows lays seats, in map order, out as both maps draw them: a row per
+// GridRow, each a cell per column from the show's first column to its
+// last, nil where no seat is (an aisle), so that columns line up from row
+// to row. Seats that share a place stand side by side.
+func gridRows(seats []booking.Seat) [][]*booking.Seat {
+	if len(seats) == 0 {
+		return nil
+	}
+	minCol, maxCol := seats[0].GridCol, seats[0].GridCol
+	for _, st := range seats {
+		minCol, maxCol = min(minCol, st.GridCol), max(maxCol, st.GridCol)
+	}
+	var rows [][]*booking.Seat
+	col := 0
+	for i := range seats {
+		st := &seats[i]
+		if i == 0 || st.GridRow != seats[i-1].GridRow {
+			if len(rows) > 0 {
+				rows[len(rows)-1] = pad(rows[len(rows)-1], col, maxCol)
+			}
+			rows, col = append(rows, make([]*booking.Seat, 0, maxCol-minCol+1)), minCol
+		}
+		r := &rows[len(rows)-1]
+		*r = append(pad(*r, col, st.GridCol-1), st)
+		col = st.GridCol + 1
+	}
+	rows[len(rows)-1] = pad(rows[len(rows)-1], col, maxCol)
+	return rows
+}
+
+// pad adds gaps to r for the columns from through to.
+func pad(r []*booking.Seat, from, to int) []*booking.Seat {
+	for ; from <= to; from++ {
+		r = append(r, nil)
+	}
+	return r
+}
+
+// firstSeat is the first seat of a row of gridRows.
+func firstSeat(cells []*booking.Seat) *booking.Seat {
+	for _, st := range cells {
+		if st != nil {
+			return st
+		}
+	}
+	return nil // gridRows makes no row without a seat
+}
+
+// seatModel is one seat as the viewer sees it; priceText is its price in
+// the show's currency.
+func (s *Server) seatModel(sm booking.SeatMap, st booking.Seat, priceText string, sel selection) model.Seat {
+	state := sm.State(st)
+	v := model.Seat{
+		ID: st.ID, Number: strconv.Itoa(st.Number), State: string(state),
+		Category: st.Category, Price: int64(st.Price), PriceText: priceText,
+		Conflict: sel.conflicts[st.ID], Suggested: sel.suggested[st.ID],
+	}
+	switch st.Kind {
+	case booking.KindWheelchair:
+		v.Kind, v.What = string(st.Kind), "wheelchair space, "
+	case booking.KindCompanion:
+		v.Kind, v.What = string(st.Kind), "companion seat, "
+	}
+	switch state {
+	case booking.StateAvailable:
+		v.Status = "available"
+	case booking.StateMine:
+		v.Status = "held for you"
+		v.ExpiresAt = expiryAttr(st.LockExpiresAt(sm.At.TTL))
+	case booking.StateHeld:
+		exp := st.LockExpiresAt(sm.At.TTL)
+		v.Status = "held · may free at " + exp.In(s.showLocation(sm.Show)).Format("15:04") // the theatre's time, as the show's
+		v.ExpiresAt = expiryAttr(exp)
+		v.Disabled = true
+	case booking.StateBooked:
+		v.Status = "sold"
+		v.Disabled = true
+	}
+	if v.Conflict {
+		v.Status = "just taken by someone else"
+	}
+	v.Name = "Row " + st.Row + ", seat " + v.Number + ", " + v.What + st.Category + ", " + priceText + ", " + v.Status
+	v.What = strings.TrimSuffix(v.What, ", ")
+	if sel.chosen == nil {
+		v.Checked = state == booking.StateMine
+	} else {
+		v.Checked = sel.chosen[st.ID] && !v.Disabled
+	}
+	return v
+}
+
+// seatMapETag names what the fragment shows at this moment: the state of
+// every seat (with when held seats free up, to the nanosecond) and the
+// viewer's hold. For a viewer without a hold it also names the grid's HTML
+// (gridCache): the layout of a show never changes.
+func seatMapETag(sm booking.SeatMap) string {
+	b := make([]byte, 0, 64+24*len(sm.Seats))
+	b = append(append(b, sm.Show.ID...), '\n')
+	if sm.MyHold != nil {
+		b = append(append(append(b, "mine "...), sm.MyHold.ID...), '\n')
+	}
+	for _, st := range sm.Seats {
+		state := sm.State(st)
+		b = append(append(append(b, st.ID...), ' '), state...)
+		if state == booking.StateHeld || state == booking.StateMine {
+			b = strconv.AppendInt(append(b, ' '), st.LockedAt.UnixNano(), 10)
+		}
+		b = append(b, '\n')
+	}
+	sum := sha256.Sum256(b)
+	return `"` + hex.EncodeToString(sum[:12]) + `"`
+}
