@@ -75,7 +75,7 @@ func (s *Service) NewShow(ctx context.Context, movieID, screenID, start string, 
 	if err != nil {
 		return Show{}, err
 	}
-	return show, s.store.CreateShow(ctx, show, seats)
+	return show, CreateShowStep(ctx, s.store, s.clock.Now, show, seats)
 }
 
 // Catalog reads, for the admin pages.
@@ -107,5 +107,5 @@ func (s *Service) DeleteMovie(ctx context.Context, id string) error {
 	return s.store.DeleteMovie(ctx, id)
 }
 func (s *Service) DeleteShow(ctx context.Context, id string) error {
-	return s.store.DeleteShow(ctx, id)
+	return DeleteShowStep(ctx, s.store, s.clock.Now, id)
 }
