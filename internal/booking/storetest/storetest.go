@@ -102,6 +102,7 @@ func Run(t *testing.T, h Harness) {
 			if g.name == "Race" {
 				t.Run("TwoProcesses", func(t *testing.T) { testProcessRace(t, h) })
 				t.Run("TwoProcessesAdmit", func(t *testing.T) { testProcessAdmitRace(t, h) })
+				t.Run("TwoStoresCreateOneShow", func(t *testing.T) { testTwoStoresCreateOneShow(t, h) })
 			}
 		})
 	}
@@ -156,6 +157,14 @@ const (
 // go to CreateShow shuffled; the result is in map order.
 func newShow(t *testing.T, s store, rows, cols int, startsAt time.Time) (booking.Show, []booking.Seat) {
 	t.Helper()
+	show, seats := newShowPlan(rows, cols, startsAt)
+	createShow(t, s, show, seats)
+	return show, seats
+}
+
+// newShowPlan is a show of rows×cols seats starting at startsAt, not
+// stored, its seats in map order.
+func newShowPlan(rows, cols int, startsAt time.Time) (booking.Show, []booking.Seat) {
 	id := booking.NewID()
 	show := booking.Show{
 		ID:       id,
@@ -187,7 +196,6 @@ func newShow(t *testing.T, s store, rows, cols int, startsAt time.Time) (booking
 			seats = append(seats, seat)
 		}
 	}
-	createShow(t, s, show, seats)
 	return show, seats
 }
 
