@@ -122,7 +122,7 @@ func TestKeepDemoKeepsDeletedShowsDeleted(t *testing.T) {
 	}
 	demo := catalog.Demo(now)
 	deleted := demo.Shows[len(demo.Shows)/2].Show.ID
-	if err := s.DeleteShow(ctx, deleted); err != nil {
+	if err := booking.DeleteShowStep(ctx, s, time.Now, deleted); err != nil {
 		t.Fatal(err)
 	}
 	n0, _ := s.CountShows(ctx)

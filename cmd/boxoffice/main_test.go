@@ -242,7 +242,7 @@ func createShow(t *testing.T, store *sqlite.Store, title string, n int) (booking
 			Number: number, GridRow: i / 10, GridCol: i % 10,
 			Category: "Classic", Price: 20000, Kind: booking.KindStandard, Status: booking.SeatAvailable})
 	}
-	if err := store.CreateShow(context.Background(), show, seats); err != nil {
+	if err := booking.CreateShowStep(context.Background(), store, time.Now, show, seats); err != nil {
 		t.Fatal(err)
 	}
 	return show, seats

@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	"boxoffice/internal/booking"
 	"boxoffice/internal/catalog"
 )
 
@@ -64,7 +65,7 @@ func (m *Main) seed(ctx context.Context, args []string, getenv func(string) stri
 	// flat however many seats are asked for.
 	plan := catalog.SyntheticLayout(*rows, *cols).Seats()
 	for _, show := range catalog.SyntheticShows(*shows, start, *every) {
-		if err := db.CreateShow(ctx, show, catalog.ForShow(plan, show.ID)); err != nil {
+		if err := booking.CreateShowStep(ctx, db, time.Now, show, catalog.ForShow(plan, show.ID)); err != nil {
 			return fmt.Errorf("seed: %w", err)
 		}
 		fmt.Fprintln(m.Stdout, show.ID)

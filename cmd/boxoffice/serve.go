@@ -228,7 +228,7 @@ func keepDemo(ctx context.Context, store booking.Store, now time.Time, logger *s
 		if err != nil {
 			return fmt.Errorf("seed demo: %w", err)
 		}
-		err = store.CreateShow(ctx, show, ss.Seats)
+		err = booking.CreateShowStep(ctx, store, time.Now, show, ss.Seats)
 		switch {
 		case errors.Is(err, booking.ErrShowExists):
 		case errors.Is(err, booking.ErrShowDeleted): // an admin deleted it: it stays deleted

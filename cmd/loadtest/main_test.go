@@ -34,7 +34,7 @@ func testServer(t *testing.T, holdRate int) (string, string) {
 		t.Fatal(err)
 	}
 	for _, ss := range catalog.Synthetic(1, 10, 12, time.Now().Add(24*time.Hour)) {
-		if err := store.CreateShow(ctx, ss.Show, ss.Seats); err != nil {
+		if err := booking.CreateShowStep(ctx, store, time.Now, ss.Show, ss.Seats); err != nil {
 			t.Fatal(err)
 		}
 	}

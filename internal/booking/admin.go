@@ -158,7 +158,7 @@ func (f *fields) password(password string) {
 // Admins signs admins in and keeps their accounts: the rules about
 // passwords live here, the adapters only store hashes.
 type Admins struct {
-	store AdminStore
+	store Store
 	clock Clock
 	cost  int
 
@@ -168,7 +168,7 @@ type Admins struct {
 
 // NewAdmins returns Admins on store. cost is bcrypt's work factor;
 // bcrypt.DefaultCost (10) when it is 0. Tests pass bcrypt.MinCost.
-func NewAdmins(store AdminStore, clock Clock, cost int) *Admins {
+func NewAdmins(store Store, clock Clock, cost int) *Admins {
 	if clock == nil {
 		clock = SystemClock{}
 	}
@@ -227,7 +227,7 @@ func (a *Admins) Create(ctx context.Context, email, password string, role Role) 
 	}
 	now := a.clock.Now()
 	adm := Admin{ID: NewID(), Email: email, PasswordHash: string(hash), Role: role, CreatedAt: now, UpdatedAt: now}
-	if err := a.store.CreateAdmin(ctx, adm); err != nil {
+	if err := CreateAdminStep(ctx, a.store, a.clock.Now, adm); err != nil {
 		return Admin{}, err
 	}
 	return adm, nil
@@ -242,7 +242,7 @@ func (a *Admins) Update(ctx context.Context, u AdminUpdate) (Admin, error) {
 		}
 	}
 	u.At = a.clock.Now()
-	return a.store.UpdateAdmin(ctx, u)
+	return UpdateAdminStep(ctx, a.store, a.clock.Now, u)
 }
 
 // HashPassword checks and hashes a new password for Update.
@@ -255,7 +255,7 @@ func (a *Admins) HashPassword(password string) (string, error) {
 
 // Delete removes an account, unless it is the last admin.
 func (a *Admins) Delete(ctx context.Context, id string) error {
-	return a.store.DeleteAdmin(ctx, id)
+	return DeleteAdminStep(ctx, a.store, a.clock.Now, id)
 }
 
 // List lists the accounts by email.

@@ -16,10 +16,12 @@ type Catalog struct {
 	newID func() string
 }
 
-// catalogStore is the part of the store port the catalog uses.
+// catalogStore is the part of the store port the catalog uses: its reads
+// and writes, and the transactions of the show steps (CreateShowStep,
+// DeleteShowStep).
 type catalogStore interface {
 	CatalogStore
-	CreateShow(ctx context.Context, show Show, seats []Seat) error
+	Transactor
 }
 
 // Catalog is the catalog of this service's store, on its clock.
@@ -94,7 +96,7 @@ func (c *Catalog) NewShow(ctx context.Context, movieID, screenID, start string, 
 	if err != nil {
 		return Show{}, err
 	}
-	return show, c.store.CreateShow(ctx, show, seats)
+	return show, CreateShowStep(ctx, c.store, c.clock.Now, show, seats)
 }
 
 // Catalog reads, for the admin pages.
@@ -126,5 +128,5 @@ func (c *Catalog) DeleteMovie(ctx context.Context, id string) error {
 	return c.store.DeleteMovie(ctx, id)
 }
 func (c *Catalog) DeleteShow(ctx context.Context, id string) error {
-	return c.store.DeleteShow(ctx, id)
+	return DeleteShowStep(ctx, c.store, c.clock.Now, id)
 }

@@ -171,7 +171,7 @@ func (s *Service) AdmitTicket(ctx context.Context, code, atShow, by string, conf
 	if code == "" {
 		return UnknownTicket(code), nil
 	}
-	c, err := s.store.AdmitTicket(ctx, code, DoorCheck{Show: atShow, Now: s.clock.Now(), Confirm: confirm}, by)
+	c, err := AdmitTicketStep(ctx, s.store, s.clock.Now, code, DoorCheck{Show: atShow, Confirm: confirm}, by)
 	if errors.Is(err, ErrBookingNotFound) {
 		return UnknownTicket(code), nil
 	}

@@ -420,14 +420,16 @@ func (s *Service) RefundedElsewhere(ctx context.Context, bookingID, by string) (
 	return s.store.MarkRefunded(ctx, bookingID, "", by, s.clock.Now())
 }
 
-// CancelShow cancels a show (SPEC §10): sales stop, its holds are
-// released, its confirmed bookings are due a refund, and with
+// CancelShow cancels a show (SPEC §10) in steps (CancelShowSteps): the
+// mark first, which stops sales, then its holds are released and its
+// confirmed bookings made due a refund, batch by batch, and with
 // RefundAutomatically they are refunded at once. It returns the show and
 // the bookings it made due a refund, as they are afterwards; refunds that
 // failed leave their bookings in the queue and are joined in the error,
-// which does not undo the cancellation.
+// which does not undo the cancellation. Cancelling a cancelled show again
+// finishes what a crash between steps left.
 func (s *Service) CancelShow(ctx context.Context, showID string) (Show, []Booking, error) {
-	show, due, err := s.store.CancelShow(ctx, showID, s.Now())
+	show, due, err := CancelShowSteps(ctx, s.store, s.clock.Now, showID, CancelBatch)
 	if err != nil || !s.autoRefund {
 		return show, due, err
 	}

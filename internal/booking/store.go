@@ -17,13 +17,11 @@ import (
 // (ErrShowNotFound, ErrHoldNotFound, …), never as zero values.
 type Store interface {
 	// Transactor runs the atomic steps written once in this package
-	// (HoldSeatsStep, ReleaseHoldStep, ExtendHoldStep).
+	// (HoldSeatsStep, ReleaseHoldStep, ExtendHoldStep, CreateShowStep,
+	// DeleteShowStep, CancelShowSteps, AdmitTicketStep, CreateAdminStep,
+	// UpdateAdminStep, DeleteAdminStep, …).
 	Transactor
 
-	// CreateShow stores a show with all its seats, available:
-	// ErrShowExists when its id has a show, ErrShowDeleted when its id
-	// had one that was deleted.
-	CreateShow(ctx context.Context, show Show, seats []Seat) error
 	// CountShows counts all shows, past ones too (an empty database gets the
 	// demo catalog).
 	CountShows(ctx context.Context) (int, error)
@@ -32,12 +30,6 @@ type Store interface {
 	UpcomingShows(ctx context.Context, from time.Time, limit int, m Moment) ([]ShowSummary, error)
 	// Show returns one show.
 	Show(ctx context.Context, showID string) (Show, error)
-	// CancelShow cancels a show at m.Now in one atomic step (SPEC §10): it
-	// records CancelledAt, frees every seat locked by a hold and releases
-	// those holds, and makes every confirmed booking refund_due
-	// (Booking.CancelledShow), returning those bookings. Cancelling a
-	// cancelled show changes nothing and returns no booking.
-	CancelShow(ctx context.Context, showID string, m Moment) (Show, []Booking, error)
 	// Seats returns the seats of a show in map order (by GridRow, GridCol, then seat id) as
 	// stored: status is what was written, the caller applies the seat rule.
 	Seats(ctx context.Context, showID string) ([]Seat, error)
@@ -105,11 +97,6 @@ type Store interface {
 	// BookingByTicketCode returns the booking with a normalized ticket code
 	// (see NormalizeTicketCode).
 	BookingByTicketCode(ctx context.Context, code string) (Booking, error)
-	// AdmitTicket applies Admit to the booking with ticket code, asked d,
-	// by by, in one step: of two doors scanning one ticket at once, in any
-	// processes, one admits it and the other answers CheckinAlready. An
-	// unknown code is ErrBookingNotFound.
-	AdmitTicket(ctx context.Context, code string, d DoorCheck, by string) (Checkin, error)
 
 	// SigningKey returns the secret key stored under name, storing fresh
 	// first when there is none: every process on the database gets the
@@ -200,27 +187,12 @@ type CatalogStore interface {
 	ListMovies(ctx context.Context) ([]Movie, error)
 	// DeleteMovie deletes a movie that no show shows.
 	DeleteMovie(ctx context.Context, id string) error
-
-	// DeleteShow deletes a show and its seats when it never had a booking
-	// and no seat of it is locked; otherwise ErrInUse (cancel it instead).
-	// It keeps the id, in the same step, so that CreateShow of it is
-	// ErrShowDeleted.
-	DeleteShow(ctx context.Context, id string) error
 }
 
 // AdminStore is the part of the store port the admin pages use: accounts,
 // the occupancy overview, refunds and the callback log. Every Store has it,
 // so both adapters are held to it by the same conformance suite.
 type AdminStore interface {
-	// CreateAdmin stores a new account; an email in use is ErrAdminExists.
-	CreateAdmin(ctx context.Context, a Admin) error
-	// UpdateAdmin applies Admin.Apply to the account u.ID in one step that
-	// counts the accounts with the admin role, so that two changes at once
-	// can never leave none. It returns the account as stored.
-	UpdateAdmin(ctx context.Context, u AdminUpdate) (Admin, error)
-	// DeleteAdmin deletes an account when Admin.CheckDelete allows, in one
-	// step as UpdateAdmin.
-	DeleteAdmin(ctx context.Context, id string) error
 	// ListAdmins lists the accounts by email.
 	ListAdmins(ctx context.Context) ([]Admin, error)
 	// AdminByEmail returns the admin with a normalized email.

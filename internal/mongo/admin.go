@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
-	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"boxoffice/internal/booking"
@@ -40,105 +39,6 @@ func (d adminDoc) admin() booking.Admin {
 // isAdminRole selects the accounts with the admin role, those from before
 // roles included.
 var isAdminRole = bson.D{{Key: "role", Value: bson.D{{Key: "$ne", Value: string(booking.RoleStaff)}}}}
-
-// CreateAdmin inserts a new account; the unique index on email refuses a
-// second one.
-func (s *Store) CreateAdmin(ctx context.Context, a booking.Admin) error {
-	_, err := s.col(colAdmins).InsertOne(ctx, adminDoc{
-		ID: a.ID, Email: a.Email, PasswordHash: a.PasswordHash, Role: string(a.Role), SessionVersion: a.SessionVersion,
-		CreatedAt: nanos(a.CreatedAt), UpdatedAt: nanos(a.UpdatedAt),
-	})
-	if mongo.IsDuplicateKeyError(err) {
-		return booking.ErrAdminExists
-	}
-	if err != nil {
-		return fmt.Errorf("mongo: create admin: %w", err)
-	}
-	return nil
-}
-
-// UpdateAdmin reads the account and counts the admins, lets
-// booking.Admin.Apply decide, and writes, in one transaction.
-func (s *Store) UpdateAdmin(ctx context.Context, u booking.AdminUpdate) (booking.Admin, error) {
-	a, err := inTx(ctx, s, func(ctx context.Context) (booking.Admin, error) {
-		a, admins, err := s.adminAndCount(ctx, u.ID)
-		if err != nil {
-			return booking.Admin{}, err
-		}
-		next, changed, err := a.Apply(u, admins)
-		if err != nil || !changed {
-			return a, err
-		}
-		if next.Role != a.Role {
-			if err := s.guardAdmins(ctx); err != nil {
-				return booking.Admin{}, err
-			}
-		}
-		_, err = s.col(colAdmins).UpdateOne(ctx, byID(a.ID), bson.D{{Key: "$set", Value: bson.D{
-			{Key: "password_hash", Value: next.PasswordHash},
-			{Key: "role", Value: string(next.Role)},
-			{Key: "session_version", Value: next.SessionVersion},
-			{Key: "updated_at", Value: nanos(next.UpdatedAt)},
-		}}})
-		if err != nil {
-			return booking.Admin{}, fmt.Errorf("update admin: %w", err)
-		}
-		return next, nil
-	})
-	if err != nil {
-		return booking.Admin{}, wrap("update admin", err)
-	}
-	return a, nil
-}
-
-// DeleteAdmin deletes an account that booking.Admin.CheckDelete allows, in
-// one transaction.
-func (s *Store) DeleteAdmin(ctx context.Context, id string) error {
-	_, err := inTx(ctx, s, func(ctx context.Context) (struct{}, error) {
-		a, admins, err := s.adminAndCount(ctx, id)
-		if err != nil {
-			return struct{}{}, err
-		}
-		if err := a.CheckDelete(admins); err != nil {
-			return struct{}{}, err
-		}
-		if a.Role == booking.RoleAdmin {
-			if err := s.guardAdmins(ctx); err != nil {
-				return struct{}{}, err
-			}
-		}
-		if _, err := s.col(colAdmins).DeleteOne(ctx, byID(id)); err != nil {
-			return struct{}{}, fmt.Errorf("delete admin: %w", err)
-		}
-		return struct{}{}, nil
-	})
-	return wrap("delete admin", err)
-}
-
-func (s *Store) adminAndCount(ctx context.Context, id string) (booking.Admin, int, error) {
-	var d adminDoc
-	if err := s.col(colAdmins).FindOne(ctx, byID(id)).Decode(&d); err != nil {
-		return booking.Admin{}, 0, noDoc(err, booking.ErrAdminNotFound, "read admin")
-	}
-	n, err := s.col(colAdmins).CountDocuments(ctx, isAdminRole)
-	if err != nil {
-		return booking.Admin{}, 0, fmt.Errorf("count admins: %w", err)
-	}
-	return d.admin(), int(n), nil
-}
-
-// guardAdmins writes every admin-role account inside a transaction that
-// may take the admin role away from one. Under snapshot isolation two such
-// transactions would otherwise each count the other's account and both
-// commit, leaving no admin; writing the documents both counted makes them
-// conflict, and the retried one counts again.
-func (s *Store) guardAdmins(ctx context.Context) error {
-	_, err := s.col(colAdmins).UpdateMany(ctx, isAdminRole, bson.D{{Key: "$inc", Value: bson.D{{Key: "guard", Value: 1}}}})
-	if err != nil {
-		return fmt.Errorf("guard admins: %w", err)
-	}
-	return nil
-}
 
 // ListAdmins lists the accounts by email.
 func (s *Store) ListAdmins(ctx context.Context) ([]booking.Admin, error) {

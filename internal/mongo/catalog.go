@@ -243,48 +243,6 @@ func (s *Store) DeleteMovie(ctx context.Context, id string) error {
 	return wrap("delete movie", err)
 }
 
-// DeleteShow deletes a show that never had a booking and has no locked
-// seat, with its seats and its holds, in one transaction. A hold racing it
-// writes one of the seats this deletes, so one of the two retries against
-// the other's result. A show far bigger than any screen (`boxoffice seed`
-// makes some) may not fit in TxTimeout; then nothing is deleted.
-func (s *Store) DeleteShow(ctx context.Context, id string) error {
-	_, err := inTx(ctx, s, func(ctx context.Context) (struct{}, error) {
-		if err := exists(ctx, s.col(colShows), id, booking.ErrShowNotFound); err != nil {
-			return struct{}{}, err
-		}
-		n, err := s.col(colBookings).CountDocuments(ctx, bson.D{{Key: "show_id", Value: id}})
-		if err != nil || n > 0 {
-			return struct{}{}, inUse(err, "count bookings", "The show has %d booking(s): cancel it instead, which refunds them.", n)
-		}
-		// As in cancelShow: every locked seat has its hold's id, and the
-		// range keeps the scan within show_hold's entries of locked seats.
-		n, err = s.col(colSeats).CountDocuments(ctx, bson.D{
-			{Key: "show_id", Value: id},
-			{Key: "hold_id", Value: bson.D{{Key: "$gt", Value: ""}}},
-			{Key: "status", Value: string(booking.SeatLocked)},
-		})
-		if err != nil || n > 0 {
-			return struct{}{}, inUse(err, "count locked seats", "%d seat(s) of the show are held just now: cancel it instead.", n)
-		}
-		if _, err := s.col(colSeats).DeleteMany(ctx, bson.D{{Key: "show_id", Value: id}}); err != nil {
-			return struct{}{}, fmt.Errorf("delete seats: %w", err)
-		}
-		if _, err := s.col(colHolds).DeleteMany(ctx, bson.D{{Key: "show_id", Value: id}}); err != nil {
-			return struct{}{}, fmt.Errorf("delete holds: %w", err)
-		}
-		if _, err := s.col(colShows).DeleteOne(ctx, byID(id)); err != nil {
-			return struct{}{}, fmt.Errorf("delete show: %w", err)
-		}
-		if _, err := s.col(colDeletedShows).UpdateOne(ctx, byID(id),
-			bson.D{{Key: "$setOnInsert", Value: bson.D{{Key: "deleted", Value: true}}}}, options.UpdateOne().SetUpsert(true)); err != nil {
-			return struct{}{}, fmt.Errorf("keep deleted show id: %w", err)
-		}
-		return struct{}{}, nil
-	})
-	return wrap("delete show", err)
-}
-
 // exists is sentinel unless col has a document with _id id.
 func exists(ctx context.Context, col *mongo.Collection, id string, sentinel error) error {
 	err := col.FindOne(ctx, byID(id), options.FindOne().SetProjection(bson.D{{Key: "_id", Value: 1}})).Err()

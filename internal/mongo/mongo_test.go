@@ -340,7 +340,7 @@ func TestSeatsInOneGridPlace(t *testing.T) {
 		return booking.Seat{ID: row + strconv.Itoa(num), Row: row, Number: num, GridCol: col, Price: 100}
 	}
 	// Created against the map order: by place, then by id descending.
-	if err := s.CreateShow(ctx, show, []booking.Seat{mk("C", 3, 1), mk("B", 2, 0), mk("A", 9, 1), mk("A", 1, 0)}); err != nil {
+	if err := booking.CreateShowStep(ctx, s, time.Now, show, []booking.Seat{mk("C", 3, 1), mk("B", 2, 0), mk("A", 9, 1), mk("A", 1, 0)}); err != nil {
 		t.Fatalf("CreateShow: %v", err)
 	}
 	want := []string{"A1", "B2", "A9", "C3"}
@@ -378,7 +378,7 @@ func TestSeatQueryPlans(t *testing.T) {
 			seats = append(seats, booking.Seat{ID: row + strconv.Itoa(c+1), Row: row, Number: c + 1, GridRow: r, GridCol: c, Price: 100})
 		}
 	}
-	if err := s.CreateShow(ctx, show, seats); err != nil {
+	if err := booking.CreateShowStep(ctx, s, time.Now, show, seats); err != nil {
 		t.Fatalf("CreateShow: %v", err)
 	}
 	m := booking.Moment{Now: time.Now(), TTL: time.Minute, AllowGaps: true}
@@ -651,10 +651,10 @@ func TestDuplicateShowIsRefused(t *testing.T) {
 	ctx := context.Background()
 	show := booking.Show{ID: booking.NewID(), StartsAt: time.Now(), Currency: "INR"}
 	seats := []booking.Seat{{ID: "A1", Row: "A", Number: 1, Price: 100}, {ID: "A2", Row: "A", Number: 2, GridCol: 1, Price: 100}}
-	if err := s.CreateShow(ctx, show, seats); err != nil {
+	if err := booking.CreateShowStep(ctx, s, time.Now, show, seats); err != nil {
 		t.Fatalf("CreateShow: %v", err)
 	}
-	if err := s.CreateShow(ctx, show, seats); booking.ErrorCode(err) != booking.EINVALID {
+	if err := booking.CreateShowStep(ctx, s, time.Now, show, seats); booking.ErrorCode(err) != booking.EINVALID {
 		t.Errorf("second CreateShow = %v, want an EINVALID error", err)
 	}
 	if n, err := s.col(colSeats).CountDocuments(ctx, bson.D{{Key: "show_id", Value: show.ID}}); err != nil || n != 2 {
@@ -674,7 +674,7 @@ func TestCreateShowInBatches(t *testing.T) {
 			seats = append(seats, booking.Seat{ID: row + strconv.Itoa(c+1), Row: row, Number: c + 1, GridRow: r, GridCol: c, Price: 100})
 		}
 	}
-	if err := s.CreateShow(ctx, show, seats); err != nil {
+	if err := booking.CreateShowStep(ctx, s, time.Now, show, seats); err != nil {
 		t.Fatalf("CreateShow: %v", err)
 	}
 	o, err := s.Occupancy(ctx, show.ID, booking.Moment{Now: time.Now(), TTL: time.Minute, AllowGaps: true})

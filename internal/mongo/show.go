@@ -71,26 +71,8 @@ func (d showDoc) show() booking.Show {
 // request far below MongoDB's 48 MB message limit.
 const seatBatch = 1000
 
-// CreateShow stores a show and its seats, all available. The seats go first
-// and the show document last, so that a show is never listed with seats
-// missing. It is not one transaction on purpose: `boxoffice seed` creates
-// shows of a million seats, far beyond what a transaction should hold. The
-// seats are insert-only upserts, so a failure or a crash before the show
-// document leaves seats that nobody can hold (a hold reads the show first)
-// and that a retry with the same id takes up, and two processes creating
-// one show (the demo's ids are derived, not random) write the same seats;
-// the show document's insert decides which one created it (ErrShowExists
-// for the other).
-func (s *Store) CreateShow(ctx context.Context, show booking.Show, seats []booking.Seat) error {
-	// A seat listed twice would fail one insert of an unordered batch and
-	// leave the others: refuse it before writing anything.
-	seen := make(map[string]bool, len(seats))
-	for _, st := range seats {
-		if seen[st.ID] {
-			return booking.Errorf(booking.EINVALID, "Show %s lists seat %s twice.", show.ID, st.ID)
-		}
-		seen[st.ID] = true
-	}
+// toShowDoc is show as stored, with what never changes about its seats.
+func toShowDoc(show booking.Show, seats []booking.Seat) showDoc {
 	doc := showDoc{
 		ID: show.ID,
 		Movie: movieDoc{
@@ -116,68 +98,7 @@ func (s *Store) CreateShow(ctx context.Context, show booking.Show, seats []booki
 			doc.MaxPrice = p
 		}
 	}
-	switch err := s.showExists(ctx, show.ID); {
-	case err == nil:
-		return booking.ErrShowExists
-	case !errors.Is(err, booking.ErrShowNotFound):
-		return err
-	}
-	// Read after the show was found missing: DeleteShow removes the show
-	// and keeps its id in one transaction, so a show deleted before that
-	// read has its id here now.
-	switch err := s.col(colDeletedShows).FindOne(ctx, byID(show.ID)).Err(); {
-	case err == nil:
-		return booking.ErrShowDeleted
-	case !errors.Is(err, mongo.ErrNoDocuments):
-		return fmt.Errorf("mongo: create show: deleted ids: %w", err)
-	}
-	// Each seat is an upsert that only inserts ($setOnInsert), unordered:
-	// two processes creating the same show (seeding the demo, whose ids are
-	// derived) write the same seats and neither undoes the other's, and
-	// seats left by a crash before the show document are taken up by the
-	// next CreateShow of that id. The show document, inserted last, decides
-	// who created the show: a show never lists seats it does not have.
-	batch := make([]mongo.WriteModel, 0, min(seatBatch, len(seats)))
-	writeOpts := options.BulkWrite().SetOrdered(false)
-	flush := func() error {
-		if len(batch) == 0 {
-			return nil
-		}
-		if _, err := s.col(colSeats).BulkWrite(ctx, batch, writeOpts); err != nil {
-			return fmt.Errorf("mongo: create show: seats: %w", err)
-		}
-		batch = batch[:0]
-		return nil
-	}
-	for _, st := range seats {
-		d := toSeatDoc(show.ID, st)
-		fields, err := withoutID(d)
-		if err != nil {
-			return fmt.Errorf("mongo: create show: %w", err)
-		}
-		// The filter names the seat key besides _id (which implies it), so
-		// that a seats collection sharded on {show_id, seat_id} or
-		// {show_id} can route the upsert to one shard, which MongoDB does
-		// only for an upsert whose filter names the whole shard key.
-		filter := bson.D{{Key: "_id", Value: d.ID}, {Key: "show_id", Value: d.ShowID}, {Key: "seat_id", Value: d.SeatID}}
-		batch = append(batch, mongo.NewUpdateOneModel().SetFilter(filter).
-			SetUpdate(bson.D{{Key: "$setOnInsert", Value: fields}}).SetUpsert(true))
-		if len(batch) == seatBatch {
-			if err := flush(); err != nil {
-				return err
-			}
-		}
-	}
-	if err := flush(); err != nil {
-		return err
-	}
-	if _, err := s.col(colShows).InsertOne(ctx, doc); err != nil {
-		if mongo.IsDuplicateKeyError(err) {
-			return booking.ErrShowExists // a concurrent CreateShow of the same id won
-		}
-		return fmt.Errorf("mongo: create show: %w", err)
-	}
-	return nil
+	return doc
 }
 
 // CountShows counts all shows, past ones too.
@@ -307,122 +228,6 @@ func (s *Store) seatsLeft(ctx context.Context, showIDs []string, m booking.Momen
 		left[g.ShowID] = g.N
 	}
 	return left, nil
-}
-
-// cancellation is what one attempt of CancelShow returns.
-type cancellation struct {
-	show booking.Show
-	due  []booking.Booking
-}
-
-// CancelShow cancels a show in one transaction: its cancelled_at, the seats
-// its holds still lock freed and those holds, found through the seats'
-// hold ids (the show_hold index), released as ReleaseHold leaves them, and
-// each confirmed booking as booking.Booking.CancelledShow leaves it. A
-// cancelled show is returned as it is, with no booking.
-func (s *Store) CancelShow(ctx context.Context, showID string, m booking.Moment) (booking.Show, []booking.Booking, error) {
-	out, err := inTx(ctx, s, func(ctx context.Context) (cancellation, error) {
-		return s.cancelShow(ctx, showID, m)
-	})
-	if err != nil {
-		return booking.Show{}, nil, wrap("cancel show", err)
-	}
-	return out.show, out.due, nil
-}
-
-// cancelShow is one attempt of CancelShow, run inside a transaction.
-func (s *Store) cancelShow(ctx context.Context, showID string, m booking.Moment) (cancellation, error) {
-	var d showDoc
-	if err := s.col(colShows).FindOne(ctx, byID(showID)).Decode(&d); err != nil {
-		return cancellation{}, noDoc(err, booking.ErrShowNotFound, "read show")
-	}
-	if d.show().Cancelled() {
-		return cancellation{show: d.show()}, nil
-	}
-	d.CancelledAt = nanos(m.Now)
-	if _, err := s.col(colShows).UpdateOne(ctx, byID(showID),
-		bson.D{{Key: "$set", Value: bson.D{{Key: "cancelled_at", Value: d.CancelledAt}}}}); err != nil {
-		return cancellation{}, fmt.Errorf("update show: %w", err)
-	}
-
-	// Every locked seat has its hold's id; the range on hold_id keeps the
-	// scan within the show_hold index's entries of locked seats' holds.
-	locked := bson.D{
-		{Key: "show_id", Value: showID},
-		{Key: "hold_id", Value: bson.D{{Key: "$gt", Value: ""}}},
-		{Key: "status", Value: string(booking.SeatLocked)},
-	}
-	cur, err := s.col(colSeats).Aggregate(ctx, mongo.Pipeline{
-		{{Key: "$match", Value: locked}},
-		{{Key: "$group", Value: bson.D{{Key: "_id", Value: "$hold_id"}}}},
-	})
-	if err != nil {
-		return cancellation{}, fmt.Errorf("read holds of locked seats: %w", err)
-	}
-	var groups []struct {
-		HoldID string `bson:"_id"`
-	}
-	if err := cur.All(ctx, &groups); err != nil {
-		return cancellation{}, fmt.Errorf("read holds of locked seats: %w", err)
-	}
-	if len(groups) > 0 {
-		holdIDs := make([]string, len(groups))
-		for i, g := range groups {
-			holdIDs[i] = g.HoldID
-		}
-		if _, err := s.col(colSeats).UpdateMany(ctx, locked, releaseUpdate); err != nil {
-			return cancellation{}, fmt.Errorf("release seats: %w", err)
-		}
-		if _, err := s.col(colHolds).UpdateMany(ctx,
-			bson.D{
-				{Key: "_id", Value: bson.D{{Key: "$in", Value: holdIDs}}},
-				{Key: "state", Value: string(booking.HoldActive)},
-			},
-			setState(booking.HoldReleased)); err != nil {
-			return cancellation{}, fmt.Errorf("release holds: %w", err)
-		}
-	}
-	// MongoDB sees two transactions conflict only when both write one
-	// document. A hold racing this cancellation writes seats that are not
-	// booked, and a payment landing now writes its pending booking: both
-	// are written here too (show_cancelled_at), so whichever commits second
-	// conflicts, retries, and reads the show cancelled.
-	mark := bson.D{{Key: "$set", Value: bson.D{{Key: "show_cancelled_at", Value: nanos(m.Now)}}}}
-	if _, err := s.col(colSeats).UpdateMany(ctx, bson.D{
-		{Key: "show_id", Value: showID},
-		{Key: "status", Value: bson.D{{Key: "$ne", Value: string(booking.SeatBooked)}}},
-	}, mark); err != nil {
-		return cancellation{}, fmt.Errorf("mark seats: %w", err)
-	}
-	if _, err := s.col(colBookings).UpdateMany(ctx, bson.D{
-		{Key: "show_id", Value: showID},
-		{Key: "state", Value: string(booking.BookingPending)},
-	}, mark); err != nil {
-		return cancellation{}, fmt.Errorf("mark pending bookings: %w", err)
-	}
-
-	cur, err = s.col(colBookings).Find(ctx,
-		bson.D{{Key: "show_id", Value: showID}, {Key: "state", Value: string(booking.BookingConfirmed)}},
-		options.Find().SetSort(bson.D{{Key: "created_at", Value: 1}, {Key: "_id", Value: 1}}))
-	if err != nil {
-		return cancellation{}, fmt.Errorf("read confirmed bookings: %w", err)
-	}
-	var docs []bookingDoc
-	if err := cur.All(ctx, &docs); err != nil {
-		return cancellation{}, fmt.Errorf("read confirmed bookings: %w", err)
-	}
-	var due []booking.Booking
-	for _, bd := range docs {
-		b, changed := bd.booking().CancelledShow(m.Now)
-		if !changed {
-			continue
-		}
-		if err := s.saveBooking(ctx, bd.booking(), b); err != nil {
-			return cancellation{}, err
-		}
-		due = append(due, b)
-	}
-	return cancellation{show: d.show(), due: due}, nil
 }
 
 // withoutID is v as a document without its _id, which an upsert takes

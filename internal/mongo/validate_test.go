@@ -46,7 +46,7 @@ func TestCreateShowRefusesDuplicateSeats(t *testing.T) {
 	s := &Store{txTimeout: TxTimeout}
 	show := booking.Show{ID: booking.NewID(), StartsAt: time.Now(), Currency: "INR"}
 	seats := []booking.Seat{{ID: "A1", Price: 100}, {ID: "A2", GridCol: 1, Price: 100}, {ID: "A1", GridCol: 2, Price: 100}}
-	if err := s.CreateShow(context.Background(), show, seats); booking.ErrorCode(err) != booking.EINVALID {
+	if err := booking.CreateShowStep(context.Background(), s, time.Now, show, seats); booking.ErrorCode(err) != booking.EINVALID {
 		t.Errorf("CreateShow with seat A1 twice = %v, want an EINVALID error", err)
 	}
 }
@@ -66,7 +66,7 @@ func TestOrphanSeatsAreHiddenAndTakenUp(t *testing.T) {
 	if _, err := s.Seats(ctx, show.ID); !errors.Is(err, booking.ErrShowNotFound) {
 		t.Errorf("Seats of a show with orphan seats = %v, want ErrShowNotFound", err)
 	}
-	if err := s.CreateShow(ctx, show, seats); err != nil {
+	if err := booking.CreateShowStep(ctx, s, time.Now, show, seats); err != nil {
 		t.Fatalf("CreateShow over an orphan seat: %v", err)
 	}
 	if n, err := s.col(colSeats).CountDocuments(ctx, bson.D{{Key: "show_id", Value: show.ID}}); err != nil || n != 2 {
@@ -85,7 +85,7 @@ func TestReusedHoldIDFailsAtOnce(t *testing.T) {
 	ctx := context.Background()
 	show := booking.Show{ID: booking.NewID(), StartsAt: time.Now(), Currency: "INR"}
 	seats := []booking.Seat{{ID: "A1", Row: "A", Number: 1, Price: 100}, {ID: "A2", Row: "A", Number: 2, GridCol: 1, Price: 100}}
-	if err := s.CreateShow(ctx, show, seats); err != nil {
+	if err := booking.CreateShowStep(ctx, s, time.Now, show, seats); err != nil {
 		t.Fatal(err)
 	}
 	m := booking.Moment{Now: time.Now(), TTL: time.Minute, AllowGaps: true}

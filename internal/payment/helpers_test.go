@@ -47,7 +47,7 @@ func (w world) payment(t testing.TB) booking.Payment {
 			Category: "Classic", Price: 22500, Kind: booking.KindStandard, Status: booking.SeatAvailable,
 		})
 	}
-	if err := w.store.CreateShow(ctx, show, seats); err != nil {
+	if err := booking.CreateShowStep(ctx, w.store, time.Now, show, seats); err != nil {
 		t.Fatalf("CreateShow: %v", err)
 	}
 	holdID, err := w.svc.HoldSeats(ctx, show.ID, "visitor1", []string{"A1", "A2"})

@@ -34,7 +34,7 @@ func BenchmarkListOccupancy(b *testing.B) {
 		show.StartsAt = t0.Add(time.Duration(i/perDay)*24*time.Hour + time.Duration(i%perDay)*time.Minute)
 		th := i % theatres
 		show.Theatre = booking.Theatre{ID: fmt.Sprintf("t%02d", th), Name: fmt.Sprintf("Theatre %02d", th), City: "Pune"}
-		if err := s.CreateShow(ctx, show, seats); err != nil {
+		if err := booking.CreateShowStep(ctx, s, time.Now, show, seats); err != nil {
 			b.Fatal(err)
 		}
 		ids = append(ids, id)

@@ -58,7 +58,7 @@ func newBenchDB(b *testing.B, nShows int) *benchDB {
 	for i := range nShows {
 		id := fmt.Sprintf("show%05d", i)
 		show, seats := testShow(id, benchRows, benchCols)
-		if err := s.CreateShow(ctx, show, seats); err != nil {
+		if err := booking.CreateShowStep(ctx, s, time.Now, show, seats); err != nil {
 			b.Fatal(err)
 		}
 		db.shows = append(db.shows, id)

@@ -77,31 +77,3 @@ func bookingByTicketCode(ctx context.Context, q rowQuerier, code string) (bookin
 	b, err := scanBooking(q.QueryRowContext(ctx, `SELECT `+bookingColumns+` FROM bookings WHERE ticket_code = ?`, code))
 	return b, notFound(err, booking.ErrBookingNotFound)
 }
-
-// AdmitTicket reads the booking and its show, lets booking.Admit decide and
-// writes the admission, in one write transaction.
-func (s *Store) AdmitTicket(ctx context.Context, code string, d booking.DoorCheck, by string) (booking.Checkin, error) {
-	var c booking.Checkin
-	err := s.inTx(ctx, "admit ticket", func(tx *sql.Tx) error {
-		if code == "" {
-			return booking.ErrBookingNotFound
-		}
-		b, err := bookingByTicketCode(ctx, tx, code)
-		if err != nil {
-			return err
-		}
-		sh, err := getShow(ctx, tx, b.ShowID)
-		if err != nil {
-			return err
-		}
-		var changed bool
-		if c, changed = booking.Admit(b, sh, d, by); !changed {
-			return nil
-		}
-		return updateBooking(ctx, tx, b, c.Booking)
-	})
-	if err != nil {
-		return booking.Checkin{}, err
-	}
-	return c, nil
-}

@@ -153,29 +153,6 @@ func (s *Store) DeleteMovie(ctx context.Context, id string) error {
 	})
 }
 
-// DeleteShow deletes a show that never had a booking and has no locked
-// seat, with its seats and its holds.
-func (s *Store) DeleteShow(ctx context.Context, id string) error {
-	return s.inTx(ctx, "delete show", func(tx *sql.Tx) error {
-		if err := exists(ctx, tx, `SELECT 1 FROM shows WHERE id = ?`, id, booking.ErrShowNotFound); err != nil {
-			return err
-		}
-		if n, err := count(ctx, tx, `SELECT count(*) FROM bookings WHERE show_id = ?`, id); err != nil || n > 0 {
-			return inUse(err, "The show has %d booking(s): cancel it instead, which refunds them.", n)
-		}
-		if n, err := count(ctx, tx, `SELECT count(*) FROM seats INDEXED BY seats_hold WHERE show_id = ? AND status = 'locked'`, id); err != nil || n > 0 {
-			return inUse(err, "%d seat(s) of the show are held just now: cancel it instead.", n)
-		}
-		for _, q := range []string{`DELETE FROM seats WHERE show_id = ?`, `DELETE FROM holds WHERE show_id = ?`, `DELETE FROM shows WHERE id = ?`,
-			`INSERT OR IGNORE INTO deleted_shows (id) VALUES (?)`} {
-			if _, err := tx.ExecContext(ctx, q, id); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-}
-
 // exists is sentinel unless query, with arg, finds a row.
 func exists(ctx context.Context, tx *sql.Tx, query string, arg any, sentinel error) error {
 	var one int

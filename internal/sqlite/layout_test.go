@@ -19,7 +19,7 @@ func TestSeatsLayoutCache(t *testing.T) {
 	b := reopen(t, path) // another process: its changes bypass a's cache
 	ctx := context.Background()
 	show, seats := testShow("s1", 3, 5)
-	if err := a.CreateShow(ctx, show, seats); err != nil {
+	if err := booking.CreateShowStep(ctx, a, time.Now, show, seats); err != nil {
 		t.Fatal(err)
 	}
 	check := func(step string) {

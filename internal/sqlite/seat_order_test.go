@@ -26,7 +26,7 @@ func TestSeatsInOneGridPlace(t *testing.T) {
 			Category: "Std", Price: 100, Kind: booking.KindStandard}
 	}
 	// Created against the map order: by place, then by id descending.
-	if err := s.CreateShow(ctx, show, []booking.Seat{mk("C", 3, 1), mk("B", 2, 0), mk("A", 9, 1), mk("A", 1, 0)}); err != nil {
+	if err := booking.CreateShowStep(ctx, s, time.Now, show, []booking.Seat{mk("C", 3, 1), mk("B", 2, 0), mk("A", 9, 1), mk("A", 1, 0)}); err != nil {
 		t.Fatalf("CreateShow: %v", err)
 	}
 	want := []string{"A1", "B2", "A9", "C3"}

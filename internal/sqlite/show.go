@@ -33,51 +33,6 @@ func getShow(ctx context.Context, q rowQuerier, showID string) (booking.Show, er
 	return sh, notFound(err, booking.ErrShowNotFound)
 }
 
-// CreateShow stores a show and its seats, all available, in one transaction
-// with prepared inserts: seeding a million seats is ~2000 of these.
-func (s *Store) CreateShow(ctx context.Context, show booking.Show, seats []booking.Seat) error {
-	if show.ID == "" {
-		return booking.Errorf(booking.EINVALID, "A show needs an id.")
-	}
-	err := s.inTx(ctx, "create show", func(tx *sql.Tx) error {
-		var deleted int
-		err := tx.QueryRowContext(ctx, `SELECT count(*) FROM deleted_shows WHERE id = ?`, show.ID).Scan(&deleted)
-		switch {
-		case err != nil:
-			return err
-		case deleted > 0:
-			return booking.ErrShowDeleted
-		}
-		_, err = tx.StmtContext(ctx, s.stmts.insertShow).ExecContext(ctx,
-			show.ID, show.Movie.ID, show.Movie.Title, show.Movie.Rating, show.Movie.RuntimeMin, show.Movie.Language,
-			show.Theatre.ID, show.Theatre.Name, show.Theatre.City, show.Screen, nanos(show.StartsAt), show.Currency,
-			nanos(show.CancelledAt), show.ScreenID, show.Theatre.TimeZone)
-		if isConstraint(err) {
-			return booking.ErrShowExists
-		}
-		if err != nil {
-			return err
-		}
-		ins := tx.StmtContext(ctx, s.stmts.insertSeat)
-		for _, seat := range seats {
-			kind := seat.Kind
-			if kind == "" {
-				kind = booking.KindStandard
-			}
-			_, err := ins.ExecContext(ctx, show.ID, seat.ID, seat.Row, seat.Number, seat.GridRow, seat.GridCol,
-				seat.Category, int64(seat.Price), string(kind))
-			if isConstraint(err) {
-				return booking.Errorf(booking.EINVALID, "Seat %s appears twice in show %s.", seat.ID, show.ID)
-			}
-			if err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	return err
-}
-
 // CountShows counts every show, past ones too.
 func (s *Store) CountShows(ctx context.Context) (int, error) {
 	var n int
@@ -158,67 +113,6 @@ func prefixed(p, columns string) string {
 		out = append(out, c)
 	}
 	return string(out)
-}
-
-// CancelShow cancels a show in one transaction: the show's cancelled_at,
-// its locked seats freed and their holds (found through seats_hold, not by
-// walking holds) released, and each confirmed booking as
-// booking.Booking.CancelledShow leaves it.
-func (s *Store) CancelShow(ctx context.Context, showID string, m booking.Moment) (booking.Show, []booking.Booking, error) {
-	var (
-		show booking.Show
-		due  []booking.Booking
-	)
-	err := s.inTx(ctx, "cancel show", func(tx *sql.Tx) error {
-		due = nil
-		var err error
-		if show, err = getShow(ctx, tx, showID); err != nil || show.Cancelled() {
-			return err
-		}
-		show.CancelledAt = m.Now
-		if _, err := tx.ExecContext(ctx, `UPDATE shows SET cancelled_at = ? WHERE id = ?`, m.Now.UnixNano(), showID); err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE holds SET state = 'released' WHERE state = 'active' AND id IN
-			(SELECT DISTINCT hold_id FROM seats INDEXED BY seats_hold WHERE show_id = ? AND status = 'locked')`, showID); err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE seats SET status = 'available', hold_id = NULL, hold_owner = NULL, locked_at = NULL
-			WHERE show_id = ? AND status = 'locked'`, showID); err != nil {
-			return err
-		}
-		rows, err := tx.QueryContext(ctx, `SELECT `+bookingColumns+` FROM bookings WHERE show_id = ? AND state = 'confirmed'
-			ORDER BY created_at, id`, showID)
-		if err != nil {
-			return err
-		}
-		var confirmed []booking.Booking
-		for rows.Next() {
-			b, err := scanBooking(rows)
-			if err != nil {
-				rows.Close()
-				return err
-			}
-			confirmed = append(confirmed, b)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		for _, b := range confirmed {
-			if nb, changed := b.CancelledShow(m.Now); changed {
-				if err := updateBooking(ctx, tx, b, nb); err != nil {
-					return err
-				}
-				due = append(due, nb)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return booking.Show{}, nil, wrapErr("cancel show", err)
-	}
-	return show, due, nil
 }
 
 // ShowSeats reads the show, its seats and owner's active hold in one read

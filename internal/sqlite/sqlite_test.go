@@ -82,7 +82,7 @@ func testShow(id string, rows, cols int) (booking.Show, []booking.Seat) {
 func mustCreateShow(tb testing.TB, s *Store, id string, rows, cols int) {
 	tb.Helper()
 	show, seats := testShow(id, rows, cols)
-	if err := s.CreateShow(context.Background(), show, seats); err != nil {
+	if err := booking.CreateShowStep(context.Background(), s, time.Now, show, seats); err != nil {
 		tb.Fatalf("create show: %v", err)
 	}
 }

@@ -132,7 +132,7 @@ func TestWheelchairWithCompanions(t *testing.T) {
 		seats = append(seats, booking.Seat{ShowID: show.ID, ID: "A" + itoa(n+1), Row: "A", Number: n + 1, GridCol: n,
 			Category: "Classic", Price: 18000, Kind: kind, Status: booking.SeatAvailable})
 	}
-	if err := a.store.CreateShow(context.Background(), show, seats); err != nil {
+	if err := booking.CreateShowStep(context.Background(), a.store, time.Now, show, seats); err != nil {
 		t.Fatal(err)
 	}
 	c := a.client()

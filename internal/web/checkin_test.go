@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"boxoffice/internal/booking"
 	"context"
 	"net/http"
 	"net/url"
@@ -17,7 +18,7 @@ func (a *app) soonShow(t *testing.T, id string, start time.Time) string {
 	for i := range seats {
 		seats[i].ShowID = id
 	}
-	if err := a.store.CreateShow(context.Background(), show, seats); err != nil {
+	if err := booking.CreateShowStep(context.Background(), a.store, time.Now, show, seats); err != nil {
 		t.Fatal(err)
 	}
 	return id

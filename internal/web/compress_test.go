@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"boxoffice/internal/booking"
 	"boxoffice/internal/testkit"
@@ -86,7 +87,7 @@ func TestCompressedSeatMap(t *testing.T) {
 				Status: booking.SeatAvailable})
 		}
 	}
-	if err := a.store.CreateShow(context.Background(), show, seats); err != nil {
+	if err := booking.CreateShowStep(context.Background(), a.store, time.Now, show, seats); err != nil {
 		t.Fatal(err)
 	}
 	c := a.client()

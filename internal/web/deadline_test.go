@@ -65,7 +65,7 @@ func newStuckApp(t *testing.T, timeout time.Duration) (*app, *stuckStore) {
 	}
 	t.Cleanup(func() { store.Close() })
 	show, seats := testShow()
-	if err := store.CreateShow(context.Background(), show, seats); err != nil {
+	if err := booking.CreateShowStep(context.Background(), store, time.Now, show, seats); err != nil {
 		t.Fatal(err)
 	}
 	stuck := &stuckStore{Store: store}

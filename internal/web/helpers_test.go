@@ -60,7 +60,7 @@ func newApp(t testing.TB, edit ...func(*web.Options)) *app {
 	path := filepath.Join(t.TempDir(), "db.sqlite")
 	a := startApp(t, path, booking.NewManualClock(testStart), edit...)
 	show, seats := testShow()
-	if err := a.store.CreateShow(context.Background(), show, seats); err != nil {
+	if err := booking.CreateShowStep(context.Background(), a.store, time.Now, show, seats); err != nil {
 		t.Fatalf("CreateShow: %v", err)
 	}
 	return a
@@ -90,7 +90,7 @@ func newAppWith(t testing.TB, p booking.Policy, edit ...func(*web.Options)) *app
 	path := filepath.Join(t.TempDir(), "db.sqlite")
 	a := startAppWith(t, path, booking.NewManualClock(testStart), p, edit...)
 	show, seats := testShow()
-	if err := a.store.CreateShow(context.Background(), show, seats); err != nil {
+	if err := booking.CreateShowStep(context.Background(), a.store, time.Now, show, seats); err != nil {
 		t.Fatal(err)
 	}
 	return a

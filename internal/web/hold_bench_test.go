@@ -60,7 +60,7 @@ func newBenchRoute(b *testing.B, holdRate int) *benchRoute {
 		b.Fatal(err)
 	}
 	ss := catalog.Synthetic(1, 20, 25, time.Now().Add(24*time.Hour))[0]
-	if err := store.CreateShow(ctx, ss.Show, ss.Seats); err != nil {
+	if err := booking.CreateShowStep(ctx, store, time.Now, ss.Show, ss.Seats); err != nil {
 		b.Fatal(err)
 	}
 	svc := booking.NewService(store, nil, booking.DefaultPolicy)

@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"boxoffice/internal/booking"
 	"context"
 	"strings"
 	"testing"
@@ -18,7 +19,7 @@ func TestMayFreeInTheatreZone(t *testing.T) {
 	for i := range seats {
 		seats[i].ShowID = show.ID
 	}
-	if err := a.store.CreateShow(context.Background(), show, seats); err != nil {
+	if err := booking.CreateShowStep(context.Background(), a.store, time.Now, show, seats); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := a.svc.HoldSeats(context.Background(), show.ID, "someone else", []string{"B2"}); err != nil {

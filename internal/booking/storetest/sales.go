@@ -18,6 +18,7 @@ var salesTests = []test{
 	{"PayRefusedFromTheClose", testPayRefusedFromTheClose},
 	{"PaymentStartedBeforeTheCloseSettles", testPaymentStartedBeforeTheCloseSettles},
 	{"CancelShow", testCancelShow},
+	{"CancelShowInBatches", testCancelShowInBatches},
 }
 
 // closing is a moment relative to the start of a show starting at later,
