@@ -62,7 +62,7 @@ var (
 
 	ErrPaymentMismatch = &Error{Code: EINVALID, Message: "The payment does not match its hold or amount."}
 	// ErrCheckoutSuperseded is a checkout recorded for an attempt that a
-	// later Pay has replaced meanwhile (Store.SetCheckoutRef).
+	// later Pay has replaced meanwhile (SetCheckoutRefStep).
 	ErrCheckoutSuperseded = &Error{Code: ECONFLICT, Message: "Pay was pressed again meanwhile; please press Pay once more."}
 
 	ErrNotRefundDue    = &Error{Code: EINVALID, Message: "Only a booking due a refund can be marked refunded."}
