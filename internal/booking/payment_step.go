@@ -35,20 +35,8 @@ func StartPaymentStep(ctx context.Context, st Transactor, clock func() time.Time
 	err := st.Atomically(ctx, clock, func(tx Tx) error {
 		m := m
 		m.Now = tx.Now()
-		h, err := tx.Hold(holdID)
+		h, err := ownHoldOnSale(tx, holdID, owner, m)
 		if err != nil {
-			return err
-		}
-		if err := h.CheckOwner(owner); err != nil {
-			return err
-		}
-		// The show first: a cancelled show or closed sales is why,
-		// whatever became of the hold meanwhile.
-		show, err := tx.SaleFacts(h.ShowID)
-		if err != nil {
-			return err
-		}
-		if err := show.CheckOnSale(m); err != nil {
 			return err
 		}
 		if err := h.CheckPayable(m); err != nil {
@@ -89,6 +77,24 @@ func StartPaymentStep(ctx context.Context, st Transactor, clock func() time.Time
 		return Payment{}, Booking{}, err
 	}
 	return p, b, nil
+}
+
+// ownHoldOnSale reads owner's hold holdID (ErrNotOwner for anyone else)
+// and checks that its show is on sale at m: a cancelled show or closed
+// sales is the answer first, whatever became of the hold meanwhile.
+func ownHoldOnSale(tx Tx, holdID, owner string, m Moment) (Hold, error) {
+	h, err := tx.Hold(holdID)
+	if err != nil {
+		return Hold{}, err
+	}
+	if err := h.CheckOwner(owner); err != nil {
+		return Hold{}, err
+	}
+	show, err := tx.SaleFacts(h.ShowID)
+	if err != nil {
+		return Hold{}, err
+	}
+	return h, show.CheckOnSale(m)
 }
 
 // SettlePaymentStep applies a verified provider event once (SPEC §2
