@@ -62,15 +62,16 @@ var (
 
 	ErrPaymentMismatch = &Error{Code: EINVALID, Message: "The payment does not match its hold or amount."}
 	// ErrCheckoutSuperseded is a checkout recorded for an attempt that a
-	// later Pay has replaced meanwhile (Store.SetCheckoutRef).
+	// later Pay has replaced meanwhile (SetCheckoutRefStep).
 	ErrCheckoutSuperseded = &Error{Code: ECONFLICT, Message: "Pay was pressed again meanwhile; please press Pay once more."}
 
 	ErrNotRefundDue    = &Error{Code: EINVALID, Message: "Only a booking due a refund can be marked refunded."}
 	ErrAlreadyRefunded = &Error{Code: ECONFLICT, Message: "This booking was already marked refunded."}
 )
 
-// ErrTicketCodeTaken is what a store answers when the ticket code given to
-// SettlePayment already belongs to another booking; it has rolled the whole
+// ErrTicketCodeTaken is what a store's Tx.UpdatePaymentBooking answers when
+// the ticket code given to SettlePaymentStep already belongs to another
+// booking; the step returns it, which rolls the whole
 // settlement back, so the same event can be settled again with a fresh code,
 // as Service.SettlePayment does. It is not an *Error: it never reaches a
 // person, and if it did its text would not be shown.

@@ -314,18 +314,8 @@ func ExtendHoldStep(ctx context.Context, st Transactor, clock func() time.Time, 
 	err := st.Atomically(ctx, clock, func(tx Tx) error {
 		m := m
 		m.Now = tx.Now()
-		h, err := tx.Hold(holdID)
+		h, err := ownHoldOnSale(tx, holdID, owner, m)
 		if err != nil {
-			return err
-		}
-		if err := h.CheckOwner(owner); err != nil {
-			return err
-		}
-		show, err := tx.SaleFacts(h.ShowID)
-		if err != nil {
-			return err
-		}
-		if err := show.CheckOnSale(m); err != nil {
 			return err
 		}
 		next, err := h.Extend(m)

@@ -35,7 +35,7 @@ type Payment struct {
 	CheckoutRef      string
 	CheckoutClosedAt time.Time
 	// CheckoutAttempt numbers the checkouts Pay opened for this payment
-	// (0: none yet); it moves on by compare-and-set (Store.BeginCheckout)
+	// (0: none yet); it moves on by compare-and-set (BeginCheckoutStep)
 	// before a checkout is created, and names the checkout's idempotency
 	// key. CheckoutExpiresAt is when the attempt's checkout expires at the
 	// provider: CheckoutLifetime after the request that began it.
@@ -75,8 +75,8 @@ const CheckoutReuseLeft = 5 * time.Minute
 const CheckoutOpening = time.Minute
 
 // CheckoutOpen reports whether p's last checkout is the current attempt's
-// and has not ended: Store.BeginCheckout closes the previous one, and
-// Store.SetCheckoutRef records the new one open.
+// and has not ended: BeginCheckoutStep closes the previous one, and
+// SetCheckoutRefStep records the new one open.
 func (p Payment) CheckoutOpen() bool {
 	return p.CheckoutRef != "" && p.CheckoutClosedAt.IsZero()
 }

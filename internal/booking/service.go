@@ -220,7 +220,7 @@ func (s *Service) StartPayment(ctx context.Context, holdID, owner, email string)
 		return Payment{}, Booking{}, err
 	}
 	start := PaymentStart{PaymentID: s.newID(), BookingID: s.newID(), Key: NewBookingKey(), Email: addr}
-	return s.store.StartPayment(ctx, holdID, owner, start, s.Now())
+	return StartPaymentStep(ctx, s.store, s.clock.Now, holdID, owner, start, s.Now())
 }
 
 // checkPayable is what StartPayment's store step checks before it creates
@@ -309,7 +309,7 @@ func (s *Service) PrepareCheckout(ctx context.Context, p Payment) (CheckoutPlan,
 				return CheckoutPlan{Payment: p, Done: true}, nil
 			}
 		}
-		np, moved, err := s.store.BeginCheckout(ctx, p.ID, p.CheckoutAttempt, now.Add(CheckoutLifetime), now)
+		np, moved, err := BeginCheckoutStep(ctx, s.store, s.clock.Now, p.ID, p.CheckoutAttempt, CheckoutLifetime)
 		if err != nil {
 			return CheckoutPlan{}, err
 		}
@@ -329,7 +329,7 @@ func (s *Service) CheckoutOpened(ctx context.Context, p Payment, ref string) err
 	if ref == "" || (ref == p.CheckoutRef && p.CheckoutOpen()) {
 		return nil
 	}
-	return s.store.SetCheckoutRef(ctx, p.ID, p.CheckoutAttempt, ref)
+	return SetCheckoutRefStep(ctx, s.store, s.clock.Now, p.ID, p.CheckoutAttempt, ref)
 }
 
 // ticketAttempts bounds how often SettlePayment draws a new ticket code.
@@ -349,7 +349,7 @@ const ticketAttempts = 5
 func (s *Service) SettlePayment(ctx context.Context, ev PaymentEvent) (Settlement, error) {
 	m := s.Now()
 	for attempt := 1; ; attempt++ {
-		st, err := s.store.SettlePayment(ctx, ev, s.ticket(), m)
+		st, err := SettlePaymentStep(ctx, s.store, s.clock.Now, ev, s.ticket(), m)
 		switch {
 		case errors.Is(err, ErrTicketCodeTaken) && attempt == ticketAttempts:
 			return Settlement{}, fmt.Errorf("settle payment: %d ticket codes in a row: %w", attempt, err)
@@ -401,12 +401,12 @@ func (s *Service) Refund(ctx context.Context, bookingID, by string) (Booking, er
 		// Recorded like a refund.failed event, so that the next attempt
 		// asks with a new key instead of being answered this refund again.
 		ev := RefundEvent{ID: "refused_" + r.ID, RefundID: r.ID, BookingID: b.ID, Reason: r.FailureReason}
-		if _, serr := s.store.SettleRefund(ctx, ev, s.Now()); serr != nil {
+		if _, serr := SettleRefundStep(ctx, s.store, s.clock.Now, ev); serr != nil {
 			return Booking{}, fmt.Errorf("refund booking %s: recording the refused refund %s: %w", b.ID, r.ID, serr)
 		}
 		return Booking{}, fmt.Errorf("refund booking %s: refused by the provider: %s: %w", b.ID, r.FailureReason, ErrRefundFailed)
 	}
-	nb, err := s.store.MarkRefunded(ctx, b.ID, r.ID, by, s.clock.Now())
+	nb, err := MarkRefundedStep(ctx, s.store, s.clock.Now, b.ID, r.ID, by)
 	if errors.Is(err, ErrAlreadyRefunded) {
 		// Someone else recorded it meanwhile: the same refund, by its key.
 		return s.store.Booking(ctx, b.ID)
@@ -417,7 +417,7 @@ func (s *Service) Refund(ctx context.Context, bookingID, by string) (Booking, er
 // RefundedElsewhere records that a refund_due booking's money went back
 // outside boxoffice (in the provider's dashboard, say), by admin by.
 func (s *Service) RefundedElsewhere(ctx context.Context, bookingID, by string) (Booking, error) {
-	return s.store.MarkRefunded(ctx, bookingID, "", by, s.clock.Now())
+	return MarkRefundedStep(ctx, s.store, s.clock.Now, bookingID, "", by)
 }
 
 // CancelShow cancels a show (SPEC §10) in steps (CancelShowSteps): the
@@ -447,7 +447,7 @@ func (s *Service) CancelShow(ctx context.Context, showID string) (Show, []Bookin
 
 // SettleRefund applies a verified refund event once.
 func (s *Service) SettleRefund(ctx context.Context, ev RefundEvent) (RefundSettlement, error) {
-	return s.store.SettleRefund(ctx, ev, s.Now())
+	return SettleRefundStep(ctx, s.store, s.clock.Now, ev)
 }
 
 // checkoutBatch bounds the checkouts closed by one CloseEndedCheckouts.
@@ -483,7 +483,7 @@ func (s *Service) CloseEndedCheckouts(ctx context.Context) (int, error) {
 				continue
 			}
 		}
-		if err := s.store.CloseCheckout(ctx, p.ID, s.clock.Now()); err != nil {
+		if err := CloseCheckoutStep(ctx, s.store, s.clock.Now, p.ID); err != nil {
 			errs = append(errs, err)
 			continue
 		}
@@ -512,7 +512,7 @@ func (s *Service) RefreshPending(ctx context.Context, b Booking) (Booking, bool,
 	if !p.LookupDue(now) {
 		return b, false, nil
 	}
-	claimed, err := s.store.ClaimLookup(ctx, p.ID, now)
+	claimed, err := ClaimLookupStep(ctx, s.store, s.clock.Now, p.ID)
 	if err != nil || !claimed {
 		return b, false, err
 	}

@@ -3,7 +3,6 @@ package booking_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -27,20 +26,29 @@ type stubStore struct {
 	bk         booking.Booking
 	gotHold    booking.Hold
 	gotMoment  booking.Moment
-	gotIDs     booking.PaymentStart
-	gotTicket  string
+	gotPayment booking.Payment
+	gotBooking booking.Booking
 	gotFrom    time.Time
+	// updateBooking, when set, answers the step's UpdatePaymentBooking
+	// (a store with the unique ticket code index).
+	updateBooking func(booking.Booking) error
+	// instants are the transactions' instants, one per Atomically.
+	instants []time.Time
 }
 
 // Atomically runs a step on stubTx at the clock's instant.
 func (s *stubStore) Atomically(_ context.Context, clock func() time.Time, step func(booking.Tx) error) error {
 	s.calls = append(s.calls, "Atomically")
-	return step(&stubTx{s: s, now: clock()})
+	now := clock()
+	s.instants = append(s.instants, now)
+	return step(&stubTx{s: s, now: now})
 }
 
 // stubTx is a transaction over a show on sale whose seats are all
-// available at 100 each, in which the owner holds nothing yet; it records
-// the hold inserted. What no test needs panics (the nil Tx).
+// available at 100 each, in which the owner holds nothing yet, or, for the
+// payment steps, holds A1 (payHold) and has pending payment p1 for it
+// with booking b1; it records the hold, payment and booking written. What
+// no test needs panics (the nil Tx).
 type stubTx struct {
 	booking.Tx
 	s   *stubStore
@@ -66,6 +74,49 @@ func (t *stubTx) SeatsOf(_ string, ids []string, _ bool) ([]booking.Seat, error)
 }
 func (t *stubTx) LockSeats(_ string, ids []string, _, _ string, _ time.Time) (int, error) {
 	return len(ids), nil
+}
+
+// payHold is owner o1's hold h1 of seat A1 in the payment steps.
+func (t *stubTx) Hold(id string) (booking.Hold, error) {
+	return booking.Hold{ID: id, ShowID: "s1", Owner: "o1", SeatIDs: []string{"A1"}, Amount: 100, Currency: "INR",
+		CreatedAt: t.now, State: booking.HoldActive}, nil
+}
+func (t *stubTx) PendingPayments(string) ([]booking.Payment, error) { return nil, nil }
+func (t *stubTx) InsertPayment(p booking.Payment) error {
+	t.s.gotPayment = p
+	return nil
+}
+func (t *stubTx) InsertBooking(b booking.Booking) error {
+	t.s.gotBooking = b
+	return nil
+}
+func (t *stubTx) SeenEvent(string) (booking.EventRecord, bool, error) {
+	return booking.EventRecord{}, false, nil
+}
+func (t *stubTx) Payment(id string) (booking.Payment, error) {
+	return booking.Payment{ID: id, HoldID: "h1", BookingID: "b1", Owner: "o1", Amount: 100, Currency: "INR",
+		State: booking.PaymentPending, CreatedAt: t.now}, nil
+}
+func (t *stubTx) PaymentBooking(id string) (booking.Booking, error) {
+	return booking.Booking{ID: id, HoldID: "h1", PaymentID: "p1", Owner: "o1", ShowID: "s1", SeatIDs: []string{"A1"},
+		Amount: 100, Currency: "INR", State: booking.BookingPending, CreatedAt: t.now, UpdatedAt: t.now}, nil
+}
+func (t *stubTx) BookSeats(h booking.Hold, _ string) (int, error) { return len(h.SeatIDs), nil }
+func (t *stubTx) SetHoldState(string, booking.HoldState) error    { return nil }
+func (t *stubTx) UpdatePayment(booking.Payment) error             { return nil }
+func (t *stubTx) RecordEvent(booking.EventRecord) error           { return nil }
+func (t *stubTx) QueueBookingMail(booking.Mail) error             { return nil }
+func (t *stubTx) UpdatePaymentBooking(b booking.Booking) error {
+	t.s.gotBooking = b
+	if t.s.updateBooking != nil {
+		return t.s.updateBooking(b)
+	}
+	return nil
+}
+
+// payEvent is the provider's success for p1 of hold h1.
+func payEvent(id string) booking.PaymentEvent {
+	return booking.PaymentEvent{ID: id, Type: booking.EventPaymentSucceeded, PaymentID: "p1", HoldID: "h1", Amount: 100, Currency: "INR"}
 }
 
 func (s *stubStore) Hold(context.Context, string) (booking.Hold, error) {
@@ -107,18 +158,6 @@ func (s *stubStore) Show(_ context.Context, id string) (booking.Show, error) {
 func (s *stubStore) Seats(context.Context, string) ([]booking.Seat, error) {
 	s.calls = append(s.calls, "Seats")
 	return nil, nil
-}
-
-func (s *stubStore) StartPayment(_ context.Context, _, _ string, ids booking.PaymentStart, m booking.Moment) (booking.Payment, booking.Booking, error) {
-	s.calls = append(s.calls, "StartPayment")
-	s.gotIDs, s.gotMoment = ids, m
-	return booking.Payment{}, booking.Booking{}, nil
-}
-
-func (s *stubStore) SettlePayment(_ context.Context, _ booking.PaymentEvent, ticket string, m booking.Moment) (booking.Settlement, error) {
-	s.calls = append(s.calls, "SettlePayment")
-	s.gotTicket, s.gotMoment = ticket, m
-	return booking.Settlement{}, nil
 }
 
 func (s *stubStore) UpcomingShows(_ context.Context, from time.Time, _ int, m booking.Moment) ([]booking.ShowSummary, error) {
@@ -290,22 +329,23 @@ func TestServicePassesTheMoment(t *testing.T) {
 	if _, _, err := svc.StartPayment(ctx, "h1", "o1", "moviegoer@example.com"); err != nil {
 		t.Fatal(err)
 	}
-	if st.gotIDs.PaymentID == "" || st.gotIDs.BookingID == "" || st.gotIDs.PaymentID == st.gotIDs.BookingID {
-		t.Errorf("StartPayment ids %+v, want two fresh ids", st.gotIDs)
+	p, b := st.gotPayment, st.gotBooking
+	if p.ID == "" || p.BookingID != b.ID || b.ID == "" || b.PaymentID != p.ID || p.ID == b.ID {
+		t.Errorf("StartPayment wrote payment %q of booking %q, booking %q of payment %q; want two fresh ids", p.ID, p.BookingID, b.ID, b.PaymentID)
 	}
-	if diff := cmp.Diff(wantM, st.gotMoment); diff != "" {
-		t.Errorf("StartPayment moment (-want +got):\n%s", diff)
+	if !p.CreatedAt.Equal(t0) || !b.CreatedAt.Equal(t0) {
+		t.Errorf("StartPayment at %v and %v, want the transaction's instant %v", p.CreatedAt, b.CreatedAt, t0)
 	}
 
-	st.gotMoment = booking.Moment{}
-	if _, err := svc.SettlePayment(ctx, booking.PaymentEvent{ID: "evt_1"}); err != nil {
+	st.gotBooking = booking.Booking{}
+	if _, err := svc.SettlePayment(ctx, payEvent("evt_1")); err != nil {
 		t.Fatal(err)
 	}
-	if !regexp.MustCompile(`^[0-9A-Z]{4}-[0-9A-Z]{4}$`).MatchString(st.gotTicket) {
-		t.Errorf("SettlePayment ticket code %q", st.gotTicket)
+	if !regexp.MustCompile(`^[0-9A-Z]{4}-[0-9A-Z]{4}$`).MatchString(st.gotBooking.TicketCode) {
+		t.Errorf("SettlePayment ticket code %q", st.gotBooking.TicketCode)
 	}
-	if diff := cmp.Diff(wantM, st.gotMoment); diff != "" {
-		t.Errorf("SettlePayment moment (-want +got):\n%s", diff)
+	if st.gotBooking.State != booking.BookingConfirmed || !st.gotBooking.UpdatedAt.Equal(t0) {
+		t.Errorf("SettlePayment booked %s at %v, want confirmed at %v", st.gotBooking.State, st.gotBooking.UpdatedAt, t0)
 	}
 
 	st.gotMoment = booking.Moment{}
@@ -320,30 +360,21 @@ func TestServicePassesTheMoment(t *testing.T) {
 	}
 }
 
-// ticketStore settles payments like a store with the unique ticket code
-// index: a code in taken is refused with ErrTicketCodeTaken, anything else
-// books. err, when set, is what every call answers instead.
-type ticketStore struct {
-	booking.Store
-	taken   map[string]bool
-	err     error
-	codes   []string
-	moments []booking.Moment
-}
-
-func (s *ticketStore) SettlePayment(_ context.Context, ev booking.PaymentEvent, code string, m booking.Moment) (booking.Settlement, error) {
-	s.codes, s.moments = append(s.codes, code), append(s.moments, m)
-	switch {
-	case s.err != nil:
-		return booking.Settlement{}, s.err
-	case s.taken[code]:
-		return booking.Settlement{}, fmt.Errorf("store: settle payment: %w", booking.ErrTicketCodeTaken)
-	}
-	s.taken[code] = true
-	return booking.Settlement{
-		Effect:  booking.EffectBooked,
-		Booking: booking.Booking{PaymentID: ev.PaymentID, State: booking.BookingConfirmed, TicketCode: code},
-	}, nil
+// ticketStore is a stubStore whose bookings have a unique ticket code: a
+// code in taken is refused with ErrTicketCodeTaken, anything else books.
+// err, when set, is what every write of a booking answers instead.
+func ticketStore(taken map[string]bool, err error, codes *[]string) *stubStore {
+	return &stubStore{updateBooking: func(b booking.Booking) error {
+		*codes = append(*codes, b.TicketCode)
+		switch {
+		case err != nil:
+			return err
+		case taken[b.TicketCode]:
+			return booking.ErrTicketCodeTaken
+		}
+		taken[b.TicketCode] = true
+		return nil
+	}}
 }
 
 func TestServiceSettlePaymentTicketCodeTaken(t *testing.T) {
@@ -365,30 +396,40 @@ func TestServiceSettlePaymentTicketCodeTaken(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			st := &ticketStore{taken: map[string]bool{}, err: tt.storeErr}
+			taken := map[string]bool{}
 			for _, c := range tt.taken {
-				st.taken[c] = true
+				taken[c] = true
 			}
+			var given []string
+			st := ticketStore(taken, tt.storeErr, &given)
 			clock := booking.NewManualClock(t0)
 			svc := booking.NewService(st, clock, booking.Policy{})
 			codes := slices.Clone(tt.codes)
 			svc.SetTicketCodes(func() string {
 				c := codes[0]
 				codes = codes[1:]
-				clock.Advance(time.Second) // a retry must not read the clock again
+				clock.Advance(time.Second) // drawn before its attempt's transaction reads the clock
 				return c
 			})
-			got, err := svc.SettlePayment(context.Background(), booking.PaymentEvent{ID: "evt_1", PaymentID: "p1"})
+			got, err := svc.SettlePayment(context.Background(), payEvent("evt_1"))
 			if !errors.Is(err, tt.wantErr) || (err == nil) != (tt.wantErr == nil) {
 				t.Fatalf("SettlePayment = %v, want %v", err, tt.wantErr)
 			}
-			if diff := cmp.Diff(tt.wantCodes, st.codes); diff != "" {
+			if diff := cmp.Diff(tt.wantCodes, given); diff != "" {
 				t.Errorf("ticket codes given to the store (-want +got):\n%s", diff)
 			}
-			for i, m := range st.moments {
-				if !m.Now.Equal(t0) {
-					t.Errorf("attempt %d at %v, want every attempt at %v", i+1, m.Now, t0)
+			// Each attempt is a transaction of its own, deciding at the
+			// instant it read once it ran: after its code was drawn.
+			for i, at := range st.instants {
+				if want := t0.Add(time.Duration(i+1) * time.Second); !at.Equal(want) {
+					t.Errorf("attempt %d at %v, want %v", i+1, at, want)
 				}
+			}
+			if n := len(st.instants); n != len(tt.wantCodes) {
+				t.Errorf("%d transactions, want one per code: %d", n, len(tt.wantCodes))
+			}
+			if st.gotBooking.TicketCode != "" && !st.gotBooking.UpdatedAt.Equal(st.instants[len(st.instants)-1]) {
+				t.Errorf("last attempt booked at %v, want its transaction's instant %v", st.gotBooking.UpdatedAt, st.instants[len(st.instants)-1])
 			}
 			switch {
 			case err == nil:

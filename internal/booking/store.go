@@ -51,47 +51,12 @@ type Store interface {
 	// expired may be returned, or, once another session has taken every
 	// seat it had, not found.
 	ActiveHold(ctx context.Context, showID, owner string) (Hold, error)
-	// StartPayment creates a pending payment and booking for owner's hold,
-	// checked by Hold.CheckPayable at m. When the hold already has a pending
-	// payment, that one is returned and nothing new is created, except that
-	// its booking's email becomes start.Email when that differs: a repeated
-	// Pay corrects a mistyped address.
-	StartPayment(ctx context.Context, holdID, owner string, start PaymentStart, m Moment) (Payment, Booking, error)
-	// SettlePayment applies a verified provider event once: it records the
-	// event id and the effect decided by DecideSettlement in the same
-	// transaction, and the event's ChargeRef on the payment it books or
-	// leaves due a refund. A repeated event id returns Duplicate and changes nothing.
-	// A ticketCode that another booking already has returns
-	// ErrTicketCodeTaken and changes nothing either: the event id is not
-	// recorded.
-	SettlePayment(ctx context.Context, ev PaymentEvent, ticketCode string, m Moment) (Settlement, error)
 	// Payment returns a payment by id.
 	Payment(ctx context.Context, paymentID string) (Payment, error)
-	// BeginCheckout moves pending payment paymentID from checkout attempt
-	// `from` to the next, in one compare-and-set step: the new attempt's
-	// checkout expires at expiresAt, and the previous checkout, which the
-	// caller has expired at the provider, is recorded closed at now. It
-	// returns the payment as stored afterwards and whether this call moved
-	// it: of two Pays at once, in any processes, one does, and the other
-	// finds the attempt the first began. A payment no longer pending is
-	// returned unmoved.
-	BeginCheckout(ctx context.Context, paymentID string, from int, expiresAt, now time.Time) (Payment, bool, error)
-	// SetCheckoutRef records ref as the open checkout of payment
-	// paymentID's attempt (Payment.CheckoutRef, CheckoutClosedAt zero);
-	// ErrCheckoutSuperseded when a later attempt has begun meanwhile.
-	SetCheckoutRef(ctx context.Context, paymentID string, attempt int, ref string) error
 	// EndedCheckouts lists up to limit payments, oldest first, whose
 	// checkout should be closed at m by CheckoutEnded, decided on the
 	// payment, its hold and the hold's seats as stored.
 	EndedCheckouts(ctx context.Context, m Moment, limit int) ([]Payment, error)
-	// CloseCheckout records that payment paymentID's checkout was closed at
-	// the provider at at (Payment.CheckoutClosedAt).
-	CloseCheckout(ctx context.Context, paymentID string, at time.Time) error
-	// ClaimLookup sets payment paymentID's LookedUpAt to now when
-	// Payment.LookupDue(now) holds, in one atomic step, and reports whether
-	// it did: of several processes looking at one stuck payment, one asks
-	// the provider each LookupEvery.
-	ClaimLookup(ctx context.Context, paymentID string, now time.Time) (bool, error)
 	// Booking returns a booking by id.
 	Booking(ctx context.Context, bookingID string) (Booking, error)
 	// BookingByTicketCode returns the booking with a normalized ticket code
@@ -208,14 +173,6 @@ type AdminStore interface {
 	Theatres(ctx context.Context) ([]Theatre, error)
 	// ShowBookings lists a show's bookings, oldest first, in every state.
 	ShowBookings(ctx context.Context, showID string) ([]Booking, error)
-	// MarkRefunded applies Booking.MarkRefunded atomically: refundID is the
-	// provider's, by the admin's email (or RefundedAutomatically), now when.
-	MarkRefunded(ctx context.Context, bookingID, refundID, by string, now time.Time) (Booking, error)
-	// SettleRefund applies a verified RefundEvent once, decided by
-	// DecideRefundFailed, recording the event id with its effect in the same
-	// step; a repeated id returns Duplicate and changes nothing. An unknown
-	// booking is ErrBookingNotFound and records nothing.
-	SettleRefund(ctx context.Context, ev RefundEvent, m Moment) (RefundSettlement, error)
 
 	// RecordCallback stores one received payment callback.
 	RecordCallback(ctx context.Context, r CallbackRecord) error

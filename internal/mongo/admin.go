@@ -2,9 +2,7 @@ package mongo
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
@@ -92,33 +90,4 @@ func (s *Store) ShowBookings(ctx context.Context, showID string) ([]booking.Book
 		list = append(list, d.booking())
 	}
 	return list, nil
-}
-
-// MarkRefunded records, in one transaction, that refund refundID of a
-// refund_due booking was made by by at now; booking.Booking.MarkRefunded
-// decides. Two admins pressing at once conflict on the document, and the
-// retried one finds it refunded.
-func (s *Store) MarkRefunded(ctx context.Context, bookingID, refundID, by string, now time.Time) (booking.Booking, error) {
-	b, err := inTx(ctx, s, func(ctx context.Context) (booking.Booking, error) {
-		var d bookingDoc
-		if err := s.col(colBookings).FindOne(ctx, byID(bookingID)).Decode(&d); err != nil {
-			return booking.Booking{}, noDoc(err, booking.ErrBookingNotFound, "read booking")
-		}
-		b, err := d.booking().MarkRefunded(refundID, by, now)
-		if err != nil {
-			return booking.Booking{}, err
-		}
-		if err := s.saveBooking(ctx, d.booking(), b); err != nil {
-			return booking.Booking{}, err
-		}
-		return b, nil
-	})
-	if err != nil {
-		var de *booking.Error
-		if errors.As(err, &de) {
-			return booking.Booking{}, err
-		}
-		return booking.Booking{}, wrap("mark refunded", err)
-	}
-	return b, nil
 }

@@ -3,7 +3,6 @@ package mongo
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -23,7 +22,8 @@ const openCheckoutsIndex = "open_checkouts"
 // or $not, and $in or $or only on recent ones). Every string but "" sorts
 // after "", so `$gt: ""` is "not empty". checkout_closed_at is 0 until
 // closed, and present in every payment with a checkout ref, also one
-// written before the field existed, because SetCheckoutRef adds it.
+// written before the field existed, because the write that records the
+// ref (tx.UpdatePayment) sets it.
 // Payments that are settled or whose checkout is closed leave the index.
 func openCheckout() bson.D {
 	return bson.D{
@@ -31,90 +31,6 @@ func openCheckout() bson.D {
 		{Key: "checkout_ref", Value: bson.D{{Key: "$gt", Value: ""}}},
 		{Key: "checkout_closed_at", Value: int64(0)},
 	}
-}
-
-// attemptIs matches payments at checkout attempt n; attempt 0 also those
-// written before the field existed.
-func attemptIs(n int) bson.E {
-	if n == 0 {
-		return bson.E{Key: "checkout_attempt", Value: bson.D{{Key: "$in", Value: bson.A{0, nil}}}}
-	}
-	return bson.E{Key: "checkout_attempt", Value: n}
-}
-
-// beganCheckout is what one attempt of BeginCheckout returns.
-type beganCheckout struct {
-	payment booking.Payment
-	moved   bool
-}
-
-// BeginCheckout moves a pending payment from checkout attempt from to the
-// next, in a transaction that reads the payment and updates it on the
-// same compare: of two at once, the second's write conflicts with the
-// first's, and its retried attempt reads the attempt the first began and
-// moves nothing.
-func (s *Store) BeginCheckout(ctx context.Context, paymentID string, from int, expiresAt, now time.Time) (booking.Payment, bool, error) {
-	out, err := inTx(ctx, s, func(ctx context.Context) (beganCheckout, error) {
-		var d paymentDoc
-		if err := s.col(colPayments).FindOne(ctx, byID(paymentID)).Decode(&d); err != nil {
-			return beganCheckout{}, noDoc(err, booking.ErrPaymentNotFound, "read payment")
-		}
-		if d.State != string(booking.PaymentPending) || d.CheckoutAttempt != from {
-			return beganCheckout{payment: d.payment()}, nil
-		}
-		d.CheckoutAttempt, d.CheckoutExpiresAt = from+1, nanos(expiresAt)
-		if d.CheckoutRef != "" && d.CheckoutClosedAt == 0 {
-			d.CheckoutClosedAt = nanos(now) // the caller expired it at the provider
-		}
-		res, err := s.col(colPayments).UpdateOne(ctx,
-			bson.D{{Key: "_id", Value: paymentID}, {Key: "state", Value: string(booking.PaymentPending)}, attemptIs(from)},
-			bson.D{{Key: "$set", Value: bson.D{
-				{Key: "checkout_attempt", Value: d.CheckoutAttempt},
-				{Key: "checkout_expires_at", Value: d.CheckoutExpiresAt},
-				{Key: "checkout_closed_at", Value: d.CheckoutClosedAt},
-			}}})
-		if err != nil {
-			return beganCheckout{}, fmt.Errorf("begin checkout: %w", err)
-		}
-		if res.MatchedCount != 1 {
-			return beganCheckout{}, fmt.Errorf("payment %s changed within its own snapshot", paymentID)
-		}
-		return beganCheckout{payment: d.payment(), moved: true}, nil
-	})
-	if err != nil {
-		return booking.Payment{}, false, wrap("begin checkout", err)
-	}
-	return out.payment, out.moved, nil
-}
-
-// SetCheckoutRef records the open checkout of a payment's attempt. It is
-// a pipeline update so that it can give a payment written before
-// checkout_closed_at existed that field, 0, in the same write: otherwise
-// the payment would be missing from open_checkouts. The same ref recorded
-// again (a Pay that joined the attempt) keeps its closing, should the
-// checkout have been closed since. The ref is a $literal, since in a
-// pipeline a string beginning with "$" would be a field path.
-func (s *Store) SetCheckoutRef(ctx context.Context, paymentID string, attempt int, ref string) error {
-	lit := bson.D{{Key: "$literal", Value: ref}}
-	res, err := s.col(colPayments).UpdateOne(ctx, bson.D{{Key: "_id", Value: paymentID}, attemptIs(attempt)},
-		mongo.Pipeline{{{Key: "$set", Value: bson.D{
-			{Key: "checkout_closed_at", Value: bson.D{{Key: "$cond", Value: bson.A{
-				bson.D{{Key: "$eq", Value: bson.A{"$checkout_ref", lit}}},
-				bson.D{{Key: "$ifNull", Value: bson.A{"$checkout_closed_at", int64(0)}}},
-				int64(0),
-			}}}},
-			{Key: "checkout_ref", Value: lit},
-		}}}})
-	if err != nil {
-		return fmt.Errorf("mongo: set checkout ref: %w", err)
-	}
-	if res.MatchedCount == 1 {
-		return nil
-	}
-	if err := s.col(colPayments).FindOne(ctx, byID(paymentID)).Err(); err != nil {
-		return notFound(err, booking.ErrPaymentNotFound, "set checkout ref")
-	}
-	return booking.ErrCheckoutSuperseded
 }
 
 // EndedCheckouts reads the pending payments with an open checkout through
@@ -192,52 +108,3 @@ func (s *Store) EndedCheckouts(ctx context.Context, m booking.Moment, limit int)
 
 // endedCheckoutsScan bounds the candidates one EndedCheckouts reads.
 const endedCheckoutsScan = 2000
-
-// CloseCheckout records that a payment's checkout was closed at the
-// provider, in one conditional update: only the first close is recorded.
-// When it matches nothing, the payment is either closed already, which is
-// fine, or unknown, which a lookup by _id tells.
-func (s *Store) CloseCheckout(ctx context.Context, paymentID string, at time.Time) error {
-	res, err := s.col(colPayments).UpdateOne(ctx,
-		bson.D{
-			{Key: "_id", Value: paymentID},
-			// 0, or absent in a payment written before the field existed.
-			{Key: "checkout_closed_at", Value: bson.D{{Key: "$in", Value: bson.A{int64(0), nil}}}},
-		},
-		bson.D{{Key: "$set", Value: bson.D{{Key: "checkout_closed_at", Value: nanos(at)}}}})
-	if err != nil {
-		return fmt.Errorf("mongo: close checkout: %w", err)
-	}
-	if res.MatchedCount == 1 {
-		return nil
-	}
-	if err := s.col(colPayments).FindOne(ctx, byID(paymentID)).Err(); err != nil {
-		return notFound(err, booking.ErrPaymentNotFound, "close checkout")
-	}
-	return nil
-}
-
-// ClaimLookup reads the payment and, when booking.Payment.LookupDue says so,
-// records the lookup, in one transaction. Of two processes claiming at
-// once, the second one's write conflicts with the first one's, and its
-// retried attempt reads LookedUpAt just set and claims nothing.
-func (s *Store) ClaimLookup(ctx context.Context, paymentID string, now time.Time) (bool, error) {
-	claimed, err := inTx(ctx, s, func(ctx context.Context) (bool, error) {
-		var d paymentDoc
-		if err := s.col(colPayments).FindOne(ctx, byID(paymentID)).Decode(&d); err != nil {
-			return false, noDoc(err, booking.ErrPaymentNotFound, "read payment")
-		}
-		if !d.payment().LookupDue(now) {
-			return false, nil
-		}
-		if _, err := s.col(colPayments).UpdateOne(ctx, byID(paymentID),
-			bson.D{{Key: "$set", Value: bson.D{{Key: "looked_up_at", Value: nanos(now)}}}}); err != nil {
-			return false, fmt.Errorf("record lookup: %w", err)
-		}
-		return true, nil
-	})
-	if err != nil {
-		return false, wrap("claim lookup", err)
-	}
-	return claimed, nil
-}

@@ -2,7 +2,6 @@ package mongo
 
 import (
 	"context"
-	"fmt"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -10,9 +9,9 @@ import (
 	"boxoffice/internal/booking"
 )
 
-// holdDoc is a hold. PaymentID is set by the first StartPayment, so that two
-// concurrent Pay presses write the same document and one of them retries and
-// finds the other's payment.
+// holdDoc is a hold. PaymentID is set with the hold's payment
+// (tx.InsertPayment), so that two concurrent Pay presses write the same
+// document and one of them runs again and finds the other's payment.
 type holdDoc struct {
 	ID        string   `bson:"_id"`
 	ShowID    string   `bson:"show_id"`
@@ -92,27 +91,4 @@ func findHold(ctx context.Context, c *mongo.Collection, filter bson.D) (holdDoc,
 
 func setState(state booking.HoldState) bson.D {
 	return bson.D{{Key: "$set", Value: bson.D{{Key: "state", Value: string(state)}}}}
-}
-
-// releaseSeats frees the seats h still locks, inside the caller's
-// transaction. Seats whose lock lapsed and that someone else took since are
-// not h's any more and stay as they are.
-func (s *Store) releaseSeats(ctx context.Context, h booking.Hold) error {
-	if _, err := s.col(colSeats).UpdateMany(ctx, lockedBy(h.ShowID, h.ID), releaseUpdate); err != nil {
-		return fmt.Errorf("release seats: %w", err)
-	}
-	return nil
-}
-
-// moveHold writes h's new state when it changes, inside the caller's
-// transaction, and returns h as it now is.
-func (s *Store) moveHold(ctx context.Context, h booking.Hold, state booking.HoldState) (booking.Hold, error) {
-	if state == h.State {
-		return h, nil
-	}
-	if _, err := s.col(colHolds).UpdateOne(ctx, byID(h.ID), setState(state)); err != nil {
-		return booking.Hold{}, fmt.Errorf("update hold: %w", err)
-	}
-	h.State = state
-	return h, nil
 }

@@ -159,7 +159,7 @@ var holdWalks sync.Map // database name → last hold id examined
 // random kind are found only when their id sorts before before's.)
 //
 // The references are read outside a transaction: a hold that has ended
-// unpaid can gain none, since StartPayment refuses it (CheckPayable) and
+// unpaid can gain none, since StartPaymentStep refuses it (CheckPayable) and
 // new holds lock seats under their own ids. The delete still requires the
 // hold to be unpaid and not completed, document by document.
 func (s *Store) pruneHolds(ctx context.Context, before time.Time, limit int) (int, error) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"time"
 
 	"boxoffice/internal/booking"
 )
@@ -80,25 +79,4 @@ func (s *Store) ShowBookings(ctx context.Context, showID string) ([]booking.Book
 		return nil, fmt.Errorf("sqlite: show bookings: %w", err)
 	}
 	return list, nil
-}
-
-// MarkRefunded records, in one transaction, that refund refundID of a
-// refund_due booking was made by by at now; booking.Booking.MarkRefunded
-// decides.
-func (s *Store) MarkRefunded(ctx context.Context, bookingID, refundID, by string, now time.Time) (booking.Booking, error) {
-	var out booking.Booking
-	err := s.inTx(ctx, "mark refunded", func(tx *sql.Tx) error {
-		b, err := getBooking(ctx, tx, bookingID)
-		if err != nil {
-			return err
-		}
-		if out, err = b.MarkRefunded(refundID, by, now); err != nil {
-			return err
-		}
-		return updateBooking(ctx, tx, b, out)
-	})
-	if err != nil {
-		return booking.Booking{}, err
-	}
-	return out, nil
 }

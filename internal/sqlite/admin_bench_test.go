@@ -59,12 +59,12 @@ func BenchmarkListOccupancy(b *testing.B) {
 			b.Fatalf("hold %d: %v", i, err)
 		}
 		if i%100 == 0 {
-			p, _, err := s.StartPayment(ctx, h.ID, h.Owner, booking.PaymentStart{PaymentID: booking.NewID(), BookingID: booking.NewID()}, m)
+			p, _, err := booking.StartPaymentStep(ctx, s, m.Clock(), h.ID, h.Owner, booking.PaymentStart{PaymentID: booking.NewID(), BookingID: booking.NewID()}, m)
 			if err != nil {
 				b.Fatal(err)
 			}
 			ev := booking.PaymentEvent{ID: booking.NewID(), Type: booking.EventPaymentSucceeded, PaymentID: p.ID, HoldID: h.ID, Amount: p.Amount, Currency: p.Currency}
-			if _, err := s.SettlePayment(ctx, ev, booking.NewTicketCode(), m); err != nil {
+			if _, err := booking.SettlePaymentStep(ctx, s, m.Clock(), ev, booking.NewTicketCode(), m); err != nil {
 				b.Fatal(err)
 			}
 		}

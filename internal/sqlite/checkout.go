@@ -2,64 +2,10 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
-	"time"
 
 	"boxoffice/internal/booking"
 )
-
-// BeginCheckout moves a pending payment from checkout attempt from to the
-// next in one write transaction: the UPDATE's WHERE is the compare, so of
-// two Pays at once the second matches nothing and reads the first one's
-// attempt.
-func (s *Store) BeginCheckout(ctx context.Context, paymentID string, from int, expiresAt, now time.Time) (booking.Payment, bool, error) {
-	var (
-		p     booking.Payment
-		moved bool
-	)
-	err := s.inTx(ctx, "begin checkout", func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE payments SET checkout_attempt = checkout_attempt + 1, checkout_expires_at = ?,
-				checkout_closed_at = CASE WHEN checkout_ref <> '' THEN COALESCE(checkout_closed_at, ?) END
-			WHERE id = ? AND state = 'pending' AND checkout_attempt = ?`, expiresAt.UnixNano(), now.UnixNano(), paymentID, from)
-		if err != nil {
-			return err
-		}
-		n, err := res.RowsAffected()
-		if err != nil {
-			return err
-		}
-		moved = n == 1
-		p, err = getPayment(ctx, tx, paymentID)
-		return err
-	})
-	if err != nil {
-		return booking.Payment{}, false, err
-	}
-	return p, moved, nil
-}
-
-// SetCheckoutRef records the open checkout of a payment's attempt.
-func (s *Store) SetCheckoutRef(ctx context.Context, paymentID string, attempt int, ref string) error {
-	return s.inTx(ctx, "set checkout ref", func(tx *sql.Tx) error {
-		// The same ref recorded again (a Pay that joined the attempt)
-		// keeps its closing, should the checkout have been closed since.
-		res, err := tx.ExecContext(ctx, `UPDATE payments SET checkout_closed_at = CASE WHEN checkout_ref = ? THEN checkout_closed_at END,
-				checkout_ref = ?
-			WHERE id = ? AND checkout_attempt = ?`, ref, ref, paymentID, attempt)
-		if err != nil {
-			return err
-		}
-		n, err := res.RowsAffected()
-		if err != nil || n == 1 {
-			return err
-		}
-		if _, err := getPayment(ctx, tx, paymentID); err != nil {
-			return err
-		}
-		return booking.ErrCheckoutSuperseded
-	})
-}
 
 // EndedCheckouts reads the pending payments with an open checkout through
 // payments_open_checkouts, oldest first, skips those whose hold is still
@@ -131,47 +77,4 @@ func (s *Store) openCheckouts(ctx context.Context, m booking.Moment, afterAt int
 		return nil, fmt.Errorf("sqlite: ended checkouts: %w", err)
 	}
 	return list, nil
-}
-
-// CloseCheckout records that a payment's checkout was closed at the
-// provider.
-func (s *Store) CloseCheckout(ctx context.Context, paymentID string, at time.Time) error {
-	return s.inTx(ctx, "close checkout", func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE payments SET checkout_closed_at = ? WHERE id = ? AND checkout_closed_at IS NULL`,
-			at.UnixNano(), paymentID)
-		if err != nil {
-			return err
-		}
-		if n, err := res.RowsAffected(); err != nil || n == 0 {
-			if err != nil {
-				return err
-			}
-			_, err := getPayment(ctx, tx, paymentID) // closed already is fine; unknown is not
-			return err
-		}
-		return nil
-	})
-}
-
-// ClaimLookup reads the payment and, when booking.Payment.LookupDue says so,
-// records the lookup, in one write transaction: of two processes, the
-// second finds LookedUpAt just set and leaves it.
-func (s *Store) ClaimLookup(ctx context.Context, paymentID string, now time.Time) (bool, error) {
-	claimed := false
-	err := s.inTx(ctx, "claim lookup", func(tx *sql.Tx) error {
-		claimed = false
-		p, err := getPayment(ctx, tx, paymentID)
-		if err != nil {
-			return err
-		}
-		if !p.LookupDue(now) {
-			return nil
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE payments SET looked_up_at = ? WHERE id = ?`, now.UnixNano(), paymentID); err != nil {
-			return err
-		}
-		claimed = true
-		return nil
-	})
-	return claimed, err
 }

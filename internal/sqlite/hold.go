@@ -30,30 +30,6 @@ func getHold(ctx context.Context, q rowQuerier, holdID string) (booking.Hold, er
 	return h, notFound(err, booking.ErrHoldNotFound)
 }
 
-// getOwnHold reads a hold for its owner: ErrHoldNotFound, or ErrNotOwner
-// for anyone else.
-func getOwnHold(ctx context.Context, q rowQuerier, holdID, owner string) (booking.Hold, error) {
-	h, err := getHold(ctx, q, holdID)
-	if err != nil {
-		return booking.Hold{}, err
-	}
-	return h, h.CheckOwner(owner)
-}
-
-// checkOnSale reads what the sales window needs of the show inside the
-// step's transaction and applies booking.Show.CheckOnSale: an unknown show
-// is ErrShowNotFound. It returns the show's currency.
-func (s *Store) checkOnSale(ctx context.Context, tx *sql.Tx, showID string, m booking.Moment) (string, error) {
-	var startsAt, cancelledAt sql.NullInt64
-	var currency string
-	err := tx.StmtContext(ctx, s.stmts.showSale).QueryRowContext(ctx, showID).Scan(&startsAt, &cancelledAt, &currency)
-	if err != nil {
-		return "", notFound(err, booking.ErrShowNotFound)
-	}
-	show := booking.Show{ID: showID, StartsAt: fromNanos(startsAt), CancelledAt: fromNanos(cancelledAt)}
-	return currency, show.CheckOnSale(m)
-}
-
 // execCount runs stmt and returns how many rows it changed.
 func execCount(ctx context.Context, stmt *sql.Stmt, args ...any) (int, error) {
 	res, err := stmt.ExecContext(ctx, args...)

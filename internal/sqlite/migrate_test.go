@@ -323,7 +323,7 @@ func TestPaymentsMadeBeforeMigration18(t *testing.T) {
 		WHERE state = 'pending' AND checkout_ref <> '' AND checkout_closed_at IS NULL`).Scan(&open); err != nil || open != 1 {
 		t.Errorf("open checkouts after 0018: %d, %v; want 1", open, err)
 	}
-	got, moved, err := s.BeginCheckout(ctx, "p1", 0, t0.Add(booking.CheckoutLifetime), t0)
+	got, moved, err := booking.BeginCheckoutStep(ctx, s, func() time.Time { return t0 }, "p1", 0, booking.CheckoutLifetime)
 	if err != nil || !moved || got.CheckoutAttempt != 1 || got.CheckoutOpen() {
 		t.Errorf("BeginCheckout after 0018 = %+v, moved %v, %v; want attempt 1, the old checkout closed", got, moved, err)
 	}

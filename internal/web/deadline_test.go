@@ -19,7 +19,7 @@ import (
 	"boxoffice/internal/web"
 )
 
-// stuckStore is the SQLite store whose show reads and settlements hang, while
+// stuckStore is the SQLite store whose show reads and steps hang, while
 // stuck is set, until their context ends: a MongoDB election, a server
 // selection, a file another process keeps locked.
 type stuckStore struct {
@@ -49,11 +49,12 @@ func (s *stuckStore) ShowSeats(ctx context.Context, showID, owner string) (booki
 	return s.Store.ShowSeats(ctx, showID, owner)
 }
 
-func (s *stuckStore) SettlePayment(ctx context.Context, ev booking.PaymentEvent, code string, m booking.Moment) (booking.Settlement, error) {
+// Atomically hangs every step, a settlement's among them.
+func (s *stuckStore) Atomically(ctx context.Context, clock func() time.Time, step func(booking.Tx) error) error {
 	if err := s.wait(ctx); err != nil {
-		return booking.Settlement{}, err
+		return err
 	}
-	return s.Store.SettlePayment(ctx, ev, code, m)
+	return s.Store.Atomically(ctx, clock, step)
 }
 
 // newStuckApp is newApp on a stuckStore, with a short RequestTimeout.

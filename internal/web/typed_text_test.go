@@ -116,7 +116,7 @@ func TestFindBookingRefusesControlAndBidi(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _, err := a.store.StartPayment(ctx, holdID, owner, booking.PaymentStart{
+	p, _, err := booking.StartPaymentStep(ctx, a.store, a.clock.Now, holdID, owner, booking.PaymentStart{
 		PaymentID: booking.NewID(), BookingID: booking.NewID(), Key: booking.NewBookingKey(), Email: spoofed,
 	}, a.svc.Now())
 	if err != nil {

@@ -497,3 +497,38 @@ func (s store) UpdateAdmin(ctx context.Context, u booking.AdminUpdate) (booking.
 func (s store) DeleteAdmin(ctx context.Context, id string) error {
 	return booking.DeleteAdminStep(ctx, s.Store, time.Now, id)
 }
+
+// The payment steps (start a payment, checkout attempts, settlement,
+// refunds), each run at the moment the test gives.
+
+func (s store) StartPayment(ctx context.Context, holdID, owner string, ids booking.PaymentStart, m booking.Moment) (booking.Payment, booking.Booking, error) {
+	return booking.StartPaymentStep(ctx, s.Store, m.Clock(), holdID, owner, ids, m)
+}
+
+func (s store) SettlePayment(ctx context.Context, ev booking.PaymentEvent, ticketCode string, m booking.Moment) (booking.Settlement, error) {
+	return booking.SettlePaymentStep(ctx, s.Store, m.Clock(), ev, ticketCode, m)
+}
+
+func (s store) BeginCheckout(ctx context.Context, paymentID string, from int, expiresAt, now time.Time) (booking.Payment, bool, error) {
+	return booking.BeginCheckoutStep(ctx, s.Store, func() time.Time { return now }, paymentID, from, expiresAt.Sub(now))
+}
+
+func (s store) SetCheckoutRef(ctx context.Context, paymentID string, attempt int, ref string) error {
+	return booking.SetCheckoutRefStep(ctx, s.Store, time.Now, paymentID, attempt, ref)
+}
+
+func (s store) CloseCheckout(ctx context.Context, paymentID string, at time.Time) error {
+	return booking.CloseCheckoutStep(ctx, s.Store, func() time.Time { return at }, paymentID)
+}
+
+func (s store) ClaimLookup(ctx context.Context, paymentID string, now time.Time) (bool, error) {
+	return booking.ClaimLookupStep(ctx, s.Store, func() time.Time { return now }, paymentID)
+}
+
+func (s store) MarkRefunded(ctx context.Context, bookingID, refundID, by string, now time.Time) (booking.Booking, error) {
+	return booking.MarkRefundedStep(ctx, s.Store, func() time.Time { return now }, bookingID, refundID, by)
+}
+
+func (s store) SettleRefund(ctx context.Context, ev booking.RefundEvent, m booking.Moment) (booking.RefundSettlement, error) {
+	return booking.SettleRefundStep(ctx, s.Store, m.Clock(), ev)
+}

@@ -1,0 +1,139 @@
+package mongo
+
+import (
+	"errors"
+	"fmt"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"boxoffice/internal/booking"
+)
+
+// The payment steps' reads and writes (booking.PaymentTx). Each step writes
+// the documents it decides on (the hold, the payment, the booking, the
+// seats, the event id), so that a transaction that wrote one of them after
+// this one's snapshot makes this one's write fail with WriteConflict, and
+// the driver runs the step again on the new state. A concurrent insert of
+// the same _id (an event recorded twice at once) is such a conflict too,
+// never a duplicate key inside a transaction.
+
+func (t *tx) Payment(paymentID string) (booking.Payment, error) {
+	var d paymentDoc
+	if err := t.s.col(colPayments).FindOne(t.ctx, byID(paymentID)).Decode(&d); err != nil {
+		return booking.Payment{}, noDoc(err, booking.ErrPaymentNotFound, "read payment")
+	}
+	return d.payment(), nil
+}
+
+func (t *tx) PaymentBooking(bookingID string) (booking.Booking, error) {
+	var d bookingDoc
+	if err := t.s.col(colBookings).FindOne(t.ctx, byID(bookingID)).Decode(&d); err != nil {
+		return booking.Booking{}, noDoc(err, booking.ErrBookingNotFound, "read booking")
+	}
+	return d.booking(), nil
+}
+
+func (t *tx) SeenEvent(eventID string) (booking.EventRecord, bool, error) {
+	var d eventDoc
+	err := t.s.col(colPaymentEvents).FindOne(t.ctx, byID(eventID)).Decode(&d)
+	switch {
+	case errors.Is(err, mongo.ErrNoDocuments):
+		return booking.EventRecord{}, false, nil
+	case err != nil:
+		return booking.EventRecord{}, false, fmt.Errorf("read event: %w", err)
+	}
+	return booking.EventRecord{
+		ID: d.ID, PaymentID: d.PaymentID, Type: d.Type,
+		Effect: booking.Effect(d.Effect), Reason: d.Reason, ReceivedAt: fromNanos(d.ReceivedAt),
+	}, true, nil
+}
+
+// InsertPayment also records the payment's id on its hold document, so
+// that two Pays at once, which both insert a payment, both write the hold
+// and conflict (the unique index on the payments' hold_id alone would not:
+// neither insert sees the other's uncommitted document).
+func (t *tx) InsertPayment(p booking.Payment) error {
+	_, err := t.s.col(colHolds).UpdateOne(t.ctx, byID(p.HoldID),
+		bson.D{{Key: "$set", Value: bson.D{{Key: "payment_id", Value: p.ID}}}})
+	if err != nil {
+		return fmt.Errorf("link payment to hold: %w", err)
+	}
+	if _, err := t.s.col(colPayments).InsertOne(t.ctx, toPaymentDoc(p)); err != nil {
+		return fmt.Errorf("insert payment: %w", err)
+	}
+	return nil
+}
+
+func (t *tx) InsertBooking(b booking.Booking) error {
+	if _, err := t.s.col(colBookings).InsertOne(t.ctx, toBookingDoc(b)); err != nil {
+		return fmt.Errorf("insert booking: %w", err)
+	}
+	return nil
+}
+
+// UpdatePayment sets every field a step changes, checkout_closed_at (0
+// while open) and checkout_attempt included, so that a payment written
+// before those fields existed gets them in the same write and is in
+// open_checkouts while its checkout is open.
+func (t *tx) UpdatePayment(p booking.Payment) error {
+	_, err := t.s.col(colPayments).UpdateOne(t.ctx, byID(p.ID), bson.D{{Key: "$set", Value: bson.D{
+		{Key: "state", Value: string(p.State)},
+		{Key: "charge_ref", Value: p.ChargeRef},
+		{Key: "checkout_ref", Value: p.CheckoutRef},
+		{Key: "checkout_closed_at", Value: nanos(p.CheckoutClosedAt)},
+		{Key: "looked_up_at", Value: nanos(p.LookedUpAt)},
+		{Key: "checkout_attempt", Value: p.CheckoutAttempt},
+		{Key: "checkout_expires_at", Value: nanos(p.CheckoutExpiresAt)},
+	}}})
+	if err != nil {
+		return fmt.Errorf("update payment: %w", err)
+	}
+	return nil
+}
+
+// UpdatePaymentBooking replaces the booking's document. A ticket code
+// another booking has, committed before this transaction's snapshot, is a
+// duplicate key in the ticket_code index (isTicketCodeTaken), which aborts
+// the transaction: booking.ErrTicketCodeTaken, not retried by the driver.
+func (t *tx) UpdatePaymentBooking(b booking.Booking) error {
+	if _, err := t.s.col(colBookings).ReplaceOne(t.ctx, byID(b.ID), toBookingDoc(b)); err != nil {
+		if isTicketCodeTaken(err) {
+			return booking.ErrTicketCodeTaken
+		}
+		return fmt.Errorf("update booking: %w", err)
+	}
+	return nil
+}
+
+func (t *tx) BookSeats(h booking.Hold, bookingID string) (int, error) {
+	res, err := t.s.col(colSeats).UpdateMany(t.ctx,
+		bson.D{
+			{Key: "show_id", Value: h.ShowID},
+			{Key: "seat_id", Value: bson.D{{Key: "$in", Value: h.SeatIDs}}},
+			{Key: "status", Value: bson.D{{Key: "$ne", Value: string(booking.SeatBooked)}}},
+		},
+		bson.D{{Key: "$set", Value: bson.D{
+			{Key: "status", Value: string(booking.SeatBooked)},
+			{Key: "booking_id", Value: bookingID},
+			{Key: "hold_id", Value: ""},
+			{Key: "locked_at", Value: int64(0)},
+		}}})
+	if err != nil {
+		return 0, fmt.Errorf("book seats: %w", err)
+	}
+	return int(res.MatchedCount), nil
+}
+
+func (t *tx) RecordEvent(e booking.EventRecord) error {
+	_, err := t.s.col(colPaymentEvents).InsertOne(t.ctx, eventDoc{
+		ID: e.ID, PaymentID: e.PaymentID, Type: e.Type,
+		Effect: string(e.Effect), Reason: e.Reason, ReceivedAt: nanos(e.ReceivedAt),
+	})
+	if err != nil {
+		return fmt.Errorf("record event: %w", err)
+	}
+	return nil
+}
+
+func (t *tx) QueueBookingMail(m booking.Mail) error { return t.s.queueMail(t.ctx, m) }
