@@ -451,3 +451,24 @@ func (s store) ReleaseHold(ctx context.Context, holdID, owner string) (booking.H
 func (s store) ExtendHold(ctx context.Context, holdID, owner string, m booking.Moment) (booking.Hold, error) {
 	return booking.ExtendHoldStep(ctx, s.Store, m.Clock(), holdID, owner, m)
 }
+
+// The outboxes (mail, the sandbox's callbacks): their steps under the old
+// store methods' names, each run at the instant the test gives.
+
+func fixed(at time.Time) func() time.Time { return func() time.Time { return at } }
+
+func (s store) QueueMail(ctx context.Context, m booking.Mail) error {
+	return booking.QueueMailStep(ctx, s.Store, time.Now, m)
+}
+
+func (s store) ClaimMail(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]booking.Mail, error) {
+	return booking.ClaimMailStep(ctx, s.Store, fixed(now), lease, limit)
+}
+
+func (s store) MailSent(ctx context.Context, id string, now time.Time) error {
+	return booking.MailSentStep(ctx, s.Store, fixed(now), id)
+}
+
+func (s store) MailFailed(ctx context.Context, m booking.Mail) error {
+	return booking.MailFailedStep(ctx, s.Store, time.Now, m)
+}
