@@ -84,6 +84,7 @@ func Run(t *testing.T, h Harness) {
 		{"Admin", adminTests, true},
 		{"Checkin", checkinTests, true},
 		{"Mail", mailTests, true},
+		{"Outbox", outboxTests, true},
 		{"Prune", pruneTests, true},
 		{"Audit", auditTests, true},
 		{"Keys", keyTests, true},
