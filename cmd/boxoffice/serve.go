@@ -14,6 +14,7 @@ import (
 	"boxoffice/internal/booking"
 	"boxoffice/internal/catalog"
 	"boxoffice/internal/config"
+	"boxoffice/internal/payment"
 	"boxoffice/internal/web"
 	"boxoffice/static"
 )
@@ -68,8 +69,9 @@ func (m *Main) serve(ctx context.Context, args []string, getenv func(string) str
 	if err != nil {
 		return err
 	}
-	// Closed as serve returns, after the server has drained: callbacks still
-	// being retried then stop, as when a provider gives up.
+	// Closed as serve returns, after the server has drained and the
+	// workers (the sandbox's deliverer among them) have stopped: callbacks
+	// still to deliver stay in the outbox, for the next process.
 	defer payments.Close()
 	if payments.Name() == "sandbox" {
 		// Anyone with a checkout link can press Pay: fine for a demo or a
@@ -105,6 +107,11 @@ func (m *Main) serve(ctx context.Context, args []string, getenv func(string) str
 			"skew", skew.String(), "margin", margin.String(), "max", booking.MaxClockSkew.String())
 	}
 	prune(w, db.Store, cfg.Retention, logger)
+	if sandbox, ok := payments.(*payment.Sandbox); ok {
+		// Pay and Decline record the callback in the outbox; this
+		// process's deliverer posts it at once, or any process's later.
+		sandbox.OnQueued(deliverCallbacks(w, sandbox, logger))
+	}
 	mailer, err := newMailer(cfg, logger)
 	if err != nil {
 		return err

@@ -7,8 +7,8 @@ import (
 )
 
 // workers are the process's background loops: the mail outbox sender, the
-// pruning of history, closing the checkouts of ended holds and keeping the
-// demo's schedule ahead. At SIGTERM (stop) they start no new run and the
+// sandbox's callback deliverer, the pruning of history, closing the
+// checkouts of ended holds and keeping the demo's schedule ahead. At SIGTERM (stop) they start no new run and the
 // run in progress finishes, within the drain, before the store closes: a
 // mail being sent is recorded as sent, rather than the database closing
 // under it and the mail going again later. Only when the drain's time is

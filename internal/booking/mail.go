@@ -88,7 +88,7 @@ const (
 
 // Mail is a message in the outbox: written in the same store step as the
 // change it tells of, and sent afterwards, at least once, by whichever
-// process claims it (see Store.ClaimMail). What it says is composed when it
+// process claims it (see ClaimMailStep). What it says is composed when it
 // is sent, from the booking as it is then.
 type Mail struct {
 	ID        string
@@ -209,7 +209,7 @@ func (s *Service) FindBooking(ctx context.Context, email, code string) error {
 	if b.Key == "" || !strings.EqualFold(b.Email, addr) {
 		return nil
 	}
-	return s.store.QueueMail(ctx, LinkMail(b, s.clock.Now()))
+	return QueueMailStep(ctx, s.store, s.clock.Now, LinkMail(b, s.clock.Now()))
 }
 
 // MailSender sends one mail about booking b of show sh. An error means try
@@ -228,7 +228,7 @@ func (s *Service) SendMail(ctx context.Context, limit int, send MailSender) (int
 	// so that no mail is sent after another process may have claimed it.
 	ctx, cancel := context.WithTimeout(ctx, s.mailLease-s.mailLease/10)
 	defer cancel()
-	list, err := s.store.ClaimMail(ctx, now, s.mailLease, limit)
+	list, err := ClaimMailStep(ctx, s.store, s.clock.Now, s.mailLease, limit)
 	if err != nil {
 		return 0, err
 	}
@@ -236,7 +236,7 @@ func (s *Service) SendMail(ctx context.Context, limit int, send MailSender) (int
 	for _, m := range list {
 		err := s.sendOne(ctx, m, send)
 		if err == nil {
-			if err := s.store.MailSent(ctx, m.ID, s.clock.Now()); err != nil {
+			if err := MailSentStep(ctx, s.store, s.clock.Now, m.ID); err != nil {
 				return sent, err
 			}
 			sent++
@@ -245,7 +245,7 @@ func (s *Service) SendMail(ctx context.Context, limit int, send MailSender) (int
 		if ctx.Err() != nil {
 			return sent, ctx.Err() // the claim lapses; another try later
 		}
-		if err := s.store.MailFailed(ctx, m.Failed(s.clock.Now(), err.Error())); err != nil {
+		if err := MailFailedStep(ctx, s.store, s.clock.Now, m.Failed(s.clock.Now(), err.Error())); err != nil {
 			return sent, err
 		}
 	}

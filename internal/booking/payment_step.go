@@ -232,7 +232,7 @@ func saveBooking(tx Tx, old, nb Booking) error {
 		return err
 	}
 	if mail, ok := MailFor(old, nb, nb.UpdatedAt); ok {
-		return tx.QueueBookingMail(mail)
+		return QueueMailIn(tx, mail)
 	}
 	return nil
 }

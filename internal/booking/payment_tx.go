@@ -32,9 +32,6 @@ type PaymentTx interface {
 	BookSeats(h Hold, bookingID string) (int, error)
 	// RecordEvent records that a provider event took effect.
 	RecordEvent(e EventRecord) error
-	// QueueBookingMail adds the mail a booking's change sends (MailFor),
-	// unless a mail with its id is there already.
-	QueueBookingMail(m Mail) error
 }
 
 // EventRecord is a provider event (a payment's or a refund's) that took

@@ -105,7 +105,8 @@ func (t *stubTx) BookSeats(h booking.Hold, _ string) (int, error) { return len(h
 func (t *stubTx) SetHoldState(string, booking.HoldState) error    { return nil }
 func (t *stubTx) UpdatePayment(booking.Payment) error             { return nil }
 func (t *stubTx) RecordEvent(booking.EventRecord) error           { return nil }
-func (t *stubTx) QueueBookingMail(booking.Mail) error             { return nil }
+func (t *stubTx) Mail(string) (booking.Mail, error)               { return booking.Mail{}, booking.ErrMailNotFound }
+func (t *stubTx) InsertMail(booking.Mail) error                   { return nil }
 func (t *stubTx) UpdatePaymentBooking(b booking.Booking) error {
 	t.s.gotBooking = b
 	if t.s.updateBooking != nil {

@@ -234,7 +234,7 @@ func RefundShowBookingsStep(ctx context.Context, st Transactor, clock func() tim
 				return err
 			}
 			if m, ok := MailFor(b, nb, nb.UpdatedAt); ok {
-				if err := tx.QueueShowMail(m); err != nil {
+				if err := QueueMailIn(tx, m); err != nil {
 					return err
 				}
 			}

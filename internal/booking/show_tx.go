@@ -40,8 +40,6 @@ type ShowTx interface {
 	// SetBookingCancelled stores b's state, reason and UpdatedAt after
 	// its show was cancelled (Booking.CancelledShow).
 	SetBookingCancelled(b Booking) error
-	// QueueShowMail adds m to the outbox unless a mail of its id is there.
-	QueueShowMail(m Mail) error
 	// DeleteShowRecords deletes the show, its seats and its holds, and
 	// keeps its id as deleted.
 	DeleteShowRecords(showID string) error

@@ -75,6 +75,7 @@ type Store interface {
 	AdminStore
 	CatalogStore
 	MailStore
+	CallbackOutboxStore
 	PruneStore
 }
 
@@ -101,24 +102,28 @@ type PruneStore interface {
 
 // MailStore is the outbox (SPEC §11). Every step that changes a booking's
 // state also queues the Mail that MailFor says the change sends, in the
-// same transaction; these steps send it.
+// same transaction (QueueMailIn); the outbox's steps (QueueMailStep,
+// ClaimMailStep, MailSentStep, MailFailedStep) send it. These are its
+// reads outside a step.
 type MailStore interface {
-	// QueueMail adds m, unless a mail with its id is there already.
-	QueueMail(ctx context.Context, m Mail) error
 	// MailDue reports whether any mail is due at now (Mail.Due), with a
 	// read only, so that an idle outbox costs no write.
 	MailDue(ctx context.Context, now time.Time) (bool, error)
-	// ClaimMail claims up to limit mails due at now, oldest first, until
-	// now+lease: each one's Attempts goes up by one. Of processes claiming
-	// at once, each mail goes to one.
-	ClaimMail(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]Mail, error)
-	// MailSent records that mail id was sent at now.
-	MailSent(ctx context.Context, id string, now time.Time) error
-	// MailFailed stores m as Mail.Failed left it: due again later, or given
-	// up.
-	MailFailed(ctx context.Context, m Mail) error
 	// Mail returns one mail.
 	Mail(ctx context.Context, id string) (Mail, error)
+}
+
+// CallbackOutboxStore is the sandbox's callback outbox (SPEC §6) as read
+// outside a step; QueueCallbackStep, ClaimCallbacksStep and
+// CallbackAttemptedStep write it.
+type CallbackOutboxStore interface {
+	// CallbacksDue reports whether any callback is due at now
+	// (OutboundCallback.Due), with a read only.
+	CallbacksDue(ctx context.Context, now time.Time) (bool, error)
+	// OutboundCallback returns payment paymentID's callback: the outcome
+	// chosen on its sandbox checkout page; ErrCallbackNotFound when none
+	// was.
+	OutboundCallback(ctx context.Context, paymentID string) (OutboundCallback, error)
 }
 
 // CatalogStore is what admins manage a cinema with (SPEC §10): theatres,

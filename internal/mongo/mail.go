@@ -80,15 +80,6 @@ func (s *Store) saveBooking(ctx context.Context, old, b booking.Booking) error {
 	return nil
 }
 
-// QueueMail adds m, unless a mail with its id is there already.
-func (s *Store) QueueMail(ctx context.Context, m booking.Mail) error {
-	err := s.queueMail(ctx, m)
-	if mongo.IsDuplicateKeyError(err) {
-		return nil // two upserts of one id at once, outside a transaction
-	}
-	return wrap("queue mail", err)
-}
-
 // dueAt selects what booking.Mail.Due allows at now.
 func dueAt(now time.Time) bson.D {
 	n := nanos(now)
@@ -109,55 +100,6 @@ func (s *Store) MailDue(ctx context.Context, now time.Time) (bool, error) {
 		return false, fmt.Errorf("mongo: mail due: %w", err)
 	}
 	return true, nil
-}
-
-// ClaimMail claims due mails one findAndModify at a time: each is
-// conditional on the mail still being due, so of processes claiming at
-// once each mail goes to one.
-func (s *Store) ClaimMail(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]booking.Mail, error) {
-	var list []booking.Mail
-	opts := options.FindOneAndUpdate().
-		SetSort(bson.D{{Key: "next_at", Value: 1}, {Key: "_id", Value: 1}}).
-		SetReturnDocument(options.After)
-	update := bson.D{
-		{Key: "$set", Value: bson.D{{Key: "claimed_until", Value: nanos(now.Add(lease))}}},
-		{Key: "$inc", Value: bson.D{{Key: "attempts", Value: 1}}},
-	}
-	for len(list) < limit {
-		var d mailDoc
-		err := s.col(colMail).FindOneAndUpdate(ctx, dueAt(now), update, opts).Decode(&d)
-		if errors.Is(err, mongo.ErrNoDocuments) {
-			break
-		}
-		if err != nil {
-			return list, fmt.Errorf("mongo: claim mail: %w", err)
-		}
-		list = append(list, d.mail())
-	}
-	return list, nil
-}
-
-// MailSent records that mail id was sent at now.
-func (s *Store) MailSent(ctx context.Context, id string, now time.Time) error {
-	_, err := s.col(colMail).UpdateOne(ctx, byID(id), bson.D{{Key: "$set", Value: bson.D{
-		{Key: "sent_at", Value: nanos(now)}, {Key: "claimed_until", Value: int64(0)}, {Key: "last_error", Value: ""},
-	}}})
-	if err != nil {
-		return fmt.Errorf("mongo: mail sent: %w", err)
-	}
-	return nil
-}
-
-// MailFailed stores m as booking.Mail.Failed left it.
-func (s *Store) MailFailed(ctx context.Context, m booking.Mail) error {
-	_, err := s.col(colMail).UpdateOne(ctx, bson.D{{Key: "_id", Value: m.ID}, {Key: "sent_at", Value: int64(0)}}, bson.D{{Key: "$set", Value: bson.D{
-		{Key: "next_at", Value: nanos(m.NextAt)}, {Key: "claimed_until", Value: nanos(m.ClaimedUntil)},
-		{Key: "gave_up_at", Value: nanos(m.GaveUpAt)}, {Key: "last_error", Value: m.LastError},
-	}}})
-	if err != nil {
-		return fmt.Errorf("mongo: mail failed: %w", err)
-	}
-	return nil
 }
 
 // Mail returns one mail.

@@ -29,7 +29,7 @@ func (s *Store) Migrate(ctx context.Context) error {
 		defer cancel()
 	}
 	for _, name := range []string{colShows, colSeats, colHolds, colPayments, colBookings, colPaymentEvents, colSessions, colAdmins, colCallbacks,
-		colTheatres, colScreens, colMovies, colMigrations, colMail, colAddressGuards, colDeletedShows} {
+		colTheatres, colScreens, colMovies, colMigrations, colMail, colAddressGuards, colDeletedShows, colOutbound} {
 		err := s.db.CreateCollection(ctx, name)
 		if err != nil && !hasCode(err, codeNamespaceExists) {
 			return fmt.Errorf("mongo: migrate: create %s: %w", name, err)
@@ -153,6 +153,16 @@ func indexes() map[string][]mongo.IndexModel {
 				Keys: bson.D{{Key: "next_at", Value: 1}, {Key: "_id", Value: 1}},
 				Options: options.Index().SetName("mail_due").SetPartialFilterExpression(bson.D{
 					{Key: "sent_at", Value: int64(0)}, {Key: "gave_up_at", Value: int64(0)},
+				}),
+			},
+		},
+		colOutbound: {
+			// The sandbox deliverer's reads and claims: what is still to
+			// deliver, by when it is due.
+			mongo.IndexModel{
+				Keys: bson.D{{Key: "next_at", Value: 1}, {Key: "_id", Value: 1}},
+				Options: options.Index().SetName("callback_due").SetPartialFilterExpression(bson.D{
+					{Key: "delivered_at", Value: int64(0)}, {Key: "gave_up_at", Value: int64(0)},
 				}),
 			},
 		},

@@ -136,4 +136,3 @@ func (t *tx) RecordEvent(e booking.EventRecord) error {
 	return nil
 }
 
-func (t *tx) QueueBookingMail(m booking.Mail) error { return t.s.queueMail(t.ctx, m) }

@@ -190,7 +190,6 @@ func (t *tx) SetBookingCancelled(b booking.Booking) error {
 	return nil
 }
 
-func (t *tx) QueueShowMail(m booking.Mail) error { return t.s.queueMail(t.ctx, m) }
 
 // DeleteShowRecords deletes in the step's transaction: a show far bigger
 // than any screen (`boxoffice seed` makes some) may not fit in TxTimeout;

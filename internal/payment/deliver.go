@@ -3,13 +3,13 @@ package payment
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"net/http"
 	"time"
+
+	"boxoffice/internal/booking"
 )
 
 // backoff is the wait between callback attempts: First, doubling up to Max,
@@ -40,64 +40,76 @@ func (b backoff) delay(n int) time.Duration {
 	return d
 }
 
-var errSandboxClosed = errors.New("payment: sandbox: closed")
-var errSandboxBusy = errors.New("payment: sandbox: too many callbacks in flight")
-
-// send delivers ev in the background, bounded by RetryFor and by Close.
-func (s *Sandbox) send(ev Event) error {
-	body, err := json.Marshal(ev)
+// Deliver posts the callbacks due in the outbox, claiming each first (for
+// the sandbox's lease) so that no other process posts it meanwhile, and
+// records how each attempt ended (booking.CallbackAttemptedStep): a 2xx
+// delivers it; a 4xx other than 408 and 429 gives it up at once, as no
+// retry can change it; anything else (another status, a redirect, a
+// network failure) is tried again after a backoff, until RetryFor after
+// it was chosen. Every attempt is signed afresh, as real providers do, so
+// that a late retry is not refused as stale; the body, and so the event
+// id, stays the same, which lets the receiver drop repeats. It returns how
+// many it delivered, and claims at most limit (0 means a batch of 10).
+// Every process runs it (cmd/boxoffice's workers), after each Decide and
+// every second or so.
+func (s *Sandbox) Deliver(ctx context.Context, limit int) (int, error) {
+	if limit <= 0 {
+		limit = callbackBatch
+	}
+	if due, err := s.store.CallbacksDue(ctx, s.now()); err != nil || !due {
+		return 0, err
+	}
+	// Attempts end with the claim, a little before it by the wall clock,
+	// so that none is made after another process may have claimed it.
+	ctx, cancel := context.WithTimeout(ctx, s.lease-s.lease/10)
+	defer cancel()
+	list, err := booking.ClaimCallbacksStep(ctx, s.store, s.now, s.lease, limit)
 	if err != nil {
-		return fmt.Errorf("payment: sandbox: encode event: %w", err)
+		return 0, err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return errSandboxClosed
+	delivered := 0
+	for _, c := range list {
+		a := s.attempt(ctx, c)
+		if ctx.Err() != nil {
+			return delivered, ctx.Err() // the claim lapses; another try later
+		}
+		rec, err := booking.CallbackAttemptedStep(ctx, s.store, s.now, c.PaymentID, c.ClaimedUntil, a, s.retryFor)
+		if err != nil {
+			return delivered, err
+		}
+		log := s.log.With("event_id", c.EventID, "payment_id", c.PaymentID, "type", string(c.Type), "attempt", c.Attempts)
+		switch {
+		case a.Err == "":
+			delivered++
+			log.Info("sandbox: callback delivered")
+		case !rec.GaveUpAt.IsZero():
+			log.Error("sandbox: callback given up", "err", rec.LastError)
+		default:
+			log.Warn("sandbox: callback failed", "err", a.Err, "retry_at", rec.NextAt)
+		}
 	}
-	select {
-	case s.slots <- struct{}{}:
-	default:
-		return errSandboxBusy
-	}
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		defer func() { <-s.slots }()
-		_ = s.deliver(s.ctx, ev, body) // deliver logs the outcome
-	}()
-	return nil
+	return delivered, nil
 }
 
-// deliver posts body to the callback URL until it is answered 2xx, retrying
-// failures and other statuses with backoff until RetryFor has passed or ctx
-// is done. Every attempt is signed afresh, as real providers do, so that a
-// late retry is not refused as stale; the body, and so the event id, stays
-// the same, which lets the receiver drop repeats.
-func (s *Sandbox) deliver(ctx context.Context, ev Event, body []byte) error {
-	ctx, cancel := context.WithTimeout(ctx, s.retryFor)
-	defer cancel()
-	target := s.publicURL + CallbackPath
-	log := s.log.With("event_id", ev.ID, "payment_id", ev.Data.PaymentID, "type", string(ev.Type))
-	for attempt := 1; ; attempt++ {
-		status, err := s.post(ctx, target, body)
-		if err == nil && status/100 == 2 {
-			log.Info("sandbox: callback delivered", "attempt", attempt, "status", status)
-			return nil
-		}
-		if err == nil {
-			err = fmt.Errorf("answered %d", status)
-		}
-		wait := s.backoff.delay(attempt)
-		log.Warn("sandbox: callback failed", "attempt", attempt, "err", err, "retry_in", wait)
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			log.Error("sandbox: callback given up", "attempts", attempt, "err", err)
-			return fmt.Errorf("payment: sandbox: callback %s: gave up after %d attempts: %w", ev.ID, attempt, err)
-		case <-t.C:
-		}
+// attempt posts c's callback once and says how it ended.
+func (s *Sandbox) attempt(ctx context.Context, c booking.OutboundCallback) booking.CallbackAttempt {
+	status, err := s.post(ctx, s.publicURL+CallbackPath, c.Body)
+	switch {
+	case err == nil && status/100 == 2:
+		return booking.CallbackAttempt{}
+	case err == nil:
+		err = fmt.Errorf("answered %d", status)
 	}
+	return booking.CallbackAttempt{Err: err.Error(), Refused: refused(status), Wait: s.backoff.delay(c.Attempts)}
+}
+
+// refused reports whether a callback answered status is given up at once:
+// a 4xx, except 408 (Request Timeout) and 429 (Too Many Requests), which
+// say to try again later. The receiver refuses the callback itself (a bad
+// signature, an unknown payment, a mismatch), and the same bytes will be
+// refused again.
+func refused(status int) bool {
+	return status/100 == 4 && status != http.StatusRequestTimeout && status != http.StatusTooManyRequests
 }
 
 // noRedirects is the callback client's CheckRedirect: a redirect is an

@@ -15,6 +15,7 @@ import (
 type world struct {
 	store *sqlite.Store
 	svc   *booking.Service
+	clock *booking.ManualClock
 }
 
 func newWorld(t testing.TB) world {
@@ -24,7 +25,8 @@ func newWorld(t testing.TB) world {
 		t.Fatalf("sqlite.Open: %v", err)
 	}
 	t.Cleanup(func() { store.Close() })
-	return world{store: store, svc: booking.NewService(store, booking.NewManualClock(t0), booking.DefaultPolicy)}
+	clock := booking.NewManualClock(t0)
+	return world{store: store, svc: booking.NewService(store, clock, booking.DefaultPolicy), clock: clock}
 }
 
 // payment holds two ₹225 seats of a new show and starts paying for them: a

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -22,12 +23,28 @@ const CheckoutPath = "/sandbox/checkout/"
 
 // DefaultRetryFor is how long the sandbox keeps retrying a callback. A real
 // provider retries for days; the sandbox's moviegoer is waiting on the
-// booking page, and after HOLD_TTL the seats are free anyway.
+// booking page, and after HOLD_TTL the seats are free anyway. A callback
+// given up is not lost: a lookup of its stuck payment (SPEC §9) answers
+// with the outcome it carries.
 const DefaultRetryFor = time.Minute
 
-// maxDeliveries bounds the callbacks in flight, so that a flood of clicks
-// cannot grow goroutines without limit.
-const maxDeliveries = 256
+// DefaultCallbackLease is how long a process keeps a callback it is
+// delivering before another may try it: longer than an attempt (the
+// callback client's timeout, 10 seconds by default, bounded by the lease
+// too).
+const DefaultCallbackLease = 15 * time.Second
+
+// callbackBatch bounds the callbacks one Deliver claims.
+const callbackBatch = 10
+
+// SandboxStore is what the sandbox needs of storage: reading a payment to
+// show its checkout page, and the callback outbox (SPEC §6) its outcomes
+// are recorded in and delivered from. booking.Store satisfies it.
+type SandboxStore interface {
+	PaymentLookup
+	booking.Transactor
+	booking.CallbackOutboxStore
+}
 
 // SandboxOptions configure NewSandbox.
 type SandboxOptions struct {
@@ -38,44 +55,50 @@ type SandboxOptions struct {
 	// Secret is PAYMENT_WEBHOOK_SECRET: it signs the callbacks the sandbox
 	// sends and verifies the ones the app receives.
 	Secret []byte
-	// Payments reads a payment to show its checkout page.
-	Payments PaymentLookup
+	// Payments reads a payment to show its checkout page, and keeps the
+	// callback outbox.
+	Payments SandboxStore
 	// HTTPClient sends callbacks; nil means one with a 10 second timeout.
 	// Redirects are never followed, whatever its CheckRedirect (see
 	// noRedirects).
 	HTTPClient *http.Client
 	// Logger records deliveries; nil means slog.Default().
 	Logger *slog.Logger
-	// Clock stamps events and signatures; nil means the system clock. Retry
-	// timing always uses real timers.
+	// Clock stamps events and signatures and times the outbox's claims
+	// and retries; nil means the system clock.
 	Clock func() time.Time
-	// RetryFor is how long a callback is retried; 0 means DefaultRetryFor.
+	// RetryFor is how long after it was chosen a callback is retried; 0
+	// means DefaultRetryFor.
 	RetryFor time.Duration
+	// Lease is how long a claimed callback is left to the process
+	// delivering it; 0 means DefaultCallbackLease.
+	Lease time.Duration
 }
 
 // Sandbox is the built-in provider (SPEC §6): a checkout page with Pay and
 // Decline (which the app serves at CheckoutPath and answers with Decide),
 // and a real signed HTTP callback to the app, retried like a real
-// provider's. The app runs it in-process, but it tells the app an outcome
-// only over HTTP, so the callback path is exercised exactly as with a
-// hosted provider. Call Close at shutdown to stop pending retries.
+// provider's. The outcome chosen is recorded with its callback in an
+// outbox in the database, in one step, and Deliver, which every process
+// runs in the background, posts it: a process killed before delivering it
+// loses nothing. It tells the app an outcome only over HTTP (or when the
+// app looks a stuck payment up), so the callback path is exercised exactly
+// as with a hosted provider.
 type Sandbox struct {
 	publicURL string
 	basePath  string // PublicURL's path, without the trailing slash
 	secret    []byte
-	payments  PaymentLookup
+	store     SandboxStore
 	client    *http.Client
 	log       *slog.Logger
 	now       func() time.Time
 	retryFor  time.Duration
+	lease     time.Duration
 	backoff   backoff
 
-	ctx    context.Context // cancelled by Close
-	cancel context.CancelFunc
-	mu     sync.Mutex // guards closed and wg.Add against Close
+	mu     sync.Mutex // guards closed and queued
 	closed bool
-	wg     sync.WaitGroup
-	slots  chan struct{} // one per delivery in flight
+	queued func() // called after an outcome is recorded; see OnQueued
 }
 
 var _ Provider = (*Sandbox)(nil)
@@ -97,13 +120,13 @@ func NewSandbox(opts SandboxOptions) (*Sandbox, error) {
 		publicURL: strings.TrimRight(opts.PublicURL, "/"),
 		basePath:  strings.TrimRight(u.EscapedPath(), "/"),
 		secret:    opts.Secret,
-		payments:  opts.Payments,
+		store:     opts.Payments,
 		client:    opts.HTTPClient,
 		log:       opts.Logger,
 		now:       opts.Clock,
 		retryFor:  opts.RetryFor,
+		lease:     opts.Lease,
 		backoff:   defaultBackoff,
-		slots:     make(chan struct{}, maxDeliveries),
 	}
 	if s.client == nil {
 		s.client = &http.Client{Timeout: 10 * time.Second}
@@ -120,7 +143,9 @@ func NewSandbox(opts SandboxOptions) (*Sandbox, error) {
 	if s.retryFor <= 0 {
 		s.retryFor = DefaultRetryFor
 	}
-	s.ctx, s.cancel = context.WithCancel(context.Background())
+	if s.lease <= 0 {
+		s.lease = DefaultCallbackLease
+	}
 	return s, nil
 }
 
@@ -175,10 +200,24 @@ func (s *Sandbox) Expire(_ context.Context, p booking.Payment) (booking.ExpireRe
 	return booking.ExpireResult{}, nil
 }
 
-// Lookup never knows more than the app: the sandbox keeps no record of its
-// own, and its callback is the only way it tells an outcome.
-func (s *Sandbox) Lookup(context.Context, booking.Payment) (booking.PaymentEvent, bool, error) {
-	return booking.PaymentEvent{}, false, nil
+// Lookup answers with the outcome chosen on p's checkout page, recorded
+// with its callback (SPEC §6): a payment whose callback has not arrived
+// (still being retried, given up, or its process killed) can be settled
+// by a lookup of it like a Stripe one (Service.RefreshPending). ok is false
+// while nobody chose.
+func (s *Sandbox) Lookup(ctx context.Context, p booking.Payment) (booking.PaymentEvent, bool, error) {
+	c, err := s.store.OutboundCallback(ctx, p.ID)
+	switch {
+	case errors.Is(err, booking.ErrCallbackNotFound):
+		return booking.PaymentEvent{}, false, nil
+	case err != nil:
+		return booking.PaymentEvent{}, false, err
+	}
+	ev, err := ParseEvent(c.Body)
+	if err != nil {
+		return booking.PaymentEvent{}, false, fmt.Errorf("payment: sandbox: the recorded callback of payment %s: %w", p.ID, err)
+	}
+	return ev.PaymentEvent(), true, nil
 }
 
 // VerifyEvent is the callback check every provider using the boxoffice
@@ -206,20 +245,28 @@ func VerifyEvent(secrets [][]byte, h http.Header, body []byte, now time.Time) (b
 	return ev.PaymentEvent(), nil
 }
 
-// ErrBusy is a Decide that could not queue its callback: the sandbox is
-// shutting down or has too many in flight. Trying again later may work.
-var ErrBusy = errors.New("payment: sandbox: busy or shutting down")
+// ErrBusy is a Decide after Close: the sandbox is shutting down, and the
+// store with it. Trying again later may work.
+var ErrBusy = errors.New("payment: sandbox: shutting down")
 
 // Decide is what the moviegoer chose on the sandbox's checkout page (which
 // the app serves, as web pages are the app's): for a pending payment it
-// queues the signed callback that says it succeeded or failed, as a hosted
-// checkout does; a payment with an outcome already gets no second one. It
-// returns the payment; ErrPaymentNotFound for an unknown one.
+// records the outcome with its signed callback in the outbox, in one step
+// (booking.QueueCallbackStep), for Deliver to post, as a hosted checkout
+// does; a payment with an outcome already, chosen or settled, gets no
+// second one. It returns the payment; ErrPaymentNotFound for an unknown
+// one.
 func (s *Sandbox) Decide(ctx context.Context, paymentID string, succeed bool) (booking.Payment, error) {
 	if !validID(paymentID) {
 		return booking.Payment{}, booking.ErrPaymentNotFound
 	}
-	p, err := s.payments.Payment(ctx, paymentID)
+	s.mu.Lock()
+	closed, queued := s.closed, s.queued
+	s.mu.Unlock()
+	if closed {
+		return booking.Payment{}, ErrBusy
+	}
+	p, err := s.store.Payment(ctx, paymentID)
 	if err != nil {
 		return booking.Payment{}, err
 	}
@@ -230,21 +277,38 @@ func (s *Sandbox) Decide(ctx context.Context, paymentID string, succeed bool) (b
 	if succeed {
 		typ = booking.EventPaymentSucceeded
 	}
-	if err := s.send(NewEvent(p, typ, s.now())); err != nil {
-		s.log.Warn("sandbox: callback not queued", "payment_id", p.ID, "err", err)
-		return p, fmt.Errorf("%w: %v", ErrBusy, err)
+	ev := NewEvent(p, typ, s.now())
+	body, err := json.Marshal(ev)
+	if err != nil {
+		return p, fmt.Errorf("payment: sandbox: encode event: %w", err)
+	}
+	c, err := booking.QueueCallbackStep(ctx, s.store, s.now, booking.OutboundCallback{PaymentID: p.ID, EventID: ev.ID, Type: typ, Body: body})
+	if err != nil {
+		return p, err
+	}
+	if c.EventID == ev.ID {
+		s.log.Info("sandbox: outcome recorded; its callback is queued", "payment_id", p.ID, "event_id", ev.ID, "type", string(typ))
+		if queued != nil {
+			queued()
+		}
 	}
 	return p, nil
 }
 
-// Close stops pending callback retries and waits for their goroutines. The
-// events stay undelivered, as when a provider gives up: the seats free
-// themselves by the seat rule. After Close, Pay and Decline answer 503.
+// OnQueued has the sandbox call queued, which must not block, each time
+// it records an outcome: the process's deliverer runs Deliver at once
+// rather than at its next turn.
+func (s *Sandbox) OnQueued(queued func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.queued = queued
+}
+
+// Close makes Decide refuse (ErrBusy): the store is closing. Callbacks
+// still in the outbox stay there, for the next process to deliver.
 func (s *Sandbox) Close() error {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.closed = true
-	s.mu.Unlock()
-	s.cancel()
-	s.wg.Wait()
 	return nil
 }

@@ -111,7 +111,7 @@ func TestDecideSettlesBooking(t *testing.T) {
 			ctx := context.Background()
 			w := newWorld(t)
 			p := w.payment(t)
-			s := testSandbox(t, "http://placeholder.invalid", w.store, 0)
+			s := testSandbox(t, "http://placeholder.invalid", &w, 0)
 			srv, got := app(t, w, s)
 			s.publicURL = srv.URL // the app's address is known only once it listens
 
@@ -121,6 +121,9 @@ func TestDecideSettlesBooking(t *testing.T) {
 			}
 			if decided.BookingID != p.BookingID {
 				t.Errorf("Decide returned booking %q, want %q", decided.BookingID, p.BookingID)
+			}
+			if n := deliver(t, s); n != 1 {
+				t.Fatalf("Deliver delivered %d, want 1", n)
 			}
 			var a arrival
 			select {
@@ -154,8 +157,8 @@ func TestDecideSettlesBooking(t *testing.T) {
 			}
 
 			// The same event again, as a provider retry: still 200, no change.
-			if err := s.deliver(ctx, eventOf(t, a.body), a.body); err != nil {
-				t.Errorf("redelivery: %v", err)
+			if status, err := s.post(ctx, srv.URL+CallbackPath, a.body); err != nil || status != http.StatusOK {
+				t.Errorf("redelivery: %d, %v", status, err)
 			}
 			st, err := w.svc.SettlePayment(ctx, ev)
 			if err != nil || !st.Duplicate {
@@ -188,7 +191,7 @@ func TestDecideRefuses(t *testing.T) {
 	}
 	rc := newReceiver(t, 200)
 	var logs testkit.SyncBuffer
-	s := testSandbox(t, rc.srv.URL, w.store, 0)
+	s := testSandbox(t, rc.srv.URL, &w, 0)
 	s.log = slog.New(slog.NewTextHandler(&logs, nil))
 
 	for _, id := range []string{"nosuch", "../admin", ""} {
@@ -199,11 +202,76 @@ func TestDecideRefuses(t *testing.T) {
 	if got, err := s.Decide(ctx, settled.ID, true); err != nil || got.State != booking.PaymentFailed {
 		t.Errorf("Decide of a settled payment: %+v, %v; want it as it is", got, err)
 	}
-	s.Close() // waits for any delivery that was (wrongly) queued
-	if n := rc.count(); n != 0 || logs.String() != "" {
-		t.Errorf("refused decisions sent %d callbacks; log:\n%s", n, logs.String())
+	if n := deliver(t, s); n != 0 || rc.count() != 0 || logs.String() != "" {
+		t.Errorf("refused decisions sent %d callbacks; log:\n%s", rc.count(), logs.String())
 	}
+	s.Close()
 	if _, err := s.Decide(ctx, p.ID, true); !errors.Is(err, ErrBusy) {
 		t.Errorf("Decide after Close: %v, want ErrBusy", err)
+	}
+	if _, err := w.store.OutboundCallback(ctx, p.ID); !errors.Is(err, booking.ErrCallbackNotFound) {
+		t.Errorf("a Decide after Close recorded an outcome: %v", err)
+	}
+}
+
+// TestFirstChoiceStands: Pay, then Decline before the callback has
+// arrived (another tab, the back button), leaves the first choice: one
+// callback, the success.
+func TestFirstChoiceStands(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t)
+	p := w.payment(t)
+	rc := newReceiver(t, 200)
+	s := testSandbox(t, rc.srv.URL, &w, 0)
+	if _, err := s.Decide(ctx, p.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	first := outbound(t, w, p)
+	w.clock.Advance(time.Second)
+	if _, err := s.Decide(ctx, p.ID, false); err != nil {
+		t.Fatal(err)
+	}
+	if got := outbound(t, w, p); got.EventID != first.EventID || got.Type != booking.EventPaymentSucceeded || !got.CreatedAt.Equal(t0) {
+		t.Errorf("after Decline: %+v; want the first choice, %+v", got, first)
+	}
+	if n := deliver(t, s); n != 1 || rc.count() != 1 {
+		t.Errorf("delivered %d (receiver saw %d), want the one callback", n, rc.count())
+	}
+}
+
+// TestSandboxLookup: a sandbox payment whose callback has not arrived
+// (here, its receiver refuses it) is looked up like a Stripe one (SPEC §6,
+// §9): the lookup answers with the outcome chosen on its page, and once
+// the payment is stuck, Service.RefreshPending settles it by that.
+func TestSandboxLookup(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t)
+	p := w.payment(t)
+	rc := newReceiver(t, 404)
+	s := testSandbox(t, rc.srv.URL, &w, 0)
+	w.svc.UsePayments(s)
+
+	if _, ok, err := s.Lookup(ctx, p); ok || err != nil {
+		t.Errorf("Lookup before a choice: ok %v, %v; want nothing yet", ok, err)
+	}
+	if _, err := s.Decide(ctx, p.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	deliver(t, s) // refused: given up
+	c := outbound(t, w, p)
+	ev, ok, err := s.Lookup(ctx, p)
+	want := booking.PaymentEvent{ID: c.EventID, Type: booking.EventPaymentSucceeded, PaymentID: p.ID, HoldID: p.HoldID, Amount: p.Amount, Currency: p.Currency}
+	if err != nil || !ok || ev != want {
+		t.Fatalf("Lookup = %+v, %v, %v; want %+v", ev, ok, err, want)
+	}
+
+	b, err := w.svc.Booking(ctx, p.BookingID, "visitor1")
+	if err != nil || b.State != booking.BookingPending {
+		t.Fatalf("booking %s, %v; want still pending", b.State, err)
+	}
+	w.clock.Advance(booking.StuckAfter)
+	b, asked, err := w.svc.RefreshPending(ctx, b)
+	if err != nil || !asked || b.State != booking.BookingConfirmed {
+		t.Errorf("RefreshPending of the stuck payment: %s, asked %v, %v; want confirmed", b.State, asked, err)
 	}
 }

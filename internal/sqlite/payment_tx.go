@@ -90,4 +90,3 @@ func (t *tx) RecordEvent(e booking.EventRecord) error {
 	return err
 }
 
-func (t *tx) QueueBookingMail(m booking.Mail) error { return queueMail(t.ctx, t.tx, m) }

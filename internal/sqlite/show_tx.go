@@ -88,7 +88,6 @@ func (t *tx) SetBookingCancelled(b booking.Booking) error {
 	return err
 }
 
-func (t *tx) QueueShowMail(m booking.Mail) error { return queueMail(t.ctx, t.tx, m) }
 
 func (t *tx) DeleteShowRecords(showID string) error {
 	for _, q := range []string{`DELETE FROM seats WHERE show_id = ?`, `DELETE FROM holds WHERE show_id = ?`, `DELETE FROM shows WHERE id = ?`,

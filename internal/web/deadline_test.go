@@ -82,6 +82,7 @@ func newStuckApp(t *testing.T, timeout time.Duration) (*app, *stuckStore) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { sandbox.Close() })
+	deliverCallbacks(t, sandbox)
 	srv.Config.Handler = web.New(svc, web.Options{
 		PublicURL: publicURL, Sessions: store.Sessions().WithClock(clock.Now), Location: time.UTC,
 		Logger: discardLogger(), Payments: sandbox, RequestTimeout: timeout,

@@ -120,6 +120,7 @@ func startAppWith(t testing.TB, path string, clock *booking.ManualClock, p booki
 		t.Fatalf("NewSandbox: %v", err)
 	}
 	t.Cleanup(func() { sandbox.Close() }) // after srv.Close: cleanups run last first
+	deliverCallbacks(t, sandbox)
 	opts := web.Options{
 		PublicURL: publicURL,
 		Sessions:  store.Sessions().WithClock(clock.Now),
@@ -337,4 +338,38 @@ func wantExpiry(t testing.TB, what, attr string, want time.Time) {
 	if err != nil || len(attr) != len("2006-01-02T15:04:05.000Z") || got.Before(want) || !got.Before(want.Add(time.Millisecond)) {
 		t.Errorf("%s: data-expires-at %q (%v); want %s rounded up to the millisecond", what, attr, err, want.Format(time.RFC3339Nano))
 	}
+}
+
+// deliverCallbacks runs the sandbox's deliverer in the background, as
+// cmd/boxoffice's workers do: at once after each Pay or Decline, and every
+// 50ms, until the test ends (before the store closes).
+func deliverCallbacks(t testing.TB, sandbox *payment.Sandbox) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	kicks := make(chan struct{}, 1)
+	sandbox.OnQueued(func() {
+		select {
+		case kicks <- struct{}{}:
+		default:
+		}
+	})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(50 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-kicks:
+			case <-tick.C:
+			}
+			_, _ = sandbox.Deliver(ctx, 0)
+		}
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
 }

@@ -26,6 +26,7 @@ var raceTests = []test{
 	{"LastAdmin", testRaceLastAdmin},
 	{"Admit", testRaceAdmit},
 	{"ClaimMail", testRaceClaimMail},
+	{"Callbacks", testRaceCallbacks},
 	{"AddressCap", testRaceAddressCap},
 	{"Extend", testRaceExtend},
 	{"Gaps", testRaceGaps},
