@@ -46,6 +46,18 @@ func (h Hold) ExpiredAt(m Moment) bool { return LockLapsed(h.CreatedAt, m) }
 // CheckPayable says whether a payment may start for h at m: only an active,
 // unexpired hold can be paid for.
 func (h Hold) CheckPayable(m Moment) error {
+	if err := h.CheckStanding(); err != nil {
+		return err
+	}
+	if h.ExpiredAt(m) {
+		return ErrHoldExpired
+	}
+	return nil
+}
+
+// CheckStanding refuses a hold that was released, replaced or paid for,
+// whatever its time: CheckPayable without the clock.
+func (h Hold) CheckStanding() error {
 	switch h.State {
 	case HoldReleased:
 		return ErrHoldReleased
@@ -53,9 +65,6 @@ func (h Hold) CheckPayable(m Moment) error {
 		return ErrHoldReplaced
 	case HoldCompleted:
 		return ErrHoldCompleted
-	}
-	if h.ExpiredAt(m) {
-		return ErrHoldExpired
 	}
 	return nil
 }

@@ -186,7 +186,11 @@ func (b holdStart) hold(tx Tx, h Hold, seats []Seat, m Moment) error {
 	for _, old := range b.active {
 		// The seats the new hold took over carry its id already; the
 		// previous hold's others go back to available, and so do any an
-		// older hold left active still locks.
+		// older hold left active still locks. A new checkout of the old
+		// hold's payment serialises with this (BeginCheckoutStep).
+		if err := tx.Serialize("hold:" + old.ID); err != nil {
+			return err
+		}
 		if err := tx.FreeSeats(old); err != nil {
 			return err
 		}
@@ -322,13 +326,25 @@ func ExtendHoldStep(ctx context.Context, st Transactor, clock func() time.Time, 
 		if err != nil {
 			return err
 		}
+		if m.SeatsPerAddress > 0 && h.Address != "" {
+			// The address's count (HoldSeatsStep) counts this hold's seats
+			// as live or lapsed by its lock time, which this moves.
+			if err := tx.Serialize("address:" + h.ShowID + ":" + h.Address); err != nil {
+				return err
+			}
+		}
 		n, err := tx.RelockSeats(h, next.CreatedAt)
 		if err != nil {
 			return err
 		}
-		if n != len(h.SeatIDs) {
-			// A live hold's seats are all still its own.
-			return fmt.Errorf("hold %s locks %d of its %d seats", h.ID, n, len(h.SeatIDs))
+		switch {
+		case n < len(h.SeatIDs):
+			// A step that decided at a later instant (another process's
+			// clock, or a MongoDB step run again at its first instant)
+			// saw the lock lapse and took a seat: the hold has expired.
+			return ErrHoldExpired
+		case n > len(h.SeatIDs):
+			return fmt.Errorf("hold %s locks %d seats, more than its %d", h.ID, n, len(h.SeatIDs))
 		}
 		if err := tx.SetHoldExtended(next); err != nil {
 			return err

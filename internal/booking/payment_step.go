@@ -360,6 +360,19 @@ func BeginCheckoutStep(ctx context.Context, st Transactor, clock func() time.Tim
 		if p.State != PaymentPending || p.CheckoutAttempt != from {
 			return nil
 		}
+		// A new checkout only for a hold that still stands: a session's
+		// new hold may replace this one while its checkout is closed
+		// (PreviousHold.Paying), and the two serialise on the hold.
+		if err := tx.Serialize("hold:" + p.HoldID); err != nil {
+			return err
+		}
+		h, err := tx.Hold(p.HoldID)
+		if err != nil {
+			return err
+		}
+		if err := h.CheckStanding(); err != nil {
+			return err
+		}
 		p.CheckoutAttempt, p.CheckoutExpiresAt = from+1, now.Add(lifetime)
 		switch {
 		case p.CheckoutRef == "":

@@ -142,6 +142,10 @@ func (t *tx) LiveSeatsFrom(showID, address string, lapsedBefore time.Time) (int,
 	return len(locks), fromNanos(oldest), nil
 }
 
+// LockSeats writes the locks unconditionally: the step decided on the seats
+// as its snapshot read them, and a seat another step wrote since conflicts
+// here. That holds while every write of a seat is in a transaction and
+// changes the document (the package comment).
 func (t *tx) LockSeats(showID string, ids []string, holdID, _ string, at time.Time) (int, error) {
 	res, err := t.s.col(colSeats).UpdateMany(t.ctx,
 		bson.D{{Key: "show_id", Value: showID}, {Key: "seat_id", Value: bson.D{{Key: "$in", Value: ids}}}},

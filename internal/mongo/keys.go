@@ -8,6 +8,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
+	"go.mongodb.org/mongo-driver/v2/mongo/readconcern"
 )
 
 // colKeys holds the secret keys every process shares, one document a key,
@@ -36,10 +37,16 @@ func (s *Store) SigningKey(ctx context.Context, name string, fresh []byte) ([]by
 		options.FindOneAndUpdate().SetUpsert(true).SetReturnDocument(options.After),
 	).Decode(&doc)
 	if mongo.IsDuplicateKeyError(err) {
-		err = col.FindOne(ctx, bson.D{{Key: "_id", Value: name}}).Decode(&doc)
+		// Read at majority: a key read at "local" during a failover could
+		// be one that is then rolled back.
+		majority := s.db.Collection(colKeys, options.Collection().SetReadConcern(readconcern.Majority()))
+		err = majority.FindOne(ctx, bson.D{{Key: "_id", Value: name}}).Decode(&doc)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("mongo: signing key: %w", err)
+	}
+	if len(doc.Value) == 0 {
+		return nil, fmt.Errorf("mongo: signing key %q is stored empty", name)
 	}
 	return doc.Value, nil
 }

@@ -29,7 +29,7 @@ func (s *Store) Migrate(ctx context.Context) error {
 		defer cancel()
 	}
 	for _, name := range []string{colShows, colSeats, colHolds, colPayments, colBookings, colPaymentEvents, colSessions, colAdmins, colCallbacks,
-		colTheatres, colScreens, colMovies, colMigrations, colMail, colAddressGuards, colDeletedShows, colOutbound} {
+		colTheatres, colScreens, colMovies, colMigrations, colMail, colAddressGuards, colDeletedShows, colOutbound, colKeys} {
 		err := s.db.CreateCollection(ctx, name)
 		if err != nil && !hasCode(err, codeNamespaceExists) {
 			return fmt.Errorf("mongo: migrate: create %s: %w", name, err)

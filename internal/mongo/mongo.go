@@ -2,11 +2,14 @@
 // production runs on (SPEC §3). It stores one document per seat of a show and
 // makes every multi-document step atomic with a transaction
 // (Session.WithTransaction, snapshot read concern, majority write concern).
-// Inside a transaction the decision comes from the booking package's rules;
-// the seat rule is also expressed once as a query filter (seat.go), and every
-// write that takes a seat is conditional on it, so that two processes racing
-// for one seat cannot both win: the loser's write conflicts and its
-// transaction retries against the winner's result.
+// Every step is written once in the booking package, over the transaction
+// port (tx.go and the *_tx.go files translate its reads and writes); the
+// seat rule is also expressed once as a query filter (seat.go). Two steps
+// racing for one seat cannot both win: each writes the seat, so the loser's
+// write conflicts with the winner's and its transaction runs again against
+// the winner's result. Every transactional write of a seat changes the
+// document (an update that changed nothing would not conflict), and no
+// seat is written outside a transaction but a new show's upserts.
 //
 // Transactions need a replica set (or a sharded cluster); Open refuses a
 // standalone server with a message saying so.

@@ -56,26 +56,15 @@ func (d seatDoc) seat() booking.Seat {
 // when its status is available, or when it is locked and locked_at is at or
 // before m's cutoff (booking.Moment.LapsedBefore, the same comparison as
 // booking.LockLapsed, exact because both sides are integer nanoseconds).
-//
-// When alsoLockedBy is a hold id, seats still locked by that hold match too,
-// however old the lock: to a hold replacing it, the previous hold's seats
-// count as available, and a payment books the seats its hold still locks.
-//
-// Every read that decides availability and every write that takes a seat
-// uses it, so the database's answer is the rule's answer.
-func seatRule(m booking.Moment, alsoLockedBy string) bson.E {
+// The seat map's available list, the listing's seats left and occupancy
+// use it; the steps decide in Go on the seats they read.
+func seatRule(m booking.Moment) bson.E {
 	alternatives := bson.A{
 		bson.D{{Key: "status", Value: string(booking.SeatAvailable)}},
 		bson.D{
 			{Key: "status", Value: string(booking.SeatLocked)},
 			{Key: "locked_at", Value: bson.D{{Key: "$lte", Value: nanos(m.LapsedBefore())}}},
 		},
-	}
-	if alsoLockedBy != "" {
-		alternatives = append(alternatives, bson.D{
-			{Key: "status", Value: string(booking.SeatLocked)},
-			{Key: "hold_id", Value: alsoLockedBy},
-		})
 	}
 	return bson.E{Key: "$or", Value: alternatives}
 }
@@ -121,7 +110,7 @@ func (s *Store) Seats(ctx context.Context, showID string) ([]booking.Seat, error
 // AvailableSeatIDs lists the seats that the query form of the seat rule finds
 // available at m, in map order.
 func (s *Store) AvailableSeatIDs(ctx context.Context, showID string, m booking.Moment) ([]string, error) {
-	filter := bson.D{{Key: "show_id", Value: showID}, seatRule(m, "")}
+	filter := bson.D{{Key: "show_id", Value: showID}, seatRule(m)}
 	cur, err := s.col(colSeats).Find(ctx, filter, options.Find().
 		SetSort(mapOrder).SetProjection(bson.D{{Key: "seat_id", Value: 1}}))
 	if err != nil {
@@ -234,7 +223,7 @@ func occupancyFacet(m booking.Moment) bson.D {
 			}}},
 		}},
 		{Key: "available", Value: bson.A{
-			bson.D{{Key: "$match", Value: bson.D{seatRule(m, "")}}},
+			bson.D{{Key: "$match", Value: bson.D{seatRule(m)}}},
 			bson.D{{Key: "$count", Value: "n"}},
 		}},
 	}}}

@@ -205,7 +205,7 @@ func (s *Store) seatsLeft(ctx context.Context, showIDs []string, m booking.Momen
 	pipeline := mongo.Pipeline{
 		{{Key: "$match", Value: bson.D{
 			{Key: "show_id", Value: bson.D{{Key: "$in", Value: showIDs}}},
-			seatRule(m, ""),
+			seatRule(m),
 		}}},
 		{{Key: "$group", Value: bson.D{
 			{Key: "_id", Value: "$show_id"},

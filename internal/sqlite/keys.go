@@ -13,6 +13,9 @@ import (
 func (s *Store) SigningKey(ctx context.Context, name string, fresh []byte) ([]byte, error) {
 	var key []byte
 	err := s.read.QueryRowContext(ctx, `SELECT value FROM keys WHERE name = ?`, name).Scan(&key)
+	if err == nil && len(key) == 0 {
+		return nil, fmt.Errorf("sqlite: signing key %q is stored empty", name)
+	}
 	if err == nil {
 		return key, nil
 	}

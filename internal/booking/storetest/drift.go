@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -15,6 +16,47 @@ import (
 var driftTests = []test{
 	{"PreviousHoldWithoutSeats", testPreviousHoldWithoutSeats},
 	{"LiveSeatsFromAgreesWithGoRule", testLiveSeatsFromAgreesWithGoRule},
+	{"ExtendAfterALaterTake", testExtendAfterALaterTake},
+	{"NoCheckoutForAReplacedHold", testNoCheckoutForAReplacedHold},
+}
+
+// testExtendAfterALaterTake: steps of two processes decide at instants
+// their own clocks give (and a MongoDB step run again, at its first
+// instant). A seat taken by a step that saw the hold's lock lapse, then
+// More time at an earlier instant that still finds the hold live: the
+// hold has expired (410), never an internal error.
+func testExtendAfterALaterTake(t *testing.T, s store) {
+	show, _ := newShow(t, s, 1, 6, later)
+	h := hold(t, s, show.ID, "o1", at(0), "A1", "A2")
+	taker := hold(t, s, show.ID, "o2", at(ttl+time.Second), "A2")
+	_, err := s.ExtendHold(context.Background(), h.ID, "o1", at(ttl-time.Minute))
+	if !errors.Is(err, booking.ErrHoldExpired) {
+		t.Fatalf("More time after a seat was taken at a later instant = %v, want ErrHoldExpired", err)
+	}
+	checkSeats(t, s, show.ID, map[string]seatView{"A1": lockedBy(h), "A2": lockedBy(taker)})
+}
+
+// testNoCheckoutForAReplacedHold: a payment whose checkout was closed does
+// not stop its session's next hold (PreviousHold.Paying), which replaces
+// the hold; a new checkout of that payment is then refused, as the hold
+// no longer stands.
+func testNoCheckoutForAReplacedHold(t *testing.T, s store) {
+	ctx := context.Background()
+	show, _ := newShow(t, s, 1, 6, later)
+	h := hold(t, s, show.ID, "o1", at(0), "A1")
+	p, _ := pay(t, s, h, at(time.Minute))
+	if err := s.CloseCheckout(ctx, p.ID, at(2*time.Minute).Now); err != nil {
+		t.Fatal(err)
+	}
+	hold(t, s, show.ID, "o1", at(3*time.Minute), "A4")
+	m := at(4 * time.Minute)
+	_, moved, err := s.BeginCheckout(ctx, p.ID, p.CheckoutAttempt, m.Now.Add(31*time.Minute), m.Now)
+	if !errors.Is(err, booking.ErrHoldReplaced) || moved {
+		t.Errorf("a new checkout of a replaced hold's payment = moved %v, %v; want ErrHoldReplaced", moved, err)
+	}
+	if got := getPayment(t, s, p.ID); got.CheckoutAttempt != p.CheckoutAttempt {
+		t.Errorf("the payment's attempt moved to %d", got.CheckoutAttempt)
+	}
 }
 
 // testPreviousHoldWithoutSeats: a lapsed hold that lost every seat to
