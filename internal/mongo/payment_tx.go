@@ -135,4 +135,3 @@ func (t *tx) RecordEvent(e booking.EventRecord) error {
 	}
 	return nil
 }
-

@@ -190,7 +190,6 @@ func (t *tx) SetBookingCancelled(b booking.Booking) error {
 	return nil
 }
 
-
 // DeleteShowRecords deletes in the step's transaction: a show far bigger
 // than any screen (`boxoffice seed` makes some) may not fit in TxTimeout;
 // then nothing is deleted.

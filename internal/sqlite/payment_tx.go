@@ -89,4 +89,3 @@ func (t *tx) RecordEvent(e booking.EventRecord) error {
 		VALUES (?, ?, ?, ?, ?, ?)`, e.ID, e.PaymentID, e.Type, e.Effect, e.Reason, nanos(e.ReceivedAt))
 	return err
 }
-

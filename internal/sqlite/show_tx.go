@@ -88,7 +88,6 @@ func (t *tx) SetBookingCancelled(b booking.Booking) error {
 	return err
 }
 
-
 func (t *tx) DeleteShowRecords(showID string) error {
 	for _, q := range []string{`DELETE FROM seats WHERE show_id = ?`, `DELETE FROM holds WHERE show_id = ?`, `DELETE FROM shows WHERE id = ?`,
 		`INSERT OR IGNORE INTO deleted_shows (id) VALUES (?)`} {
