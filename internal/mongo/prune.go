@@ -46,6 +46,7 @@ func prunables(cut int64) []struct {
 		{"prune callbacks", colCallbacks, bson.D{{Key: "received_at", Value: before}}},
 		{"prune events", colPaymentEvents, bson.D{{Key: "received_at", Value: before}}},
 		{"prune mail", colMail, bson.D{{Key: "$or", Value: bson.A{done("sent_at"), done("gave_up_at")}}}},
+		{"prune sandbox callbacks", colOutbound, bson.D{{Key: "$or", Value: bson.A{done("delivered_at"), done("gave_up_at")}}}},
 		// Guards last written before the cutoff guard nothing: their holds
 		// lapsed long ago.
 		{"prune guards", colAddressGuards, bson.D{{Key: "at", Value: before}}},
@@ -68,6 +69,7 @@ func pruneIndexes() map[string][]mongo.IndexModel {
 		colCallbacks:     {byTime("received", "received_at")},
 		colPaymentEvents: {byTime("received", "received_at")},
 		colMail:          {done("sent", "sent_at"), done("gave_up", "gave_up_at")},
+		colOutbound:      {done("delivered", "delivered_at"), done("gave_up", "gave_up_at")},
 		colAddressGuards: {byTime("at", "at")},
 	}
 }

@@ -37,7 +37,8 @@ const pruneRest = 5 * time.Millisecond
 // first. Sessions are those that expired (scs keeps expiry); rate-limit
 // windows those that ended; callback records and event ids those received
 // (an event id is kept RETENTION, so a late repeat is still recognised);
-// mail what was sent or given up. Payments and bookings are never pruned,
+// mail, and the sandbox's callbacks, what was sent (delivered) or given
+// up. Payments and bookings are never pruned,
 // and none of these rows is one they refer to.
 var prunables = []struct{ op, sql string }{
 	{"prune sessions", `DELETE FROM sessions WHERE rowid IN (
@@ -52,6 +53,11 @@ var prunables = []struct{ op, sql string }{
 		SELECT id FROM mail WHERE (sent_at IS NOT NULL OR gave_up_at IS NOT NULL)
 			AND coalesce(sent_at, gave_up_at) < ?1
 		ORDER BY coalesce(sent_at, gave_up_at) LIMIT ?2)`},
+	{"prune sandbox callbacks", `DELETE FROM callback_outbox WHERE payment_id IN (
+		SELECT payment_id FROM callback_outbox INDEXED BY callback_outbox_done
+			WHERE (delivered_at IS NOT NULL OR gave_up_at IS NOT NULL)
+			AND coalesce(delivered_at, gave_up_at) < ?1
+		ORDER BY coalesce(delivered_at, gave_up_at) LIMIT ?2)`},
 }
 
 // Prune deletes up to limit rows of history from before before (SPEC §12):

@@ -17,6 +17,7 @@ import (
 
 var outboxTests = []test{
 	{"CallbackRecordedClaimedDelivered", testCallbackOutbox},
+	{"EndedCallbacksArePruned", testPruneCallbacks},
 }
 
 // testCallbackOutbox: a chosen outcome is recorded with its callback, due
@@ -195,6 +196,45 @@ func testRaceCallbacks(t *testing.T, s store) {
 	for id, n := range seen {
 		if n != 1 {
 			t.Errorf("%s claimed %d times at once", id, n)
+		}
+	}
+}
+
+// testPruneCallbacks: Prune deletes the sandbox's callbacks delivered or
+// given up before its cutoff, and keeps those still to deliver and those
+// ended since.
+func testPruneCallbacks(t *testing.T, s store) {
+	ctx := context.Background()
+	queue := func(paymentID string, at time.Time) {
+		t.Helper()
+		if _, err := booking.QueueCallbackStep(ctx, s.Store, fixed(at), booking.OutboundCallback{
+			PaymentID: paymentID, EventID: "evt_" + paymentID, Type: booking.EventPaymentSucceeded, Body: []byte(`{}`),
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	end := func(paymentID string, at time.Time, a booking.CallbackAttempt) {
+		t.Helper()
+		queue(paymentID, at)
+		claimed, err := booking.ClaimCallbacksStep(ctx, s.Store, fixed(at), 15*time.Second, 10)
+		if err != nil || len(claimed) != 1 {
+			t.Fatalf("claim %s: %v, %v", paymentID, claimed, err)
+		}
+		if _, err := booking.CallbackAttemptedStep(ctx, s.Store, fixed(at.Add(time.Second)), paymentID, claimed[0].ClaimedUntil, a, time.Minute); err != nil {
+			t.Fatal(err)
+		}
+	}
+	end("p-old-delivered", base, booking.CallbackAttempt{})
+	end("p-old-refused", base.Add(time.Hour), booking.CallbackAttempt{Err: "answered 400", Refused: true})
+	end("p-recent", base.Add(48*time.Hour), booking.CallbackAttempt{})
+	queue("p-pending", base.Add(2*time.Hour))
+	if got := pruneAll(t, pruneStore(t, s), base.Add(24*time.Hour), 100); got[0] != 2 {
+		t.Errorf("Prune deleted %v, want the 2 old ended callbacks", got)
+	}
+	for id, want := range map[string]bool{"p-old-delivered": false, "p-old-refused": false, "p-pending": true, "p-recent": true} {
+		_, err := s.OutboundCallback(ctx, id)
+		if got := err == nil; got != want {
+			t.Errorf("callback %s kept %v after Prune (%v), want %v", id, got, err, want)
 		}
 	}
 }
