@@ -92,12 +92,17 @@ func dueAt(now time.Time) bson.D {
 
 // MailDue reports whether any mail is due at now, with one indexed read.
 func (s *Store) MailDue(ctx context.Context, now time.Time) (bool, error) {
-	err := s.col(colMail).FindOne(ctx, dueAt(now), options.FindOne().SetProjection(bson.D{{Key: "_id", Value: 1}})).Err()
+	return s.anyOf(ctx, colMail, dueAt(now), "mail due")
+}
+
+// anyOf reports whether a document of col matches filter, reading one _id.
+func (s *Store) anyOf(ctx context.Context, col string, filter bson.D, op string) (bool, error) {
+	err := s.col(col).FindOne(ctx, filter, options.FindOne().SetProjection(bson.D{{Key: "_id", Value: 1}})).Err()
 	switch {
 	case errors.Is(err, mongo.ErrNoDocuments):
 		return false, nil
 	case err != nil:
-		return false, fmt.Errorf("mongo: mail due: %w", err)
+		return false, fmt.Errorf("mongo: %s: %w", op, err)
 	}
 	return true, nil
 }

@@ -2,12 +2,10 @@ package mongo
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
-	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"boxoffice/internal/booking"
@@ -158,14 +156,7 @@ func (t *tx) UpdateOutboundCallback(c booking.OutboundCallback) error {
 // CallbacksDue reports whether any callback is due at now, with one
 // indexed read.
 func (s *Store) CallbacksDue(ctx context.Context, now time.Time) (bool, error) {
-	err := s.col(colOutbound).FindOne(ctx, outboundDueAt(now), options.FindOne().SetProjection(bson.D{{Key: "_id", Value: 1}})).Err()
-	switch {
-	case errors.Is(err, mongo.ErrNoDocuments):
-		return false, nil
-	case err != nil:
-		return false, fmt.Errorf("mongo: callbacks due: %w", err)
-	}
-	return true, nil
+	return s.anyOf(ctx, colOutbound, outboundDueAt(now), "callbacks due")
 }
 
 // OutboundCallback returns a payment's callback.
