@@ -31,6 +31,11 @@ func AdmitTicketStep(ctx context.Context, st Transactor, clock func() time.Time,
 		}
 		c, changed := Admit(b, sh, d, by)
 		if changed {
+			// Cancelling the show serialises here too
+			// (MarkShowCancelledStep): the door admits nobody after.
+			if err := tx.Serialize("door:" + b.ShowID); err != nil {
+				return err
+			}
 			if err := tx.SetBookingAdmitted(c.Booking); err != nil {
 				return err
 			}

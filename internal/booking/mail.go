@@ -245,7 +245,7 @@ func (s *Service) SendMail(ctx context.Context, limit int, send MailSender) (int
 		if ctx.Err() != nil {
 			return sent, ctx.Err() // the claim lapses; another try later
 		}
-		if err := MailFailedStep(ctx, s.store, s.clock.Now, m.Failed(s.clock.Now(), err.Error())); err != nil {
+		if err := MailFailedStep(ctx, s.store, s.clock.Now, m.Failed(s.clock.Now(), err.Error()), m.ClaimedUntil); err != nil {
 			return sent, err
 		}
 	}

@@ -79,12 +79,14 @@ func MailSentStep(ctx context.Context, st Transactor, clock func() time.Time, id
 }
 
 // MailFailedStep stores failed as Mail.Failed left it (due again later, or
-// given up), unless the mail was sent meanwhile (by another process, once
-// this one's claim had lapsed): sent stays sent.
-func MailFailedStep(ctx context.Context, st Transactor, clock func() time.Time, failed Mail) error {
+// given up), unless the mail was sent meanwhile or claimed again (by
+// another process, once this one's claim until claimedUntil had lapsed):
+// sent stays sent, and another's live claim stays its own, so that two
+// processes never both hold a live claim on one mail.
+func MailFailedStep(ctx context.Context, st Transactor, clock func() time.Time, failed Mail, claimedUntil time.Time) error {
 	return st.Atomically(ctx, clock, func(tx Tx) error {
 		m, err := tx.Mail(failed.ID)
-		if err != nil || !m.SentAt.IsZero() {
+		if err != nil || !m.SentAt.IsZero() || !m.ClaimedUntil.Equal(claimedUntil) {
 			return err
 		}
 		m.NextAt, m.ClaimedUntil, m.GaveUpAt, m.LastError = failed.NextAt, failed.ClaimedUntil, failed.GaveUpAt, failed.LastError

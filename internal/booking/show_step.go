@@ -71,7 +71,7 @@ func DeleteShowStep(ctx context.Context, st Transactor, clock func() time.Time, 
 // CancelBatch is how many seats, or bookings, one follow-up step of a
 // show's cancellation takes: small enough that a step of a show of any
 // size is a short transaction.
-const CancelBatch = 500
+const CancelBatch = 100
 
 // CancelShowSteps cancels a show (SPEC §10) and finishes the job: first
 // MarkShowCancelledStep, which at once stops sales, settlement to
@@ -115,9 +115,10 @@ func CancelShowSteps(ctx context.Context, st Transactor, clock func() time.Time,
 // returned as it is. Every step that sells, settles or admits reads the
 // show in its own transaction, so from here on holds, Pay and More time
 // are ErrShowCancelled, a payment landing is refund_due and the door
-// refuses. A step of MongoDB that read the show before this committed may
-// still commit after it (as if it had come first): the follow-up steps
-// write what such a step writes, so they conflict with it or see it.
+// refuses. Settlement and the door serialise with it on the show; a Pay or
+// a hold of MongoDB that read the show before this committed may still
+// commit after it (as if it had come first): the follow-up steps write
+// what such a step writes, so they conflict with it or see it.
 func MarkShowCancelledStep(ctx context.Context, st Transactor, clock func() time.Time, showID string) (Show, error) {
 	var out Show
 	err := st.Atomically(ctx, clock, func(tx Tx) error {
@@ -126,6 +127,16 @@ func MarkShowCancelledStep(ctx context.Context, st Transactor, clock func() time
 			return err
 		}
 		if !show.Cancelled() {
+			// A settlement to confirmed serialises on the same keys, as
+			// it decides on a show it only reads (SettlePaymentStep), and
+			// so does the door (AdmitTicketStep): once this commits,
+			// neither confirms nor admits on this show.
+			if err := tx.Serialize("sale:" + showID); err != nil {
+				return err
+			}
+			if err := tx.Serialize("door:" + showID); err != nil {
+				return err
+			}
 			show.CancelledAt = tx.Now()
 			if err := tx.SetShowCancelled(showID, show.CancelledAt); err != nil {
 				return err

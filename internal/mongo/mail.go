@@ -48,38 +48,6 @@ func (d mailDoc) mail() booking.Mail {
 	}
 }
 
-// queueMail adds m (inside the caller's transaction, when it has one)
-// unless a mail with its id is there: an upsert that only inserts. A
-// duplicate-key error aborts a whole transaction on the server, so it must
-// never be provoked there and ignored; a concurrent insert of the same id
-// is a write conflict instead, which the transaction's retry resolves.
-func (s *Store) queueMail(ctx context.Context, m booking.Mail) error {
-	doc, err := withoutID(toMailDoc(m))
-	if err != nil {
-		return fmt.Errorf("queue mail: %w", err)
-	}
-	_, err = s.col(colMail).UpdateOne(ctx, byID(m.ID), bson.D{{Key: "$setOnInsert", Value: doc}}, options.UpdateOne().SetUpsert(true))
-	if err != nil {
-		return fmt.Errorf("queue mail: %w", err)
-	}
-	return nil
-}
-
-// saveBooking replaces booking old with b and queues the mail the change
-// sends (booking.MailFor), inside the caller's transaction.
-func (s *Store) saveBooking(ctx context.Context, old, b booking.Booking) error {
-	if _, err := s.col(colBookings).ReplaceOne(ctx, byID(b.ID), toBookingDoc(b)); err != nil {
-		if isTicketCodeTaken(err) {
-			return booking.ErrTicketCodeTaken
-		}
-		return fmt.Errorf("update booking: %w", err)
-	}
-	if m, ok := booking.MailFor(old, b, b.UpdatedAt); ok {
-		return s.queueMail(ctx, m)
-	}
-	return nil
-}
-
 // dueAt selects what booking.Mail.Due allows at now.
 func dueAt(now time.Time) bson.D {
 	n := nanos(now)

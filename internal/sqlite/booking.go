@@ -39,22 +39,6 @@ func insertBooking(ctx context.Context, tx *sql.Tx, b booking.Booking) error {
 	return err
 }
 
-// updateBooking writes booking old as it is now, b, and queues the mail
-// the change sends (booking.MailFor), in the caller's transaction.
-func updateBooking(ctx context.Context, tx *sql.Tx, old, b booking.Booking) error {
-	_, err := tx.ExecContext(ctx, `UPDATE bookings SET state = ?, ticket_code = ?, reason = ?, updated_at = ?,
-		refunded_at = ?, refunded_by = ?, refund_id = ?, admitted_at = ?, admitted_by = ?, email = ? WHERE id = ?`,
-		b.State, b.TicketCode, b.Reason, nanos(b.UpdatedAt), nanos(b.RefundedAt), b.RefundedBy, b.RefundID,
-		nanos(b.AdmittedAt), b.AdmittedBy, b.Email, b.ID)
-	if err != nil {
-		return err
-	}
-	if m, ok := booking.MailFor(old, b, b.UpdatedAt); ok {
-		return queueMail(ctx, tx, m)
-	}
-	return nil
-}
-
 // Booking returns a booking by id.
 func (s *Store) Booking(ctx context.Context, bookingID string) (booking.Booking, error) {
 	b, err := getBooking(ctx, s.read, bookingID)

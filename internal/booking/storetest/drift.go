@@ -18,6 +18,38 @@ var driftTests = []test{
 	{"LiveSeatsFromAgreesWithGoRule", testLiveSeatsFromAgreesWithGoRule},
 	{"ExtendAfterALaterTake", testExtendAfterALaterTake},
 	{"NoCheckoutForAReplacedHold", testNoCheckoutForAReplacedHold},
+	{"LapsedMailClaimFailsNothing", testLapsedMailClaimFailsNothing},
+}
+
+// testLapsedMailClaimFailsNothing: a sender whose claim lapsed, and whose
+// mail another process claimed since, reports its failure: the other's
+// live claim stays, so that no third process claims the mail while it
+// is being sent.
+func testLapsedMailClaimFailsNothing(t *testing.T, s store) {
+	ctx := context.Background()
+	const lease = 2 * time.Minute
+	m := booking.Mail{ID: "m-1", Kind: booking.MailLink, BookingID: "b1", To: moviegoerEmail, CreatedAt: later, NextAt: later}
+	if err := s.QueueMail(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	first, err := s.ClaimMail(ctx, later, lease, 10)
+	if err != nil || len(first) != 1 {
+		t.Fatalf("first claim: %v, %v", first, err)
+	}
+	second, err := s.ClaimMail(ctx, later.Add(lease+time.Second), lease, 10)
+	if err != nil || len(second) != 1 {
+		t.Fatalf("second claim, once the first lapsed: %v, %v", second, err)
+	}
+	failed := first[0].Failed(later.Add(lease+2*time.Second), "smtp: timeout")
+	if err := booking.MailFailedStep(ctx, s.Store, fixed(later.Add(lease+2*time.Second)), failed, first[0].ClaimedUntil); err != nil {
+		t.Fatal(err)
+	}
+	if third, err := s.ClaimMail(ctx, later.Add(lease+40*time.Second), lease, 10); err != nil || len(third) != 0 {
+		t.Errorf("a third claim while the second is live: %v, %v; want none", third, err)
+	}
+	if got, err := s.Mail(ctx, m.ID); err != nil || !got.ClaimedUntil.Equal(second[0].ClaimedUntil) {
+		t.Errorf("the mail after the lapsed claim's failure: %+v, %v; want the second claim kept", got, err)
+	}
 }
 
 // testExtendAfterALaterTake: steps of two processes decide at instants

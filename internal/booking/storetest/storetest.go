@@ -552,5 +552,10 @@ func (s store) MailSent(ctx context.Context, id string, now time.Time) error {
 }
 
 func (s store) MailFailed(ctx context.Context, m booking.Mail) error {
-	return booking.MailFailedStep(ctx, s.Store, time.Now, m)
+	// As the sender does: the claim it fails is the one the mail has.
+	current, err := s.Mail(ctx, m.ID)
+	if err != nil {
+		return err
+	}
+	return booking.MailFailedStep(ctx, s.Store, time.Now, m, current.ClaimedUntil)
 }
