@@ -46,7 +46,7 @@ func TestKeepDemo(t *testing.T) {
 	if err := keepDemo(ctx, b, month, quietLogger()); err != nil {
 		t.Fatal(err)
 	}
-	up, err := a.UpcomingShows(ctx, month, 1000, booking.Moment{Now: month, TTL: 15 * time.Minute})
+	up, err := a.UpcomingShows(ctx, month, 1000, booking.Rules{TTL: 15 * time.Minute}.At(month))
 	if err != nil || len(up) != len(catalog.Demo(month).Shows) {
 		t.Errorf("a month later: %d upcoming shows (%v), want %d", len(up), err, len(catalog.Demo(month).Shows))
 	}
@@ -66,7 +66,7 @@ func TestKeepDemo(t *testing.T) {
 	if err := keepDemo(ctx, a, two, quietLogger()); err != nil {
 		t.Fatal(err)
 	}
-	up, _ = a.UpcomingShows(ctx, two, 1000, booking.Moment{Now: two, TTL: 15 * time.Minute})
+	up, _ = a.UpcomingShows(ctx, two, 1000, booking.Rules{TTL: 15 * time.Minute}.At(two))
 	for _, s := range up {
 		if s.Theatre.ID == th.ID && s.Theatre.Name != th.Name {
 			t.Fatalf("a show added after the rename carries %q", s.Theatre.Name)

@@ -331,7 +331,7 @@ func TestServe(t *testing.T) {
 	if n, err := store.CountShows(context.Background()); err != nil || n < 50 {
 		t.Errorf("CountShows after serve = %d, %v; want the demo catalog", n, err)
 	}
-	shows, err := store.UpcomingShows(context.Background(), time.Now(), 1000, booking.Moment{Now: time.Now(), TTL: 15 * time.Minute})
+	shows, err := store.UpcomingShows(context.Background(), time.Now(), 1000, booking.Rules{TTL: 15 * time.Minute}.At(time.Now()))
 	if err != nil || len(shows) == 0 {
 		t.Errorf("UpcomingShows = %d shows, %v", len(shows), err)
 	}

@@ -116,7 +116,7 @@ func (j *journey) audit(ctx context.Context) ([]string, booking.AuditCounts, err
 		if err != nil {
 			return nil, counts, fmt.Errorf("audit of show %s: %w", show, err)
 		}
-		v, n := booking.CheckAudit(a, booking.Moment{Now: time.Now(), TTL: j.c.holdTTL})
+		v, n := booking.CheckAudit(a, booking.Rules{TTL: j.c.holdTTL}.At(time.Now()))
 		for _, e := range v {
 			bad = append(bad, "show "+show+": "+e)
 		}

@@ -10,7 +10,7 @@ import (
 // break of a rule is found, with its evidence.
 func TestCheckAudit(t *testing.T) {
 	now := time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)
-	m := Moment{Now: now, TTL: 15 * time.Minute}
+	m := Rules{TTL: 15 * time.Minute}.At(now)
 	good := func() Audit {
 		seat := func(id string, st SeatStatus, hold, bk string, at time.Time) Seat {
 			return Seat{ID: id, Status: st, HoldID: hold, BookingID: bk, LockedAt: at}

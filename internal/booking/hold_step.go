@@ -85,7 +85,7 @@ func PreviousHoldIn(tx HoldTx, showID, owner string) (PreviousHold, []Hold, erro
 // HoldSeatsStep is the hold of SPEC §2, one atomic step: h.SeatIDs of
 // h.ShowID are locked for h at the transaction's instant, all or nothing,
 // replacing h.Owner's previous hold for the show, whose seats count as
-// available to it; rules are m's (m.Now is the transaction's). On a
+// available to it, under rules at the transaction's instant. On a
 // conflict nothing changes and the answer is an *UnavailableError naming
 // exactly the seats that were not available.
 //
@@ -97,14 +97,13 @@ func PreviousHoldIn(tx HoldTx, showID, owner string) (PreviousHold, []Hold, erro
 // live seats and CheckHeldPerAddress decides. Serialised on the owner and
 // show (two holds of one session at once), on each row read for the gap
 // rule, and on the address and show when capped.
-func HoldSeatsStep(ctx context.Context, st Transactor, clock func() time.Time, h Hold, m Moment) error {
+func HoldSeatsStep(ctx context.Context, st Transactor, clock func() time.Time, h Hold, rules Rules) error {
 	if err := CheckHoldRequest(h); err != nil {
 		return err
 	}
 	h.SeatIDs = NormalizeSeatIDs(h.SeatIDs)
 	return st.Atomically(ctx, clock, func(tx Tx) error {
-		m := m
-		m.Now = tx.Now()
+		m := rules.At(tx.Now())
 		b, err := beginHold(tx, h, m)
 		if err != nil || b.done {
 			return err
@@ -225,14 +224,13 @@ func (b holdStart) hold(tx Tx, h Hold, seats []Seat, m Moment) error {
 // SQLite the step holds the write lock throughout). h has no seats yet;
 // it returns h with the seats held. No block: ErrNoBlock (409); a category
 // the show does not have: EINVALID.
-func BestHoldStep(ctx context.Context, st Transactor, clock func() time.Time, h Hold, r BestRequest, m Moment) (Hold, error) {
+func BestHoldStep(ctx context.Context, st Transactor, clock func() time.Time, h Hold, r BestRequest, rules Rules) (Hold, error) {
 	if h.ID == "" || h.Owner == "" {
 		return Hold{}, Errorf(EINVALID, "A hold needs an id and an owner.")
 	}
 	var out Hold
 	err := st.Atomically(ctx, clock, func(tx Tx) error {
-		m := m
-		m.Now = tx.Now()
+		m := rules.At(tx.Now())
 		h := h
 		b, err := beginHold(tx, h, m)
 		if err != nil {
@@ -313,11 +311,10 @@ func ReleaseHoldStep(ctx context.Context, st Transactor, clock func() time.Time,
 // sales window, Hold.Extend decides, and the hold's seats are locked again
 // at the transaction's instant. Of two requests at once, each is counted
 // (both write the hold).
-func ExtendHoldStep(ctx context.Context, st Transactor, clock func() time.Time, holdID, owner string, m Moment) (Hold, error) {
+func ExtendHoldStep(ctx context.Context, st Transactor, clock func() time.Time, holdID, owner string, rules Rules) (Hold, error) {
 	var out Hold
 	err := st.Atomically(ctx, clock, func(tx Tx) error {
-		m := m
-		m.Now = tx.Now()
+		m := rules.At(tx.Now())
 		h, err := ownHoldOnSale(tx, holdID, owner, m)
 		if err != nil {
 			return err

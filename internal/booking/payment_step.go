@@ -17,24 +17,24 @@ import (
 // on a record it only reads, it says so with tx.Serialize.
 
 // StartPaymentStep is Pay (SPEC §2, §11), one atomic step: owner's hold,
-// its show on sale at m and Hold.CheckPayable allowing it, gets a pending
-// payment and booking made from ids (NewPayment). A hold that has a
-// pending payment already gets that one back, its booking's email set to
-// ids.Email when that differs (a repeated Pay corrects a mistyped
-// address), so that pressing Pay twice starts one payment.
+// its show on sale and Hold.CheckPayable allowing it (under rules at the
+// transaction's instant), gets a pending payment and booking made from ids
+// (NewPayment). A hold that has a pending payment already gets that one
+// back, its booking's email set to ids.Email when that differs (a repeated
+// Pay corrects a mistyped address), so that pressing Pay twice starts one
+// payment.
 //
 // It reads the hold, the show's sale facts and the hold's pending
 // payments. Two Pays at once both insert a payment for the hold, which in
 // MongoDB writes the hold document (InsertPayment): one conflicts and,
 // run again, finds the other's payment.
-func StartPaymentStep(ctx context.Context, st Transactor, clock func() time.Time, holdID, owner string, ids PaymentStart, m Moment) (Payment, Booking, error) {
+func StartPaymentStep(ctx context.Context, st Transactor, clock func() time.Time, holdID, owner string, ids PaymentStart, rules Rules) (Payment, Booking, error) {
 	var (
 		p Payment
 		b Booking
 	)
 	err := st.Atomically(ctx, clock, func(tx Tx) error {
-		m := m
-		m.Now = tx.Now()
+		m := rules.At(tx.Now())
 		h, err := ownHoldOnSale(tx, holdID, owner, m)
 		if err != nil {
 			return err
@@ -103,8 +103,9 @@ func ownHoldOnSale(tx Tx, holdID, owner string, m Moment) (Hold, error) {
 // are now, and nothing changes. Otherwise it reads the payment
 // (CheckEvent refuses an event that does not describe it), its hold,
 // booking, the show's sale facts and the hold's seats; DecideSettlement
-// decides at m (first outcome wins; a late payment is rescued while its
-// seats are free, or leaves the booking due a refund); it writes the
+// decides under rules at the transaction's instant (first outcome wins; a
+// late payment is rescued while its seats are free, or leaves the booking
+// due a refund); it writes the
 // seats (booked, or freed), the hold's, payment's and booking's states,
 // queues the mail the booking's change sends, and records the event id
 // with the effect. ticketCode, minted by the caller, is the ticket of a
@@ -115,14 +116,13 @@ func ownHoldOnSale(tx Tx, holdID, owner string, m Moment) (Hold, error) {
 // a hold taking the seats or replacing the hold, or another event of the
 // payment, conflicts with it. It books on a show it only reads, so it
 // serialises on the show's sale with the cancellation.
-func SettlePaymentStep(ctx context.Context, st Transactor, clock func() time.Time, ev PaymentEvent, ticketCode string, m Moment) (Settlement, error) {
+func SettlePaymentStep(ctx context.Context, st Transactor, clock func() time.Time, ev PaymentEvent, ticketCode string, rules Rules) (Settlement, error) {
 	if ev.ID == "" {
 		return Settlement{}, Errorf(EINVALID, "The payment event has no id.")
 	}
 	var out Settlement
 	err := st.Atomically(ctx, clock, func(tx Tx) error {
-		m := m
-		m.Now = tx.Now()
+		m := rules.At(tx.Now())
 		seen, ok, err := tx.SeenEvent(ev.ID)
 		if err != nil {
 			return err

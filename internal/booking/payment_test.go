@@ -103,7 +103,7 @@ func TestDecideSettlement(t *testing.T) {
 		{name: "second success is ignored", p: succeeded, ev: success, seats: []booking.Seat{booked("A2"), booked("A10")}, m: at(time.Minute), want: booking.EffectIgnored},
 		{name: "success for a cancelled show", p: pending, ev: success, cancelled: true, seats: []booking.Seat{free("A2"), free("A10")}, m: at(time.Minute), want: booking.EffectRefundDue, wantReason: []string{booking.ReasonShowCancelled}},
 		{name: "failure for a cancelled show", p: pending, ev: failure, cancelled: true, seats: []booking.Seat{free("A2"), free("A10")}, m: at(time.Minute), want: booking.EffectReleased},
-		{name: "success after the sales close", p: pending, ev: success, seats: []booking.Seat{mine("A2", t0), mine("A10", t0)}, m: booking.Moment{Now: t0.Add(time.Minute), TTL: ttl, SalesClose: -48 * time.Hour}, want: booking.EffectBooked},
+		{name: "success after the sales close", p: pending, ev: success, seats: []booking.Seat{mine("A2", t0), mine("A10", t0)}, m: booking.Rules{TTL: ttl, SalesClose: -48 * time.Hour}.At(t0.Add(time.Minute)), want: booking.EffectBooked},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -43,12 +43,12 @@ type Seat struct {
 	BookingID string
 }
 
-// Moment is the instant an operation happens together with the hold TTL in
-// force, because the seat rule needs both and every store must apply it with
-// the same values the domain does, and with SALES_CLOSE, which the sales
-// window needs (Show.CheckOnSale).
-type Moment struct {
-	Now time.Time
+// Rules are the service's booking rules: HOLD_TTL, SALES_CLOSE,
+// HOLD_SEATS_PER_ADDRESS and SEAT_GAPS. The seat rule, the sales window and
+// the hold steps apply them, and every store must apply them with the same
+// values the domain does, so they travel with each operation.
+type Rules struct {
+	// TTL is HOLD_TTL: how long a lock protects its seat.
 	TTL time.Duration
 	// SalesClose is when sales of a show close, relative to its start:
 	// 0 at the start, -30m half an hour before, 10m ten minutes after.
@@ -59,6 +59,17 @@ type Moment struct {
 	// AllowGaps turns off the single-gap rule (SEAT_GAPS=allow): by
 	// default a hold may not leave a seat alone (CheckGaps).
 	AllowGaps bool
+}
+
+// At is the moment now under r.
+func (r Rules) At(now time.Time) Moment { return Moment{Now: now, Rules: r} }
+
+// Moment is the instant an operation happens under the rules in force: the
+// seat rule and the sales window decide with both. An atomic step takes
+// Rules and makes its Moment from its transaction's instant.
+type Moment struct {
+	Now time.Time
+	Rules
 }
 
 // LapsedBefore is the cutoff of the seat rule: a lock taken at or before it

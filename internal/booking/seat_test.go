@@ -16,7 +16,7 @@ var (
 	ttl = 15 * time.Minute
 )
 
-func at(d time.Duration) booking.Moment { return booking.Moment{Now: t0.Add(d), TTL: ttl} }
+func at(d time.Duration) booking.Moment { return booking.Rules{TTL: ttl}.At(t0.Add(d)) }
 
 func TestSeatIsAvailable(t *testing.T) {
 	tests := []struct {
@@ -37,8 +37,8 @@ func TestSeatIsAvailable(t *testing.T) {
 		{"booked", booking.SeatBooked, time.Time{}, at(0), false},
 		{"booked with an old lock time", booking.SeatBooked, t0, at(100 * ttl), false},
 		{"unknown status", booking.SeatStatus("broken"), t0, at(100 * ttl), false},
-		{"other TTL, boundary", booking.SeatLocked, t0, booking.Moment{Now: t0.Add(time.Minute), TTL: time.Minute}, true},
-		{"other TTL, 1ns before", booking.SeatLocked, t0, booking.Moment{Now: t0.Add(time.Minute - 1), TTL: time.Minute}, false},
+		{"other TTL, boundary", booking.SeatLocked, t0, booking.Rules{TTL: time.Minute}.At(t0.Add(time.Minute)), true},
+		{"other TTL, 1ns before", booking.SeatLocked, t0, booking.Rules{TTL: time.Minute}.At(t0.Add(time.Minute - 1)), false},
 		{"time zone does not matter", booking.SeatLocked, t0.In(time.FixedZone("IST", 5*3600+1800)), at(ttl), true},
 	}
 	for _, tt := range tests {
@@ -61,7 +61,7 @@ func TestSeatIsAvailable(t *testing.T) {
 }
 
 func TestMomentLapsedBefore(t *testing.T) {
-	m := booking.Moment{Now: t0, TTL: ttl}
+	m := booking.Rules{TTL: ttl}.At(t0)
 	if diff := cmp.Diff(t0.Add(-ttl), m.LapsedBefore()); diff != "" {
 		t.Errorf("LapsedBefore (-want +got):\n%s", diff)
 	}
@@ -129,7 +129,7 @@ func TestSeatLockExpiresAt(t *testing.T) {
 	if diff := cmp.Diff(t0.Add(ttl), s.LockExpiresAt(ttl)); diff != "" {
 		t.Errorf("LockExpiresAt (-want +got):\n%s", diff)
 	}
-	if s.AvailableAt(booking.Moment{Now: s.LockExpiresAt(ttl).Add(-1), TTL: ttl}) || !s.AvailableAt(booking.Moment{Now: s.LockExpiresAt(ttl), TTL: ttl}) {
+	if s.AvailableAt(booking.Rules{TTL: ttl}.At(s.LockExpiresAt(ttl).Add(-1))) || !s.AvailableAt(booking.Rules{TTL: ttl}.At(s.LockExpiresAt(ttl))) {
 		t.Error("LockExpiresAt is not the instant the seat rule frees the seat")
 	}
 }

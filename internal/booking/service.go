@@ -15,18 +15,13 @@ import (
 type Service struct {
 	store      Store
 	clock      Clock
-	ttl        time.Duration
-	close      time.Duration
+	rules      Rules
 	maxSeats   int
 	newID      func() string
 	ticket     func() string
 	payments   Payments
 	autoRefund bool
 	mailLease  time.Duration
-	// seatsPerAddress is Policy.SeatsPerAddress; allowGaps
-	// Policy.AllowGaps.
-	seatsPerAddress int
-	allowGaps       bool
 }
 
 // Policy is the part of the configuration the domain needs.
@@ -68,9 +63,9 @@ func NewService(store Store, clock Clock, p Policy) *Service {
 	if p.MailLease <= 0 {
 		p.MailLease = DefaultMailLease
 	}
-	return &Service{store: store, clock: clock, ttl: p.HoldTTL, close: p.SalesClose, maxSeats: p.MaxSeats,
-		newID: NewID, ticket: NewTicketCode, autoRefund: p.RefundAutomatically, mailLease: p.MailLease,
-		seatsPerAddress: p.SeatsPerAddress, allowGaps: p.AllowGaps}
+	rules := Rules{TTL: p.HoldTTL, SalesClose: p.SalesClose, SeatsPerAddress: p.SeatsPerAddress, AllowGaps: p.AllowGaps}
+	return &Service{store: store, clock: clock, rules: rules, maxSeats: p.MaxSeats,
+		newID: NewID, ticket: NewTicketCode, autoRefund: p.RefundAutomatically, mailLease: p.MailLease}
 }
 
 // UsePayments sets the provider the service refunds through, closes
@@ -81,11 +76,13 @@ func (s *Service) UsePayments(p Payments) { s.payments = p }
 // errNoProvider is what the steps that need the provider answer without one.
 var errNoProvider = errors.New("booking: no payment provider")
 
-// Now is the current moment, with the hold TTL and the sales close, as
-// every operation sees it.
-func (s *Service) Now() Moment {
-	return Moment{Now: s.clock.Now(), TTL: s.ttl, SalesClose: s.close, SeatsPerAddress: s.seatsPerAddress, AllowGaps: s.allowGaps}
-}
+// Now is the current moment under the service's rules, as every operation
+// sees it.
+func (s *Service) Now() Moment { return s.rules.At(s.clock.Now()) }
+
+// Rules are the booking rules the service's policy sets, which it gives
+// the atomic steps.
+func (s *Service) Rules() Rules { return s.rules }
 
 // Clock is the service's clock, for the services that share its time.
 func (s *Service) Clock() Clock { return s.clock }
@@ -95,7 +92,7 @@ func (s *Service) Clock() Clock { return s.clock }
 func (s *Service) MailLease() time.Duration { return s.mailLease }
 
 // HoldTTL is how long a lock protects a seat.
-func (s *Service) HoldTTL() time.Duration { return s.ttl }
+func (s *Service) HoldTTL() time.Duration { return s.rules.TTL }
 
 // MaxSeats is the most seats one hold may have.
 func (s *Service) MaxSeats() int { return s.maxSeats }
@@ -156,7 +153,7 @@ func (s *Service) HoldSeatsFrom(ctx context.Context, showID, owner, address stri
 	// The id is made before the step, which may run more than once; its
 	// time part only orders ids.
 	h := Hold{ID: NewHoldID(s.clock.Now()), ShowID: showID, Owner: owner, SeatIDs: seatIDs, Address: address}
-	if err := HoldSeatsStep(ctx, s.store, s.clock.Now, h, s.Now()); err != nil {
+	if err := HoldSeatsStep(ctx, s.store, s.clock.Now, h, s.rules); err != nil {
 		return "", err
 	}
 	return h.ID, nil
@@ -174,7 +171,7 @@ func (s *Service) HoldBest(ctx context.Context, showID, owner, address string, r
 		return "", nil, err
 	}
 	h := Hold{ID: NewHoldID(s.clock.Now()), ShowID: showID, Owner: owner, Address: address}
-	held, err := BestHoldStep(ctx, s.store, s.clock.Now, h, r, s.Now())
+	held, err := BestHoldStep(ctx, s.store, s.clock.Now, h, r, s.rules)
 	if err != nil {
 		return "", nil, err
 	}
@@ -197,7 +194,7 @@ func (s *Service) Hold(ctx context.Context, holdID, owner string) (Hold, error) 
 // at most MaxExtensions times (ErrExtendLimit, 409); a hold that ended or
 // whose sales closed is EGONE (410).
 func (s *Service) ExtendHold(ctx context.Context, holdID, owner string) (Hold, error) {
-	return ExtendHoldStep(ctx, s.store, s.clock.Now, holdID, owner, s.Now())
+	return ExtendHoldStep(ctx, s.store, s.clock.Now, holdID, owner, s.rules)
 }
 
 // Release is Back: it frees the seats the hold still locks.
@@ -220,7 +217,7 @@ func (s *Service) StartPayment(ctx context.Context, holdID, owner, email string)
 		return Payment{}, Booking{}, err
 	}
 	start := PaymentStart{PaymentID: s.newID(), BookingID: s.newID(), Key: NewBookingKey(), Email: addr}
-	return StartPaymentStep(ctx, s.store, s.clock.Now, holdID, owner, start, s.Now())
+	return StartPaymentStep(ctx, s.store, s.clock.Now, holdID, owner, start, s.rules)
 }
 
 // checkPayable is what StartPayment's store step checks before it creates
@@ -347,9 +344,8 @@ const ticketAttempts = 5
 // queue and is reported in Settlement.RefundErr, not as an error of the
 // settlement, which has taken effect.
 func (s *Service) SettlePayment(ctx context.Context, ev PaymentEvent) (Settlement, error) {
-	m := s.Now()
 	for attempt := 1; ; attempt++ {
-		st, err := SettlePaymentStep(ctx, s.store, s.clock.Now, ev, s.ticket(), m)
+		st, err := SettlePaymentStep(ctx, s.store, s.clock.Now, ev, s.ticket(), s.rules)
 		switch {
 		case errors.Is(err, ErrTicketCodeTaken) && attempt == ticketAttempts:
 			return Settlement{}, fmt.Errorf("settle payment: %d ticket codes in a row: %w", attempt, err)

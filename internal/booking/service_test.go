@@ -325,7 +325,7 @@ func TestServicePassesTheMoment(t *testing.T) {
 	st := &stubStore{}
 	svc, _ := newService(st, booking.Policy{HoldTTL: 3 * time.Minute})
 	ctx := context.Background()
-	wantM := booking.Moment{Now: t0, TTL: 3 * time.Minute}
+	wantM := booking.Rules{TTL: 3 * time.Minute}.At(t0)
 
 	if _, _, err := svc.StartPayment(ctx, "h1", "o1", "moviegoer@example.com"); err != nil {
 		t.Fatal(err)

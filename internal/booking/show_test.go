@@ -12,7 +12,7 @@ import (
 func TestOnSaleStartsFrom(t *testing.T) {
 	now := time.Date(2026, 12, 1, 18, 0, 0, 0, time.UTC)
 	for _, close := range []time.Duration{-30 * time.Minute, 0, 20 * time.Minute} {
-		m := booking.Moment{Now: now, SalesClose: close}
+		m := booking.Rules{SalesClose: close}.At(now)
 		from := booking.OnSaleStartsFrom(m)
 		if sh := (booking.Show{StartsAt: from}); !sh.OnSale(m) {
 			t.Errorf("SALES_CLOSE %v: a show starting at %v is not on sale", close, from)

@@ -273,7 +273,7 @@ func TestSeatIndexesServeTheirQueries(t *testing.T) {
 		}
 	}
 	read := map[string]bool{}
-	for _, e := range occupancyFacet(booking.Moment{Now: time.Now(), TTL: time.Minute, AllowGaps: true})[0].Value.(bson.D) {
+	for _, e := range occupancyFacet(booking.Rules{TTL: time.Minute, AllowGaps: true}.At(time.Now()))[0].Value.(bson.D) {
 		for _, st := range e.Value.(bson.A) {
 			stage := st.(bson.D)[0]
 			switch stage.Key {
@@ -355,7 +355,7 @@ func TestSeatsInOneGridPlace(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Seats not in map order (-want +got):\n%s", diff)
 	}
-	avail, err := s.AvailableSeatIDs(ctx, show.ID, booking.Moment{Now: time.Now(), TTL: time.Minute, AllowGaps: true})
+	avail, err := s.AvailableSeatIDs(ctx, show.ID, booking.Rules{TTL: time.Minute, AllowGaps: true}.At(time.Now()))
 	if err != nil {
 		t.Fatalf("AvailableSeatIDs: %v", err)
 	}
@@ -381,9 +381,9 @@ func TestSeatQueryPlans(t *testing.T) {
 	if err := booking.CreateShowStep(ctx, s, time.Now, show, seats); err != nil {
 		t.Fatalf("CreateShow: %v", err)
 	}
-	m := booking.Moment{Now: time.Now(), TTL: time.Minute, AllowGaps: true}
+	m := booking.Rules{TTL: time.Minute, AllowGaps: true}.At(time.Now())
 	h := booking.Hold{ID: booking.NewHoldID(m.Now), ShowID: show.ID, Owner: "o1", SeatIDs: []string{"A1", "A2"}}
-	if err := booking.HoldSeatsStep(ctx, s, m.Clock(), h, m); err != nil {
+	if err := booking.HoldSeatsStep(ctx, s, m.Clock(), h, m.Rules); err != nil {
 		t.Fatalf("HoldSeats: %v", err)
 	}
 
@@ -677,7 +677,7 @@ func TestCreateShowInBatches(t *testing.T) {
 	if err := booking.CreateShowStep(ctx, s, time.Now, show, seats); err != nil {
 		t.Fatalf("CreateShow: %v", err)
 	}
-	o, err := s.Occupancy(ctx, show.ID, booking.Moment{Now: time.Now(), TTL: time.Minute, AllowGaps: true})
+	o, err := s.Occupancy(ctx, show.ID, booking.Rules{TTL: time.Minute, AllowGaps: true}.At(time.Now()))
 	if err != nil || o.Total != len(seats) || o.Available != len(seats) {
 		t.Errorf("Occupancy = %+v, %v; want %d seats, all available", o, err, len(seats))
 	}

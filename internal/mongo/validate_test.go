@@ -16,7 +16,7 @@ import (
 // is EINVALID, never an internal error.
 func TestHoldSeatsValidatesFirst(t *testing.T) {
 	s := &Store{txTimeout: TxTimeout}
-	m := booking.Moment{Now: time.Now(), TTL: time.Minute, AllowGaps: true}
+	m := booking.Rules{TTL: time.Minute, AllowGaps: true}.At(time.Now())
 	ok := booking.Hold{ID: booking.NewHoldID(time.Now()), ShowID: "s1", Owner: "o1", SeatIDs: []string{"A1"}}
 	tests := map[string]func(h *booking.Hold){
 		"no seats":        func(h *booking.Hold) { h.SeatIDs = nil },
@@ -31,7 +31,7 @@ func TestHoldSeatsValidatesFirst(t *testing.T) {
 			h := ok
 			h.SeatIDs = append([]string(nil), ok.SeatIDs...)
 			change(&h)
-			err := booking.HoldSeatsStep(context.Background(), s, m.Clock(), h, m)
+			err := booking.HoldSeatsStep(context.Background(), s, m.Clock(), h, m.Rules)
 			if booking.ErrorCode(err) != booking.EINVALID {
 				t.Errorf("HoldSeats(%+v) = %v, want an EINVALID error", h, err)
 			}
@@ -88,9 +88,9 @@ func TestReusedHoldIDFailsAtOnce(t *testing.T) {
 	if err := booking.CreateShowStep(ctx, s, time.Now, show, seats); err != nil {
 		t.Fatal(err)
 	}
-	m := booking.Moment{Now: time.Now(), TTL: time.Minute, AllowGaps: true}
+	m := booking.Rules{TTL: time.Minute, AllowGaps: true}.At(time.Now())
 	h := booking.Hold{ID: booking.NewHoldID(time.Now()), ShowID: show.ID, Owner: "o1", SeatIDs: []string{"A1"}}
-	if err := booking.HoldSeatsStep(ctx, s, m.Clock(), h, m); err != nil {
+	if err := booking.HoldSeatsStep(ctx, s, m.Clock(), h, m.Rules); err != nil {
 		t.Fatalf("HoldSeats: %v", err)
 	}
 	if _, err := booking.ReleaseHoldStep(ctx, s, m.Clock(), h.ID, h.Owner); err != nil {
@@ -98,7 +98,7 @@ func TestReusedHoldIDFailsAtOnce(t *testing.T) {
 	}
 	h.SeatIDs = []string{"A2"}
 	start := time.Now()
-	if err := booking.HoldSeatsStep(ctx, s, m.Clock(), h, m); err == nil {
+	if err := booking.HoldSeatsStep(ctx, s, m.Clock(), h, m.Rules); err == nil {
 		t.Error("HoldSeats with a used hold id succeeded, want an error")
 	}
 	if d := time.Since(start); d > 2*time.Second {

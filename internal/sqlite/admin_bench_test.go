@@ -53,18 +53,18 @@ func BenchmarkListOccupancy(b *testing.B) {
 		for k := range benchBlock {
 			seatIDs = append(seatIDs, seats[block*benchBlock+k].ID)
 		}
-		m := booking.Moment{Now: t0.Add(time.Duration(i) * (2 * ttl / 20000)), TTL: ttl, AllowGaps: true}
+		m := booking.Rules{TTL: ttl, AllowGaps: true}.At(t0.Add(time.Duration(i) * (2 * ttl / 20000)))
 		h := newBenchHold(show, seatIDs, m.Now)
-		if err := booking.HoldSeatsStep(ctx, s, m.Clock(), h, m); err != nil {
+		if err := booking.HoldSeatsStep(ctx, s, m.Clock(), h, m.Rules); err != nil {
 			b.Fatalf("hold %d: %v", i, err)
 		}
 		if i%100 == 0 {
-			p, _, err := booking.StartPaymentStep(ctx, s, m.Clock(), h.ID, h.Owner, booking.PaymentStart{PaymentID: booking.NewID(), BookingID: booking.NewID()}, m)
+			p, _, err := booking.StartPaymentStep(ctx, s, m.Clock(), h.ID, h.Owner, booking.PaymentStart{PaymentID: booking.NewID(), BookingID: booking.NewID()}, m.Rules)
 			if err != nil {
 				b.Fatal(err)
 			}
 			ev := booking.PaymentEvent{ID: booking.NewID(), Type: booking.EventPaymentSucceeded, PaymentID: p.ID, HoldID: h.ID, Amount: p.Amount, Currency: p.Currency}
-			if _, err := booking.SettlePaymentStep(ctx, s, m.Clock(), ev, booking.NewTicketCode(), m); err != nil {
+			if _, err := booking.SettlePaymentStep(ctx, s, m.Clock(), ev, booking.NewTicketCode(), m.Rules); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -72,7 +72,7 @@ func BenchmarkListOccupancy(b *testing.B) {
 	b.Logf("made 20,000 holds and 200 bookings in %v", time.Since(start).Round(time.Millisecond))
 	s.checkpoint(ctx)
 
-	m := booking.Moment{Now: now, TTL: ttl, AllowGaps: true}
+	m := booking.Rules{TTL: ttl, AllowGaps: true}.At(now)
 	day := t0.Add(7 * 24 * time.Hour)
 	for _, tc := range []struct {
 		name  string

@@ -85,7 +85,7 @@ func (db *benchDB) next() (string, []string, booking.Moment) {
 	i := int(db.step.Add(1))
 	show := db.shows[(i*7919)%len(db.shows)]
 	block := db.blocks[(i/len(db.shows))%len(db.blocks)]
-	return show, block, booking.Moment{Now: t0.Add(time.Duration(i) * ttl), TTL: ttl, AllowGaps: true}
+	return show, block, booking.Rules{TTL: ttl, AllowGaps: true}.At(t0.Add(time.Duration(i) * ttl))
 }
 
 func BenchmarkStore(b *testing.B) {
@@ -113,7 +113,7 @@ func (db *benchDB) benchHold(b *testing.B) {
 		show, seats, m := db.next()
 		start := time.Now()
 		h := newBenchHold(show, seats, m.Now)
-		if err := booking.HoldSeatsStep(ctx, db.s, m.Clock(), h, m); err != nil {
+		if err := booking.HoldSeatsStep(ctx, db.s, m.Clock(), h, m.Rules); err != nil {
 			b.Fatalf("hold %d: %v", i, err)
 		}
 		return time.Since(start)
@@ -133,13 +133,13 @@ func (db *benchDB) benchHoldReplacing(b *testing.B) {
 		step := int(db.step.Load())
 		other := db.blocks[(step/len(db.shows)+1)%len(db.blocks)]
 		owner := booking.NewID()
-		if err := booking.HoldSeatsStep(ctx, db.s, m.Clock(), booking.Hold{ID: booking.NewHoldID(m.Now), ShowID: show, Owner: owner, SeatIDs: seats}, m); err != nil {
+		if err := booking.HoldSeatsStep(ctx, db.s, m.Clock(), booking.Hold{ID: booking.NewHoldID(m.Now), ShowID: show, Owner: owner, SeatIDs: seats}, m.Rules); err != nil {
 			b.Fatalf("first hold %d: %v", i, err)
 		}
 		b.StartTimer()
 		start := time.Now()
 		h := booking.Hold{ID: booking.NewHoldID(m.Now), ShowID: show, Owner: owner, SeatIDs: other}
-		if err := booking.HoldSeatsStep(ctx, db.s, m.Clock(), h, m); err != nil {
+		if err := booking.HoldSeatsStep(ctx, db.s, m.Clock(), h, m.Rules); err != nil {
 			b.Fatalf("replacing hold %d: %v", i, err)
 		}
 		return time.Since(start)
@@ -211,7 +211,7 @@ func (db *benchDB) benchHoldVsBare(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		show, seats, m := db.next()
 		start, startCPU := time.Now(), threadCPU(b)
-		if err := booking.HoldSeatsStep(ctx, db.s, m.Clock(), newBenchHold(show, seats, m.Now), m); err != nil {
+		if err := booking.HoldSeatsStep(ctx, db.s, m.Clock(), newBenchHold(show, seats, m.Now), m.Rules); err != nil {
 			b.Fatalf("hold %d: %v", i, err)
 		}
 		mid, midCPU := time.Now(), threadCPU(b)

@@ -32,14 +32,14 @@ func TestCancelledHoldsLeaveTheDatabaseWritable(t *testing.T) {
 	for i := range rounds {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Duration(rand.N(150))*time.Microsecond)
 		seat := fmt.Sprintf("%c%d", 'A'+rand.N(10), 1+rand.N(10))
-		err := booking.HoldSeatsStep(ctx, s, at(0).Clock(), hold("s1", fmt.Sprintf("o%d", i%50), seat), at(0))
+		err := booking.HoldSeatsStep(ctx, s, at(0).Clock(), hold("s1", fmt.Sprintf("o%d", i%50), seat), at(0).Rules)
 		cancel()
 		var taken *booking.UnavailableError
 		if err != nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) && !errors.As(err, &taken) {
 			t.Fatalf("round %d: cancelled hold: unexpected error %v", i, err)
 		}
 		ctx, cancel = context.WithTimeout(context.Background(), 5*time.Second)
-		err = booking.HoldSeatsStep(ctx, s, at(time.Duration(i+1)*time.Hour).Clock(), hold("s1", "clean", fmt.Sprintf("A%d", 1+i%10)), at(time.Duration(i+1)*time.Hour))
+		err = booking.HoldSeatsStep(ctx, s, at(time.Duration(i+1)*time.Hour).Clock(), hold("s1", "clean", fmt.Sprintf("A%d", 1+i%10)), at(time.Duration(i+1)*time.Hour).Rules)
 		cancel()
 		if err != nil && !errors.As(err, &taken) {
 			t.Fatalf("round %d: a hold after a cancelled one failed: %v", i, err)

@@ -66,7 +66,7 @@ func TestIdleProcessDoesNotStallHolds(t *testing.T) {
 	for i := 0; time.Now().Before(deadline); i++ {
 		seat := fmt.Sprintf("%c%d", 'A'+i%20, i%25+1)
 		start := time.Now()
-		err := booking.HoldSeatsStep(ctx, s, at(time.Duration(i)*ttl).Clock(), hold("s1", "o", seat), at(time.Duration(i)*ttl))
+		err := booking.HoldSeatsStep(ctx, s, at(time.Duration(i)*ttl).Clock(), hold("s1", "o", seat), at(time.Duration(i)*ttl).Rules)
 		lat = append(lat, time.Since(start))
 		if err != nil {
 			t.Errorf("hold %d after %v: %v", i, lat[len(lat)-1], err)
@@ -125,7 +125,7 @@ func TestIdleCheckpointDoesNotWaitForReaders(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range 5 {
-		if err := booking.HoldSeatsStep(ctx, s, at(time.Duration(i)*ttl).Clock(), hold("s1", "o", fmt.Sprintf("A%d", i+1)), at(time.Duration(i)*ttl)); err != nil {
+		if err := booking.HoldSeatsStep(ctx, s, at(time.Duration(i)*ttl).Clock(), hold("s1", "o", fmt.Sprintf("A%d", i+1)), at(time.Duration(i)*ttl).Rules); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -101,7 +101,7 @@ func holderRole(s *Store, done <-chan struct{}) {
 		default:
 		}
 		start := time.Now()
-		if err := booking.HoldSeatsStep(ctx, s, at(time.Duration(i)*ttl).Clock(), hold("s1", fmt.Sprintf("o%d", i), "A1"), at(time.Duration(i)*ttl)); err != nil {
+		if err := booking.HoldSeatsStep(ctx, s, at(time.Duration(i)*ttl).Clock(), hold("s1", fmt.Sprintf("o%d", i), "A1"), at(time.Duration(i)*ttl).Rules); err != nil {
 			fmt.Fprintf(os.Stderr, "holder: hold %d: %v\n", i, err)
 			failed++
 		}

@@ -18,7 +18,7 @@ func TestSeatRuleBoundary(t *testing.T) {
 	ctx := context.Background()
 	s, _ := mustOpen(t)
 	mustCreateShow(t, s, "s1", 1, 3)
-	if err := booking.HoldSeatsStep(ctx, s, at(0).Clock(), hold("s1", "o1", "A1"), at(0)); err != nil {
+	if err := booking.HoldSeatsStep(ctx, s, at(0).Clock(), hold("s1", "o1", "A1"), at(0).Rules); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
@@ -58,7 +58,7 @@ func TestSeatRuleBoundary(t *testing.T) {
 			if want := len(ids); up[0].SeatsLeft != want {
 				t.Errorf("UpcomingShows seats left = %d, want %d", up[0].SeatsLeft, want)
 			}
-			err = booking.HoldSeatsStep(ctx, s, tc.m.Clock(), hold("s1", "o2", "A1"), tc.m)
+			err = booking.HoldSeatsStep(ctx, s, tc.m.Clock(), hold("s1", "o2", "A1"), tc.m.Rules)
 			if (err == nil) != tc.free {
 				t.Errorf("HoldSeats(A1) = %v, want success %v", err, tc.free)
 			}
@@ -76,7 +76,7 @@ func TestHoldManySeats(t *testing.T) {
 		ids = append(ids, fmt.Sprintf("A%d", c))
 	}
 	h := hold("s1", "o1", ids...)
-	if err := booking.HoldSeatsStep(ctx, s, at(0).Clock(), h, at(0)); err != nil {
+	if err := booking.HoldSeatsStep(ctx, s, at(0).Clock(), h, at(0).Rules); err != nil {
 		t.Fatalf("HoldSeats of 20 seats: %v", err)
 	}
 	h, err := s.Hold(ctx, h.ID)
@@ -86,7 +86,7 @@ func TestHoldManySeats(t *testing.T) {
 	if h.Amount != 20*100 || h.Currency != "INR" {
 		t.Errorf("hold amount = %d %s, want 2000 INR", h.Amount, h.Currency)
 	}
-	err = booking.HoldSeatsStep(ctx, s, at(time.Minute).Clock(), hold("s1", "o2", append(ids[15:], "B1")...), at(time.Minute))
+	err = booking.HoldSeatsStep(ctx, s, at(time.Minute).Clock(), hold("s1", "o2", append(ids[15:], "B1")...), at(time.Minute).Rules)
 	if diff := cmp.Diff([]string{"A16", "A17", "A18", "A19", "A20"}, booking.UnavailableSeats(err)); diff != "" {
 		t.Errorf("conflict of a 6-seat hold (-want +got):\n%s", diff)
 	}
@@ -109,7 +109,7 @@ func TestHoldErrors(t *testing.T) {
 		{"duplicate seat", hold("s1", "o1", "A1", "A1"), booking.EINVALID},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := booking.HoldSeatsStep(ctx, s, at(0).Clock(), tc.h, at(0))
+			err := booking.HoldSeatsStep(ctx, s, at(0).Clock(), tc.h, at(0).Rules)
 			if got := booking.ErrorCode(err); got != tc.code {
 				t.Errorf("HoldSeats: %v (code %s), want code %s", err, got, tc.code)
 			}
@@ -132,7 +132,7 @@ func TestHoldReplacesEveryHoldOfTheOwner(t *testing.T) {
 	s, _ := mustOpen(t)
 	mustCreateShow(t, s, "s1", 1, 5)
 	first := hold("s1", "o1", "A1")
-	if err := booking.HoldSeatsStep(ctx, s, at(0).Clock(), first, at(0)); err != nil {
+	if err := booking.HoldSeatsStep(ctx, s, at(0).Clock(), first, at(0).Rules); err != nil {
 		t.Fatal(err)
 	}
 	// The second is the most recent: the owner's previous hold.
@@ -148,7 +148,7 @@ func TestHoldReplacesEveryHoldOfTheOwner(t *testing.T) {
 		}
 	}
 	next := hold("s1", "o1", "A2", "A3")
-	if err := booking.HoldSeatsStep(ctx, s, at(time.Minute).Clock(), next, at(time.Minute)); err != nil {
+	if err := booking.HoldSeatsStep(ctx, s, at(time.Minute).Clock(), next, at(time.Minute).Rules); err != nil {
 		t.Fatalf("the owner's next hold, of a seat of the second hold: %v", err)
 	}
 	for _, id := range []string{first.ID, "second"} {
@@ -182,7 +182,7 @@ func TestHoldIgnoresLockedSeatsWithoutHold(t *testing.T) {
 	}
 	for i, seats := range [][]string{{"A2"}, {"A3", "A4"}} {
 		h := hold("s1", "o1", seats...)
-		if err := booking.HoldSeatsStep(ctx, s, at(time.Duration(i)*time.Minute).Clock(), h, at(time.Duration(i)*time.Minute)); err != nil {
+		if err := booking.HoldSeatsStep(ctx, s, at(time.Duration(i)*time.Minute).Clock(), h, at(time.Duration(i)*time.Minute).Rules); err != nil {
 			t.Fatalf("hold %d of %v: %v", i, seats, err)
 		}
 		if got, err := s.Hold(ctx, h.ID); err != nil || got.Amount != booking.Money(100*len(seats)) {

@@ -42,13 +42,13 @@ func TestSeatsLayoutCache(t *testing.T) {
 		cached[0].Status = "tampered" // callers own what they get
 	}
 	check("fresh show")
-	m := booking.Moment{Now: t0, TTL: ttl, AllowGaps: true}
+	m := booking.Rules{TTL: ttl, AllowGaps: true}.At(t0)
 	h := hold("s1", "o1", "A1", "B2")
-	if err := booking.HoldSeatsStep(ctx, b, m.Clock(), h, m); err != nil {
+	if err := booking.HoldSeatsStep(ctx, b, m.Clock(), h, m.Rules); err != nil {
 		t.Fatal(err)
 	}
 	check("held by another process")
-	if err := booking.HoldSeatsStep(ctx, b, m.Clock(), hold("s1", "o2", "C5"), m); err != nil {
+	if err := booking.HoldSeatsStep(ctx, b, m.Clock(), hold("s1", "o2", "C5"), m.Rules); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := booking.ReleaseHoldStep(ctx, b, time.Now, h.ID, "o1"); err != nil {

@@ -89,7 +89,7 @@ func TestHoldsMadeBeforeMigration5AreFound(t *testing.T) {
 	}
 	m := at(time.Minute)
 	h := booking.Hold{ID: booking.NewHoldID(m.Now), ShowID: "s1", Owner: "o1", SeatIDs: []string{"A2", "A3"}}
-	if err := booking.HoldSeatsStep(ctx, s, m.Clock(), h, m); err != nil {
+	if err := booking.HoldSeatsStep(ctx, s, m.Clock(), h, m.Rules); err != nil {
 		t.Fatalf("the session's next hold: %v", err)
 	}
 	old, err := s.Hold(ctx, "oldhold")

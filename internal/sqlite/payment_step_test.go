@@ -61,7 +61,7 @@ func paymentSteps(t *testing.T, s *Store, st booking.Transactor) []any {
 	m := at(0)
 	hold := func(id string, m booking.Moment, seat string) {
 		h := booking.Hold{ID: id, ShowID: show.ID, Owner: "o-" + id, SeatIDs: []string{seat}}
-		record("hold "+id, booking.HoldSeatsStep(ctx, st, m.Clock(), h, m))
+		record("hold "+id, booking.HoldSeatsStep(ctx, st, m.Clock(), h, m.Rules))
 	}
 	start := func(n string) booking.PaymentStart {
 		return booking.PaymentStart{PaymentID: "p" + n, BookingID: "b" + n, Key: "k" + n, Email: n + "@example.com"}
@@ -73,7 +73,7 @@ func paymentSteps(t *testing.T, s *Store, st booking.Transactor) []any {
 
 	// Paid: a checkout attempt, its ref, a lookup once stuck, the success.
 	hold("h1", m, "A1")
-	p, b, err := booking.StartPaymentStep(ctx, st, m.Clock(), "h1", "o-h1", start("1"), m)
+	p, b, err := booking.StartPaymentStep(ctx, st, m.Clock(), "h1", "o-h1", start("1"), m.Rules)
 	record("start payment", p, b, err)
 	p, moved, err := booking.BeginCheckoutStep(ctx, st, m.Clock(), p.ID, 0, booking.CheckoutLifetime)
 	record("begin checkout", p, moved, err)
@@ -81,17 +81,17 @@ func paymentSteps(t *testing.T, s *Store, st booking.Transactor) []any {
 	stuck := at(booking.StuckAfter)
 	claimed, err := booking.ClaimLookupStep(ctx, st, stuck.Clock(), p.ID)
 	record("claim lookup", claimed, err)
-	settled, err := booking.SettlePaymentStep(ctx, st, stuck.Clock(), event("evt_1", p, p.Amount), "TICK-0001", stuck)
+	settled, err := booking.SettlePaymentStep(ctx, st, stuck.Clock(), event("evt_1", p, p.Amount), "TICK-0001", stuck.Rules)
 	record("settle", settled, err)
-	again, err := booking.SettlePaymentStep(ctx, st, stuck.Clock(), event("evt_1", p, p.Amount), "TICK-0002", stuck)
+	again, err := booking.SettlePaymentStep(ctx, st, stuck.Clock(), event("evt_1", p, p.Amount), "TICK-0002", stuck.Rules)
 	record("settle again", again, err)
 
 	// Due a refund (another amount was taken), refunded, the refund
 	// failed, the checkout closed.
 	hold("h2", m, "B1")
-	p2, _, err := booking.StartPaymentStep(ctx, st, m.Clock(), "h2", "o-h2", start("2"), m)
+	p2, _, err := booking.StartPaymentStep(ctx, st, m.Clock(), "h2", "o-h2", start("2"), m.Rules)
 	record("start payment 2", p2, err)
-	due, err := booking.SettlePaymentStep(ctx, st, m.Clock(), event("evt_2", p2, p2.Amount+1), "TICK-0003", m)
+	due, err := booking.SettlePaymentStep(ctx, st, m.Clock(), event("evt_2", p2, p2.Amount+1), "TICK-0003", m.Rules)
 	record("settle 2", due, err)
 	later := at(time.Hour)
 	refunded, err := booking.MarkRefundedStep(ctx, st, later.Clock(), "b2", "re_1", "ops@example.com")

@@ -22,7 +22,7 @@ var t0 = time.Date(2026, 1, 1, 18, 0, 0, 0, time.UTC)
 const ttl = 15 * time.Minute
 
 func at(d time.Duration) booking.Moment {
-	return booking.Moment{Now: t0.Add(d), TTL: ttl, AllowGaps: true}
+	return booking.Rules{TTL: ttl, AllowGaps: true}.At(t0.Add(d))
 }
 
 // mustOpen opens a store on a new file in a directory that does not exist
@@ -229,7 +229,7 @@ func TestBusyIsRetriedByCode(t *testing.T) {
 	}
 
 	done := lockFor(300 * time.Millisecond)
-	err := booking.HoldSeatsStep(ctx, s, at(0).Clock(), hold("s1", "o1", "A1"), at(0))
+	err := booking.HoldSeatsStep(ctx, s, at(0).Clock(), hold("s1", "o1", "A1"), at(0).Rules)
 	if !isBusy(err) {
 		t.Errorf("HoldSeats under a foreign lock held past its wait: err = %v, want SQLITE_BUSY", err)
 	}
@@ -237,7 +237,7 @@ func TestBusyIsRetriedByCode(t *testing.T) {
 
 	s.opt.busyTimeout = time.Second
 	done = lockFor(60 * time.Millisecond)
-	if err := booking.HoldSeatsStep(ctx, s, at(0).Clock(), hold("s1", "o2", "A2"), at(0)); err != nil {
+	if err := booking.HoldSeatsStep(ctx, s, at(0).Clock(), hold("s1", "o2", "A2"), at(0).Rules); err != nil {
 		t.Errorf("HoldSeats retried past a short foreign lock: %v", err)
 	}
 	<-done
@@ -263,7 +263,7 @@ func TestOneSeatOneHoldAcrossProcesses(t *testing.T) {
 			st = b
 		}
 		wg.Go(func() {
-			err := booking.HoldSeatsStep(ctx, st, at(0).Clock(), hold("s1", fmt.Sprintf("o%d", i), "A3", fmt.Sprintf("B%d", i%5+1)), at(0))
+			err := booking.HoldSeatsStep(ctx, st, at(0).Clock(), hold("s1", fmt.Sprintf("o%d", i), "A3", fmt.Sprintf("B%d", i%5+1)), at(0).Rules)
 			results <- err
 		})
 	}
@@ -324,7 +324,7 @@ func TestWALStaysBounded(t *testing.T) {
 	for i := range n {
 		seat := fmt.Sprintf("%c%d", 'A'+i%20, i%25+1)
 		// Every hold starts when the previous ones have lapsed.
-		if err := booking.HoldSeatsStep(ctx, s, at(time.Duration(i)*ttl).Clock(), hold("s1", "o", seat), at(time.Duration(i)*ttl)); err != nil {
+		if err := booking.HoldSeatsStep(ctx, s, at(time.Duration(i)*ttl).Clock(), hold("s1", "o", seat), at(time.Duration(i)*ttl).Rules); err != nil {
 			t.Fatalf("hold %d: %v", i, err)
 		}
 		if i%100 == 0 {

@@ -118,7 +118,7 @@ func TestFindBookingRefusesControlAndBidi(t *testing.T) {
 	}
 	p, _, err := booking.StartPaymentStep(ctx, a.store, a.clock.Now, holdID, owner, booking.PaymentStart{
 		PaymentID: booking.NewID(), BookingID: booking.NewID(), Key: booking.NewBookingKey(), Email: spoofed,
-	}, a.svc.Now())
+	}, a.svc.Rules())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -197,11 +197,11 @@ func testListOccupancyAgreesWithGoRule(t *testing.T, s store) {
 	empty := booking.Show{ID: booking.NewID(), Theatre: booking.Theatre{ID: "t1"}, StartsAt: base.Add(10 * 24 * time.Hour), Currency: currency}
 	createShow(t, s, empty, nil)
 
-	moments := []booking.Moment{at(0), at(ttl / 2), at(ttl), at(2 * ttl), at(5 * ttl), {Now: base.Add(ttl), TTL: time.Hour}}
+	moments := []booking.Moment{at(0), at(ttl / 2), at(ttl), at(2 * ttl), at(5 * ttl), booking.Rules{TTL: time.Hour}.At(base.Add(ttl))}
 	for _, seat := range getSeats(t, s, shows[0].ID) {
 		if seat.Status == booking.SeatLocked {
 			for _, off := range []time.Duration{-time.Nanosecond, 0, time.Nanosecond} {
-				moments = append(moments, booking.Moment{Now: seat.LockedAt.Add(ttl + off), TTL: ttl})
+				moments = append(moments, booking.Rules{TTL: ttl}.At(seat.LockedAt.Add(ttl+off)))
 			}
 		}
 	}

@@ -75,10 +75,8 @@ func testPruneOldGoesTheRestStays(t *testing.T, s store) {
 	show, _ := newShow(t, s, 2, 6, later)
 	cutoff := base.Add(10 * 24 * time.Hour)
 	old := func(d time.Duration) booking.Moment { return at(d) }
-	recent := func(d time.Duration) booking.Moment { // at's policy, a day after the cutoff
-		m := at(0)
-		m.Now = cutoff.Add(24*time.Hour + d)
-		return m
+	recent := func(d time.Duration) booking.Moment { // at's rules, a day after the cutoff
+		return at(0).Rules.At(cutoff.Add(24*time.Hour + d))
 	}
 
 	// Old holds that ended, that nothing refers to: they go.

@@ -22,7 +22,7 @@ var ruleTests = []test{
 // nanosecond, so a store must give back exactly the instant it was given.
 func testTimesKeepNanoseconds(t *testing.T, s store) {
 	show, _ := newShow(t, s, 1, 3, later)
-	m := booking.Moment{Now: base.Add(987654321 * time.Nanosecond), TTL: ttl, AllowGaps: true}
+	m := booking.Rules{TTL: ttl, AllowGaps: true}.At(base.Add(987654321 * time.Nanosecond))
 	h := hold(t, s, show.ID, "o1", m, "A2") // as stored
 	if !h.CreatedAt.Equal(m.Now) {
 		t.Errorf("Hold: CreatedAt %v, want %v", h.CreatedAt, m.Now)
@@ -149,7 +149,7 @@ func testStoreQueryAgreesWithGoRule(t *testing.T, s store) {
 	var moments []booking.Moment
 	for range randomMoments {
 		d := time.Duration(rng.Int64N(span+int64(2*ttl))) - ttl
-		moments = append(moments, booking.Moment{Now: base.Add(d), TTL: ttls[rng.IntN(len(ttls))], AllowGaps: true})
+		moments = append(moments, booking.Rules{TTL: ttls[rng.IntN(len(ttls))], AllowGaps: true}.At(base.Add(d)))
 	}
 	var lockTimes []time.Time
 	for _, seat := range stored {
@@ -161,7 +161,7 @@ func testStoreQueryAgreesWithGoRule(t *testing.T, s store) {
 	for i, lockedAt := range lockTimes[:min(len(lockTimes), boundaryLocks)] {
 		d := ttls[i%2] // the usual TTL and another
 		for _, off := range []time.Duration{-time.Nanosecond, 0, time.Nanosecond} {
-			moments = append(moments, booking.Moment{Now: lockedAt.Add(d + off), TTL: d, AllowGaps: true})
+			moments = append(moments, booking.Rules{TTL: d, AllowGaps: true}.At(lockedAt.Add(d+off)))
 		}
 	}
 

@@ -24,7 +24,7 @@ var salesTests = []test{
 // closing is a moment relative to the start of a show starting at later,
 // with SALES_CLOSE close.
 func closing(d, close time.Duration) booking.Moment {
-	return booking.Moment{Now: later.Add(d), TTL: ttl, SalesClose: close, AllowGaps: true}
+	return booking.Rules{TTL: ttl, SalesClose: close, AllowGaps: true}.At(later.Add(d))
 }
 
 func testHoldRefusedFromTheClose(t *testing.T, s store) {

@@ -187,7 +187,7 @@ func testOccupancy(t *testing.T, s store) {
 		{"first lock lapsed exactly", at(ttl), booking.Occupancy{Total: 10, Booked: 2, Held: 1, Available: 7}},
 		{"second lock 1ns before lapsing", at(ttl + 3*time.Minute - time.Nanosecond), booking.Occupancy{Total: 10, Booked: 2, Held: 1, Available: 7}},
 		{"every lock lapsed", at(ttl + 3*time.Minute), booking.Occupancy{Total: 10, Booked: 2, Available: 8}},
-		{"a long TTL keeps them", booking.Moment{Now: base.Add(ttl + 3*time.Minute), TTL: time.Hour}, booking.Occupancy{Total: 10, Booked: 2, Held: 4, Available: 4}},
+		{"a long TTL keeps them", booking.Rules{TTL: time.Hour}.At(base.Add(ttl + 3*time.Minute)), booking.Occupancy{Total: 10, Booked: 2, Held: 4, Available: 4}},
 	}
 	for _, tt := range tests {
 		if diff := cmp.Diff(tt.want, occupancy(t, s, show.ID, tt.m)); diff != "" {

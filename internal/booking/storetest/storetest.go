@@ -146,7 +146,7 @@ var later = base.Add(30 * 24 * time.Hour)
 // test picks seats for what it tests; the gap rule has tests of its own
 // (gapTests).
 func at(d time.Duration) booking.Moment {
-	return booking.Moment{Now: base.Add(d), TTL: ttl, AllowGaps: true}
+	return booking.Rules{TTL: ttl, AllowGaps: true}.At(base.Add(d))
 }
 
 // layout of the shows the suite creates: rows A, B, … nearest the screen
@@ -453,7 +453,7 @@ func sized(n, withRace int) int {
 type store struct{ booking.Store }
 
 func (s store) HoldSeats(ctx context.Context, h booking.Hold, m booking.Moment) error {
-	return booking.HoldSeatsStep(ctx, s.Store, m.Clock(), h, m)
+	return booking.HoldSeatsStep(ctx, s.Store, m.Clock(), h, m.Rules)
 }
 
 func (s store) ReleaseHold(ctx context.Context, holdID, owner string) (booking.Hold, error) {
@@ -461,11 +461,11 @@ func (s store) ReleaseHold(ctx context.Context, holdID, owner string) (booking.H
 }
 
 func (s store) ExtendHold(ctx context.Context, holdID, owner string, m booking.Moment) (booking.Hold, error) {
-	return booking.ExtendHoldStep(ctx, s.Store, m.Clock(), holdID, owner, m)
+	return booking.ExtendHoldStep(ctx, s.Store, m.Clock(), holdID, owner, m.Rules)
 }
 
 func (s store) HoldBest(ctx context.Context, h booking.Hold, r booking.BestRequest, m booking.Moment) (booking.Hold, error) {
-	return booking.BestHoldStep(ctx, s.Store, m.Clock(), h, r, m)
+	return booking.BestHoldStep(ctx, s.Store, m.Clock(), h, r, m.Rules)
 }
 
 // The show, door and admin account steps (issue 24), under the old store
@@ -503,11 +503,11 @@ func (s store) DeleteAdmin(ctx context.Context, id string) error {
 // refunds), each run at the moment the test gives.
 
 func (s store) StartPayment(ctx context.Context, holdID, owner string, ids booking.PaymentStart, m booking.Moment) (booking.Payment, booking.Booking, error) {
-	return booking.StartPaymentStep(ctx, s.Store, m.Clock(), holdID, owner, ids, m)
+	return booking.StartPaymentStep(ctx, s.Store, m.Clock(), holdID, owner, ids, m.Rules)
 }
 
 func (s store) SettlePayment(ctx context.Context, ev booking.PaymentEvent, ticketCode string, m booking.Moment) (booking.Settlement, error) {
-	return booking.SettlePaymentStep(ctx, s.Store, m.Clock(), ev, ticketCode, m)
+	return booking.SettlePaymentStep(ctx, s.Store, m.Clock(), ev, ticketCode, m.Rules)
 }
 
 func (s store) BeginCheckout(ctx context.Context, paymentID string, from int, expiresAt, now time.Time) (booking.Payment, bool, error) {

@@ -82,7 +82,7 @@ func runWorker(h Harness, spec string, stdin io.Reader, stdout io.Writer) error 
 	if len(job.Codes) > 0 {
 		outcomes = runAdmissions(ctx, store{s}, job)
 	} else {
-		outcomes = runAttempts(ctx, store{s}, job.ShowID, job.Plan, booking.Moment{Now: job.Now, TTL: job.TTL, AllowGaps: true})
+		outcomes = runAttempts(ctx, store{s}, job.ShowID, job.Plan, booking.Rules{TTL: job.TTL, AllowGaps: true}.At(job.Now))
 	}
 	for _, o := range outcomes {
 		o.Process = job.Process
