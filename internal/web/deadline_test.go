@@ -24,7 +24,8 @@ import (
 // selection, a file another process keeps locked.
 type stuckStore struct {
 	*sqlite.Store
-	stuck atomic.Bool
+	stuck     atomic.Bool
+	showSeats atomic.Int64 // seat map reads
 }
 
 func (s *stuckStore) wait(ctx context.Context) error {
@@ -43,6 +44,7 @@ func (s *stuckStore) Show(ctx context.Context, id string) (booking.Show, error) 
 }
 
 func (s *stuckStore) ShowSeats(ctx context.Context, showID, owner string) (booking.ShowSeats, error) {
+	s.showSeats.Add(1)
 	if err := s.wait(ctx); err != nil {
 		return booking.ShowSeats{}, err
 	}

@@ -104,6 +104,7 @@ type Server struct {
 	crossOrigin *http.CrossOriginProtection
 	zones       zoneCache
 	grids       *gridCache
+	watchers    *watcherMaps
 }
 
 // zoneCache loads each IANA zone once: time.LoadLocation reads and parses
@@ -127,7 +128,7 @@ func (z *zoneCache) load(name string) (*time.Location, error) {
 
 // New returns a Server for svc with every route registered.
 func New(svc *booking.Service, opts Options) *Server {
-	s := &Server{svc: svc, opts: opts, log: opts.Logger, loc: opts.Location, limiter: opts.Limiter, grids: newGridCache()}
+	s := &Server{svc: svc, opts: opts, log: opts.Logger, loc: opts.Location, limiter: opts.Limiter, grids: newGridCache(), watchers: newWatcherMaps()}
 	if s.log == nil {
 		s.log = slog.Default()
 	}

@@ -83,9 +83,14 @@ func noBlockText(party int, f model.BestForm) string {
 
 // handleShowSeats is the seat map fragment the page refreshes itself with:
 // GET /shows/:showID/seats. It answers 304 when nothing changed since the
-// version the browser has.
+// version the browser has. A watcher without a visitor id of its own gets
+// the show's shared fragment, at most watcherMapAge old (serveWatcherMap).
 func (s *Server) handleShowSeats(c echo.Context) error {
-	sm, err := s.svc.SeatMap(c.Request().Context(), c.Param("showID"), s.visitor(c))
+	visitor := s.visitor(c)
+	if visitor == "" {
+		return s.serveWatcherMap(c, c.Param("showID"))
+	}
+	sm, err := s.svc.SeatMap(c.Request().Context(), c.Param("showID"), visitor)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,87 @@
+package web_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestWatchersShareOneMap (SPEC §18): however many watchers without a
+// session poll a show's seat map fragment, the process reads and renders
+// it at most once a second, and serves every one of them the same bytes,
+// gzipped once, with an ETag that still answers 304; a viewer with a
+// session gets the map as it is now.
+func TestWatchersShareOneMap(t *testing.T) {
+	a, st := newStuckApp(t, 10*time.Second)
+	path := "/shows/" + testShowID + "/seats"
+	poll := func(kv ...string) response {
+		t.Helper()
+		res := a.client().get(path, kv...)
+		wantStatus(t, res, http.StatusOK)
+		return res
+	}
+	first := poll()
+	before := st.showSeats.Load()
+
+	const watchers = 50
+	bodies := make([]string, watchers)
+	var wg sync.WaitGroup
+	for i := range watchers {
+		wg.Go(func() { bodies[i] = a.client().get(path).body })
+	}
+	wg.Wait()
+	for i, b := range bodies {
+		if b != first.body {
+			t.Fatalf("watcher %d got other bytes than the first", i)
+		}
+	}
+	if n := st.showSeats.Load() - before; n != 0 {
+		t.Errorf("%d seat map reads for %d watchers within the second, want none", n, watchers)
+	}
+
+	// Gzipped once for all: the same bytes, decoded, with the same ETag.
+	gz := a.client().get(path, "Accept-Encoding", "gzip")
+	if gz.Header.Get("Content-Encoding") != "gzip" || gz.Header.Get("ETag") != first.Header.Get("ETag") {
+		t.Fatalf("gzipped answer: encoding %q, ETag %q (want gzip, %q)", gz.Header.Get("Content-Encoding"), gz.Header.Get("ETag"), first.Header.Get("ETag"))
+	}
+	zr, err := gzip.NewReader(bytes.NewReader([]byte(gz.body)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := io.ReadAll(zr)
+	if err != nil || string(plain) != first.body {
+		t.Errorf("the gzipped map decodes to %d bytes (%v), not the plain one's %d", len(plain), err, len(first.body))
+	}
+	wantStatus(t, a.client().get(path, "If-None-Match", first.Header.Get("ETag")), http.StatusNotModified)
+
+	// A hold: the holder sees it at once, watchers within the second may not,
+	// and after it do, with one more read for all of them.
+	holder := a.client()
+	holder.mustHold("C1", "C2", "C3")
+	if got := seatStates(holder.get(path).doc(t))["C2"]; got != "mine" {
+		t.Errorf("the holder sees C2 %q, want mine", got)
+	}
+	if got := seatStates(poll().doc(t))["C2"]; got != "available" {
+		t.Errorf("a watcher within the second sees C2 %q, want the map of before (available)", got)
+	}
+	a.clock.Advance(time.Second)
+	reads := st.showSeats.Load()
+	for range 10 {
+		if got := seatStates(poll().doc(t))["C2"]; got != "held" {
+			t.Fatalf("a watcher a second later sees C2 %q, want held", got)
+		}
+	}
+	if n := st.showSeats.Load() - reads; n != 1 {
+		t.Errorf("%d seat map reads for ten watchers a second later, want 1", n)
+	}
+	res := a.client().get(path, "If-None-Match", first.Header.Get("ETag"))
+	wantStatus(t, res, http.StatusOK)
+
+	// An unknown show is 404, and not kept.
+	wantStatus(t, a.client().get("/shows/nope/seats"), http.StatusNotFound)
+	wantStatus(t, a.client().get("/shows/nope/seats"), http.StatusNotFound)
+}
