@@ -157,13 +157,12 @@ func (db *benchDB) benchBare(b *testing.B) {
 
 // prepareBare returns a function that runs one bare transaction on the
 // next seat block: BEGIN IMMEDIATE; UPDATE seats … IN (?,?,?,?); COMMIT.
-// It sets hold_owner as a lock does. Without it (as until 30 November
-// 2026) its cost depended on the seats' past rather than on its own work:
-// the seat kept the owner of whoever locked it last, so its seats_hold
-// entry stayed on its page when a store hold had locked the seat before
-// and moved to another page when a bare transaction had, and the same
-// code measured 1.35–1.38× on a fresh file and 1.51–1.52× after the hold
-// benchmark.
+// It sets hold_owner as a lock does, so that its cost depends on its own
+// work rather than on the seats' past: otherwise the seat would keep the
+// owner of whoever locked it last, so its seats_hold entry would stay on
+// its page when a store hold had locked the seat before and move to
+// another page when a bare transaction had, and hold-vs-bare would differ
+// on a fresh file and after the hold benchmark (docs/PERFORMANCE.md).
 func (db *benchDB) prepareBare(b *testing.B) func() {
 	ctx := context.Background()
 	stmt, err := db.s.write.PrepareContext(ctx, `UPDATE seats SET status = 'locked', hold_id = ?, hold_owner = ?, locked_at = ?
@@ -193,8 +192,8 @@ func (db *benchDB) prepareBare(b *testing.B) func() {
 
 // benchHoldVsBare runs a store hold and a bare transaction in turn, each on
 // its own seat block, and reports both: run apart, the two drift with the
-// machine's load by more than their difference (±30 % between consecutive
-// runs here); taken in turns, whatever slows one slows the other. Besides
+// machine's load by more than their difference between consecutive runs;
+// taken in turns, whatever slows one slows the other. Besides
 // wall-clock time it measures the CPU time of the benchmark's thread
 // (CLOCK_THREAD_CPUTIME_ID, the goroutine locked to it), which another
 // process's load barely moves. An op is one of each; hold/bare and

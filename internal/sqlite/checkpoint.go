@@ -22,8 +22,8 @@ func (s *Store) closingCheckpoint() {
 // pages, PASSIVE, run by the committing connection) copies pages back but can
 // only rewind the WAL when no reader is using it; with writes and seat-map
 // reads arriving back to back that moment never comes and the WAL grows
-// without bound (measured: 73 MB after 3000 holds with two busy readers;
-// with this, 17 MB at most).
+// without bound. With the RESTART it stays far below walSizeLimit
+// (TestWALStaysBounded; its figures are in docs/PERFORMANCE.md).
 const restartFrames = 2000
 
 // checkpoint is the ticker's: it keeps the WAL small without ever making
@@ -35,13 +35,13 @@ const restartFrames = 2000
 // tries a RESTART so that the next commit starts the WAL from its
 // beginning. Both are tried without waiting (walCheckpoint): each needs
 // the write lock and then every reader, in every process, to be done with
-// the WAL, and waited for them holding that lock. An idle process's
-// TRUNCATE behind a long read of another process so held every write of
-// every process for its tick's second (issue 14: a one-seat hold took
-// 934 ms; in TestIdleProcessDoesNotStallHolds, behind an export-length
-// read, holds starved for 35-41 s and failed with SQLITE_BUSY). A try that finds a reader gives up at
-// once and the next tick tries again; SQLite's own autocheckpoint goes on
-// copying meanwhile.
+// the WAL, and a checkpoint that waited for them would hold that lock
+// meanwhile: an idle process's TRUNCATE behind a long read of another
+// process would hold every write of every process for its tick's second.
+// A try that finds a reader gives up at once and the next tick tries
+// again; SQLite's own autocheckpoint goes on copying meanwhile.
+// TestIdleProcessDoesNotStallHolds checks what this buys: no hold waits
+// behind another process's idle checkpoint (figures in docs/PERFORMANCE.md).
 func (s *Store) checkpoint(ctx context.Context) {
 	idle := time.Since(time.Unix(0, s.lastWrite.Load())) > s.opt.checkpointEvery
 	// Errors are not fatal here: the next tick, or SQLite's own

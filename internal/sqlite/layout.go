@@ -9,8 +9,9 @@ import (
 	"boxoffice/internal/booking"
 )
 
-// layoutCacheShows bounds the layout cache: a 500-seat layout is about
-// 100 KB, so the cache stays under ~25 MB.
+// layoutCacheShows is how many shows' layouts the cache keeps, so that its
+// memory does not grow with the catalog; what a full cache of 500-seat
+// shows weighs is in docs/PERFORMANCE.md ("The seat layout cache").
 const layoutCacheShows = 256
 
 // layout is the part of a show's seats that CreateShow writes and nothing

@@ -12,14 +12,11 @@ var _ booking.PruneStore = (*Store)(nil)
 
 // pruneStep is the most rows one statement of Prune deletes, and the most
 // holds one of its transactions examines: the write lock is held for one
-// such step at a time. Measured on a 2-core machine (AMD EPYC), 200k
-// expired sessions of 300 bytes
-// (PRUNE_MEASURE=1 go test -run TestPruneStepHoldsTheLockBriefly -v
-// ./internal/sqlite/, docs/OPERATIONS.md), median (p90) time a step holds
-// the lock: 250 sessions 0.8 ms (1.2 ms), 500 1.7 ms (2.1 ms), 1000 4.6 ms
-// (5.2 ms); 250 released holds, each looked up in payments, bookings and
-// seats, 2.8 ms (2.9 ms). One DELETE of all 200k sessions held it 0.75 s.
-// 250 keeps every kind of step under the few milliseconds SPEC §12 allows.
+// such step at a time, so that pruning keeps every kind of step under the
+// few milliseconds SPEC §12 allows, where one DELETE of everything due
+// would hold every write back far longer. The step sizes were timed by
+// TestPruneStepHoldsTheLockBriefly with PRUNE_MEASURE=1 (docs/OPERATIONS.md);
+// the figures are in docs/PERFORMANCE.md under that test's name.
 const pruneStep = 250
 
 // pruneRest is the least pause between two steps of Prune, within a call
@@ -27,8 +24,8 @@ const pruneStep = 250
 // is as long as the step. The write lock is free meanwhile, so that a hold
 // waiting in another process, whose busy handler polls every few
 // milliseconds, gets its turn instead of finding the next step already
-// running (TestPruneDoesNotStallAnotherProcess: calls back to back without
-// it kept a hold of the other process waiting 233 ms).
+// running (TestPruneDoesNotStallAnotherProcess; what calls back to back
+// without the rest cost that hold is in docs/PERFORMANCE.md).
 const pruneRest = 5 * time.Millisecond
 
 // prunables are the tables Prune deletes from by a time with an index on

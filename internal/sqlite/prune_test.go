@@ -150,8 +150,8 @@ func TestPruneStepHoldsTheLockBriefly(t *testing.T) {
 // in calls of limit pruneStep as the serve loop makes them, while a second
 // process holds one seat again and again: each step holds the write lock
 // for a millisecond or so, and rests between steps, so that no hold of
-// the other process waits long (one DELETE of 200k sessions held the lock
-// 0.37-1.5 s on this machine).
+// the other process waits long (one DELETE of everything due would hold
+// the lock for a long time: TestPruneStepHoldsTheLockBriefly).
 func TestPruneDoesNotStallAnotherProcess(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a second process")

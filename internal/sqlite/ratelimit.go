@@ -12,8 +12,8 @@ import (
 // RateLimiter counts events per key in fixed windows in the rate_limits
 // table, so that HOLD_RATE holds across every process on the database file
 // (SPEC §8). It is a web.Limiter. Make one per Store with NewRateLimiter and
-// keep it: it holds a prepared statement, which more than halves the cost
-// of a call (measured: 33 µs instead of 80 µs).
+// keep it: it holds a prepared statement, which spares each call the
+// statement's preparation (BenchmarkAllow, docs/PERFORMANCE.md).
 type RateLimiter struct {
 	s     *Store
 	allow *sql.Stmt

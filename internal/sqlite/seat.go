@@ -15,7 +15,9 @@ import (
 // must be cutoff(m): a lock taken at or before it no longer protects its
 // seat. Every query that decides availability uses this constant. Its
 // columns are unqualified: only seats has status and locked_at. The
-// parameter is positional because named ones cost the hold ~15% more.
+// parameter is positional because the driver resolves each named one
+// by a lookup on every run, which the hold pays (BenchmarkStore's hold,
+// docs/PERFORMANCE.md).
 const seatFree = `(status = 'available' OR (status = 'locked' AND locked_at <= ?))`
 
 // cutoff is the value seatFree binds for m: Moment.LapsedBefore in unix
@@ -38,12 +40,10 @@ const seatColumns = `seat_id, row_label, number, grid_row, grid_col, category, p
 //
 // The queries read the show's primary key range, in seat_id order, and sort
 // it in a temporary b-tree. An index on (show_id, grid_row, grid_col,
-// seat_id) would spare the sort but costs a primary key seek per seat, and
-// measured slower (BenchmarkMapOrder, 2 CPUs, EPYC, p50 of four runs): a
-// full read of 500 seats 2.2–2.4 ms without it, 2.9–3.1 ms with it;
-// AvailableSeatIDs 0.70–0.77 ms against 1.24–1.35 ms. At 50,000 seats (one
-// run) 290 against 318 ms and 62 against 102 ms, and CreateShow took 13–17%
-// longer with it.
+// seat_id) would spare the sort but costs a primary key seek per seat, so
+// reading the key range and sorting it is the faster way to read a whole
+// map and AvailableSeatIDs (BenchmarkMapOrder; its figures are in
+// docs/PERFORMANCE.md).
 //
 // seats_by_place (0017) is such an index, for the gap check; these reads
 // name the primary key (sqlite_autoindex_seats_1, as SQLite calls the key
@@ -118,9 +118,10 @@ func seatsByID(ctx context.Context, q querier, showID string, ids []string) ([]b
 
 // Seats returns a show's seats in map order, as stored. A show's layout
 // never changes after CreateShow, so it is cached per show (bounded), and
-// once cached only the five columns that change are read (a 500-seat map:
-// 2.9 ms to 1.1 ms, docs/PERFORMANCE.md). State is always read from the
-// database; the cache holds no seat state and takes no lock on seats.
+// once cached only the five columns that change are read, which makes a
+// map's read cheaper (BenchmarkStore's seatmap, docs/PERFORMANCE.md). State
+// is always read from the database; the cache holds no seat state and
+// takes no lock on seats.
 func (s *Store) Seats(ctx context.Context, showID string) ([]booking.Seat, error) {
 	seats, err := s.seats(ctx, nil, showID)
 	if err != nil {

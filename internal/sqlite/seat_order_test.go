@@ -115,7 +115,7 @@ func queryPlan(t *testing.T, s *Store, q string, args ...any) []string {
 // BenchmarkMapOrder measures the map-order reads as they are (the primary
 // key range, sorted) against the same reads through an index in map order,
 // which this benchmark adds to its own file, and CreateShow with and
-// without that index: the figures in mapOrderSQL's comment.
+// without that index: the figures behind mapOrderSQL, in docs/PERFORMANCE.md.
 //
 //	go test -run '^$' -bench MapOrder -benchtime 2000x -count 1 ./internal/sqlite/
 func BenchmarkMapOrder(b *testing.B) {

@@ -39,9 +39,10 @@ type options struct {
 	sessionGCEvery  time.Duration // period of the expired-session cleanup; 0 disables
 }
 
-// defaultOptions were measured on a 2-core machine: one writer and four
-// readers keep p99 well under a millisecond, where a pool of eight writers
-// gave multi-second worst cases and a WAL that never got checkpointed.
+// defaultOptions: the write pool has one connection (open), so this
+// process's writes queue in Go rather than fight over SQLite's lock, and
+// the read pool four. A pool of writers would give long worst cases and a
+// WAL that never gets checkpointed (docs/PERFORMANCE.md, "The pools").
 var defaultOptions = options{
 	busyTimeout:     10 * time.Second,
 	readConns:       4,
@@ -141,10 +142,10 @@ func open(ctx context.Context, path string, o options) (*Store, error) {
 // reader's. When an insert splits a b-tree page, SQLite may renumber the
 // new pages into ascending order through a temporary page number beyond the
 // end of a file under 1 GiB, and the next commit then drops cached pages
-// past the end by walking the whole page cache. With the readers' 32 MB
-// that walk cost a hold ~50 µs at 1M seats; with 8 MB a 4-seat hold (and
-// the bare UPDATE beside it) is ~20 % cheaper there, and at 1k seats,
-// where the file fits either way, nothing changes.
+// past the end by walking the whole page cache. A smaller cache makes that
+// walk shorter: a hold on a big file (BenchmarkStore's seats=1M hold and
+// bare) is cheaper with it, and on a small file, which fits either way,
+// nothing changes (figures in docs/PERFORMANCE.md).
 const writeCacheKiB = 8000
 
 // dsn builds the driver's connection string. The writer gets _txlock=immediate
@@ -262,8 +263,8 @@ func (s *Store) inTx(ctx context.Context, op string, fn func(*sql.Tx) error) err
 // writeStmt runs fn, one autocommit statement on the write connection, as
 // inTx runs a transaction. A single statement is atomic on its own and takes
 // the write lock as it starts, as BEGIN IMMEDIATE does (it never upgrades a
-// stale snapshot), and it saves the BEGIN and COMMIT round trips: 33 µs
-// instead of 47 µs for the rate limiter's count.
+// stale snapshot), and it saves the BEGIN and COMMIT round trips
+// (BenchmarkAllow, the rate limiter's count; docs/PERFORMANCE.md).
 func (s *Store) writeStmt(ctx context.Context, op string, fn func() error) error {
 	err := s.retryBusy(ctx, func() error {
 		unlock, err := s.writer.lock(ctx)

@@ -23,14 +23,11 @@ import (
 // it for longer than busyTimeout, or a file system without flock) writes
 // under SQLite's lock alone.
 //
-// Two processes on one file, one load tool of 16 users against each, 60 s
-// (scripts/two-processes.sh, docs/PERFORMANCE.md), pairs run in the same
-// hour: with SQLite's busy handler p99 176–249 ms and worst 0.9–2.0 s; with
-// the flock p99 66–80 ms and worst 0.11–0.18 s. It costs throughput
-// (1,160–1,770 holds/s in all before, 1,075–1,100 after): the processes
-// now alternate instead of one running on while the other sleeps. Letting
-// a process keep the flock for its own queued writes for 5 or 50 ms won
-// none of it back.
+// It buys a short tail when processes share a file, and costs some
+// throughput, because the processes alternate rather than one running on
+// while the other sleeps; a process keeping the flock for its own queued
+// writes a while longer does not win it back (scripts/two-processes.sh;
+// the figures are "Two processes" in docs/PERFORMANCE.md).
 type writeLock struct {
 	f  *os.File
 	fd int
