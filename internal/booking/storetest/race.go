@@ -30,6 +30,7 @@ var raceTests = []test{
 	{"AddressCap", testRaceAddressCap},
 	{"Extend", testRaceExtend},
 	{"Gaps", testRaceGaps},
+	{"RowRush", testRaceRowRush},
 }
 
 // raceTimeout bounds every race: a store that deadlocks fails, not hangs.
