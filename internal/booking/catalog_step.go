@@ -156,13 +156,14 @@ func DeleteMovieStep(ctx context.Context, st Transactor, clock func() time.Time,
 }
 
 // CreateCatalogShowStep stores a show planned from the catalog (PlanShow)
-// with its seats, as CreateShowStep does, in one step that reads again its
-// movie, its screen and the screen's theatre: one deleted meanwhile is
-// ErrMovieNotFound, ErrScreenNotFound or ErrTheatreNotFound, and the show
-// carries their names as they are now. It returns the show as stored.
-// Serialised on the movie, the screen and the theatre, with their saves
-// and deletions: a show is never made on a deleted screen, nor keeps a
-// name edited while it was created.
+// with its seats, as CreateShowStep does (ErrShowDeleted, ErrShowExists
+// first), in one step that reads again its movie, its screen and the
+// screen's theatre: one deleted meanwhile is ErrMovieNotFound,
+// ErrScreenNotFound or ErrTheatreNotFound, and the show carries their
+// names as they are now. It returns the show as stored. Serialised on the
+// movie, the screen and the theatre, with their saves and deletions: a
+// show is never made on a deleted screen, nor keeps a name edited while
+// it was created.
 func CreateCatalogShowStep(ctx context.Context, st Transactor, clock func() time.Time, show Show, seats []Seat) (Show, error) {
 	if err := checkNewShow(show, seats); err != nil {
 		return Show{}, err
@@ -170,6 +171,11 @@ func CreateCatalogShowStep(ctx context.Context, st Transactor, clock func() time
 	var out Show
 	err := st.Atomically(ctx, clock, func(tx Tx) error {
 		out = show
+		// First, so that a show already stored (the demo, topped up every
+		// hour) costs no guard.
+		if err := checkShowIsNew(tx, show.ID); err != nil {
+			return err
+		}
 		if err := tx.Serialize(movieKey(show.Movie.ID)); err != nil {
 			return err
 		}
@@ -192,7 +198,7 @@ func CreateCatalogShowStep(ctx context.Context, st Transactor, clock func() time
 			return err
 		}
 		out.Movie, out.Theatre, out.Screen = movie, theatre, screen.Name
-		return insertNewShow(tx, out, seats)
+		return tx.InsertShow(out, seats)
 	})
 	if err != nil {
 		return Show{}, err

@@ -21,7 +21,10 @@ func CreateShowStep(ctx context.Context, st Transactor, clock func() time.Time, 
 		return err
 	}
 	return st.Atomically(ctx, clock, func(tx Tx) error {
-		return insertNewShow(tx, show, seats)
+		if err := checkShowIsNew(tx, show.ID); err != nil {
+			return err
+		}
+		return tx.InsertShow(show, seats)
 	})
 }
 
@@ -40,23 +43,23 @@ func checkNewShow(show Show, seats []Seat) error {
 	return nil
 }
 
-// insertNewShow is CreateShowStep's part in tx: ErrShowDeleted, ErrShowExists
-// or the show inserted with its seats.
-func insertNewShow(tx Tx, show Show, seats []Seat) error {
-	deleted, err := tx.ShowDeleted(show.ID)
+// checkShowIsNew is ErrShowDeleted when showID had a show that was
+// deleted, ErrShowExists when it has one.
+func checkShowIsNew(tx Tx, showID string) error {
+	deleted, err := tx.ShowDeleted(showID)
 	if err != nil {
 		return err
 	}
 	if deleted {
 		return ErrShowDeleted
 	}
-	switch _, err = tx.ShowByID(show.ID); {
+	switch _, err = tx.ShowByID(showID); {
 	case err == nil:
 		return ErrShowExists
 	case !errors.Is(err, ErrShowNotFound):
 		return err
 	}
-	return tx.InsertShow(show, seats)
+	return nil
 }
 
 // DeleteShowStep deletes a show and its seats and holds when it never had
