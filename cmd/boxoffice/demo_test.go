@@ -58,7 +58,7 @@ func TestKeepDemo(t *testing.T) {
 	// name.
 	th := catalog.Demo(now).Theatres[0]
 	th.Name = "Kohinoor Renamed"
-	if err := a.SaveTheatre(ctx, th); err != nil {
+	if err := booking.SaveTheatreStep(ctx, a, time.Now, th); err != nil {
 		t.Fatal(err)
 	}
 	n0, _ := a.CountShows(ctx)
@@ -79,7 +79,7 @@ func TestKeepDemo(t *testing.T) {
 	// A first seeding cut short (theatres saved, no movie yet) is finished.
 	_, cut := tempDatabaseURL(t)
 	c := openStore(t, cut)
-	if err := c.SaveTheatre(ctx, demo.Theatres[0]); err != nil {
+	if err := booking.SaveTheatreStep(ctx, c, time.Now, demo.Theatres[0]); err != nil {
 		t.Fatal(err)
 	}
 	if err := keepDemo(ctx, c, now, quietLogger()); err != nil {
@@ -95,7 +95,7 @@ func TestKeepDemo(t *testing.T) {
 	createShow(t, s, "Synthetic", 4)
 	_, admins := tempDatabaseURL(t)
 	adm := openStore(t, admins)
-	if err := adm.SaveTheatre(ctx, booking.Theatre{ID: "t1", Name: "Own", City: "Goa", TimeZone: "Asia/Kolkata"}); err != nil {
+	if err := booking.SaveTheatreStep(ctx, adm, time.Now, booking.Theatre{ID: "t1", Name: "Own", City: "Goa", TimeZone: "Asia/Kolkata"}); err != nil {
 		t.Fatal(err)
 	}
 	for name, st := range map[string]booking.Store{"seeded": s, "an admin's": adm} {

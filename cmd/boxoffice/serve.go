@@ -208,17 +208,17 @@ func keepDemo(ctx context.Context, store booking.Store, now time.Time, logger *s
 			return err // someone else's catalog
 		}
 		for _, th := range demo.Theatres {
-			if err := store.SaveTheatre(ctx, th); err != nil {
+			if err := booking.SaveTheatreStep(ctx, store, time.Now, th); err != nil {
 				return fmt.Errorf("seed demo: %w", err)
 			}
 		}
 		for _, sc := range demo.Screens {
-			if err := store.SaveScreen(ctx, sc); err != nil {
+			if err := booking.SaveScreenStep(ctx, store, time.Now, sc); err != nil {
 				return fmt.Errorf("seed demo: %w", err)
 			}
 		}
 		for _, m := range demo.Movies { // the marker last
-			if err := store.SaveMovie(ctx, m); err != nil {
+			if err := booking.SaveMovieStep(ctx, store, time.Now, m); err != nil {
 				return fmt.Errorf("seed demo: %w", err)
 			}
 		}
@@ -226,17 +226,12 @@ func keepDemo(ctx context.Context, store booking.Store, now time.Time, logger *s
 		return err
 	}
 	added, seats := 0, 0
-	names := storedNames{store: store}
 	for _, ss := range demo.Shows {
-		show, err := names.of(ctx, ss.Show)
-		if booking.ErrorCode(err) == booking.ENOTFOUND {
-			continue // an admin deleted its theatre, screen or movie: no more of its shows
-		}
-		if err != nil {
-			return fmt.Errorf("seed demo: %w", err)
-		}
-		err = booking.CreateShowStep(ctx, store, time.Now, show, ss.Seats)
+		// Stored with the names its theatre, screen and movie have now,
+		// as an admin may have renamed them since the demo made them.
+		_, err := booking.CreateCatalogShowStep(ctx, store, time.Now, ss.Show, ss.Seats)
 		switch {
+		case booking.ErrorCode(err) == booking.ENOTFOUND: // an admin deleted its theatre, screen or movie: no more of its shows
 		case errors.Is(err, booking.ErrShowExists):
 		case errors.Is(err, booking.ErrShowDeleted): // an admin deleted it: it stays deleted
 		case err != nil:
@@ -269,51 +264,6 @@ func onlyDemoSoFar(ctx context.Context, store booking.Store, demo catalog.DemoCa
 		}
 	}
 	return true, nil
-}
-
-// storedNames gives demo shows their theatre, screen and movie as an admin
-// may have renamed them since the demo made them, reading each once per
-// keepDemo (a week of shows names six screens and five movies).
-type storedNames struct {
-	store    booking.Store
-	theatres map[string]booking.Theatre
-	screens  map[string]booking.Screen
-	movies   map[string]booking.Movie
-}
-
-// of is show with the stored names; a not-found error when one of the
-// three was deleted.
-func (n *storedNames) of(ctx context.Context, show booking.Show) (booking.Show, error) {
-	th, err := cached(ctx, &n.theatres, show.Theatre.ID, n.store.Theatre)
-	if err != nil {
-		return show, err
-	}
-	sc, err := cached(ctx, &n.screens, show.ScreenID, n.store.Screen)
-	if err != nil {
-		return show, err
-	}
-	m, err := cached(ctx, &n.movies, show.Movie.ID, n.store.Movie)
-	if err != nil {
-		return show, err
-	}
-	show.Theatre, show.Screen, show.Movie = th, sc.Name, m
-	return show, nil
-}
-
-// cached is read(id), read once into *m.
-func cached[T any](ctx context.Context, m *map[string]T, id string, read func(context.Context, string) (T, error)) (T, error) {
-	if v, ok := (*m)[id]; ok {
-		return v, nil
-	}
-	v, err := read(ctx, id)
-	if err != nil {
-		return v, err
-	}
-	if *m == nil {
-		*m = map[string]T{}
-	}
-	(*m)[id] = v
-	return v, nil
 }
 
 // demoEvery is how often a running process tops the demo's schedule up.

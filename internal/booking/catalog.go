@@ -254,3 +254,33 @@ func firstOccurrence(t time.Time, loc *time.Location) time.Time {
 // ErrInUse is refused deletion: something still refers to it. Its message
 // says what, and what to do instead.
 func ErrInUse(format string, args ...any) error { return Errorf(ECONFLICT, format, args...) }
+
+// CheckDeleteTheatre is whether a theatre with screens screens and shows
+// shows may go: one with either stays (ErrInUse).
+func CheckDeleteTheatre(screens, shows int) error {
+	if screens > 0 {
+		return ErrInUse("The theatre has %d screen(s): delete them first.", screens)
+	}
+	if shows > 0 {
+		return ErrInUse("The theatre has %d show(s); a theatre with shows stays.", shows)
+	}
+	return nil
+}
+
+// CheckDeleteScreen is whether a screen that shows shows were made on may
+// go: one with shows stays (ErrInUse).
+func CheckDeleteScreen(shows int) error {
+	if shows > 0 {
+		return ErrInUse("%d show(s) were made on this screen; a screen with shows stays.", shows)
+	}
+	return nil
+}
+
+// CheckDeleteMovie is whether a movie of shows shows may go: one with
+// shows stays (ErrInUse).
+func CheckDeleteMovie(shows int) error {
+	if shows > 0 {
+		return ErrInUse("The movie has %d show(s); delete or keep them first.", shows)
+	}
+	return nil
+}

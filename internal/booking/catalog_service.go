@@ -2,6 +2,7 @@ package booking
 
 import (
 	"context"
+	"errors"
 	"strings"
 )
 
@@ -16,9 +17,8 @@ type Catalog struct {
 	newID func() string
 }
 
-// catalogStore is the part of the store port the catalog uses: its reads
-// and writes, and the transactions of the show steps (CreateShowStep,
-// DeleteShowStep).
+// catalogStore is the part of the store port the catalog uses: its reads,
+// and the transactions of its steps (catalog_step.go, DeleteShowStep).
 type catalogStore interface {
 	CatalogStore
 	Transactor
@@ -39,7 +39,7 @@ func (c *Catalog) SaveTheatre(ctx context.Context, t Theatre) (string, error) {
 	if t.ID == "" {
 		t.ID = c.newID()
 	}
-	return t.ID, c.store.SaveTheatre(ctx, t)
+	return t.ID, SaveTheatreStep(ctx, c.store, c.clock.Now, t)
 }
 
 // SaveScreen validates sc (its layout parses) and stores it, keeping the
@@ -52,7 +52,7 @@ func (c *Catalog) SaveScreen(ctx context.Context, sc Screen) (string, error) {
 	if sc.ID == "" {
 		sc.ID = c.newID()
 	}
-	return sc.ID, c.store.SaveScreen(ctx, sc)
+	return sc.ID, SaveScreenStep(ctx, c.store, c.clock.Now, sc)
 }
 
 // SaveMovie validates m and stores it.
@@ -64,11 +64,13 @@ func (c *Catalog) SaveMovie(ctx context.Context, m Movie) (string, error) {
 	if m.ID == "" {
 		m.ID = c.newID()
 	}
-	return m.ID, c.store.SaveMovie(ctx, m)
+	return m.ID, SaveMovieStep(ctx, c.store, c.clock.Now, m)
 }
 
 // NewShow plans a show of movieID on screenID (PlanShow) and stores it with
-// its seats, copied from the screen's layout.
+// its seats, copied from the screen's layout (CreateCatalogShowStep, which
+// reads the movie, screen and theatre again). A movie or screen deleted
+// meanwhile is the form's problem, as one missing before.
 func (c *Catalog) NewShow(ctx context.Context, movieID, screenID, start string, prices map[string]string, currency string) (Show, error) {
 	var f fields
 	movie, err := c.store.Movie(ctx, movieID)
@@ -96,7 +98,19 @@ func (c *Catalog) NewShow(ctx context.Context, movieID, screenID, start string, 
 	if err != nil {
 		return Show{}, err
 	}
-	return show, CreateShowStep(ctx, c.store, c.clock.Now, show, seats)
+	show, err = CreateCatalogShowStep(ctx, c.store, c.clock.Now, show, seats)
+	switch {
+	case errors.Is(err, ErrMovieNotFound):
+		f.add("movie", "Choose a movie.")
+	case errors.Is(err, ErrScreenNotFound):
+		f.add("screen", "Choose a screen.")
+	case err != nil:
+		return Show{}, err
+	}
+	if len(f) > 0 {
+		return Show{}, f.err()
+	}
+	return show, nil
 }
 
 // Catalog reads, for the admin pages.
@@ -119,13 +133,13 @@ func (c *Catalog) ListMovies(ctx context.Context) ([]Movie, error)     { return 
 // Deletions: each refused with ErrInUse while something uses it.
 
 func (c *Catalog) DeleteTheatre(ctx context.Context, id string) error {
-	return c.store.DeleteTheatre(ctx, id)
+	return DeleteTheatreStep(ctx, c.store, c.clock.Now, id)
 }
 func (c *Catalog) DeleteScreen(ctx context.Context, id string) error {
-	return c.store.DeleteScreen(ctx, id)
+	return DeleteScreenStep(ctx, c.store, c.clock.Now, id)
 }
 func (c *Catalog) DeleteMovie(ctx context.Context, id string) error {
-	return c.store.DeleteMovie(ctx, id)
+	return DeleteMovieStep(ctx, c.store, c.clock.Now, id)
 }
 func (c *Catalog) DeleteShow(ctx context.Context, id string) error {
 	return DeleteShowStep(ctx, c.store, c.clock.Now, id)

@@ -12,7 +12,24 @@ import (
 // once (the demo's ids are derived, not random), one creates it and the
 // other gets ErrShowExists: both insert the show's record, so in MongoDB
 // one of them conflicts and runs again, and finds it.
+//
+// It stores the show as given: a show planned from the catalog, whose
+// theatre, screen and movie must still be there, is stored with
+// CreateCatalogShowStep.
 func CreateShowStep(ctx context.Context, st Transactor, clock func() time.Time, show Show, seats []Seat) error {
+	if err := checkNewShow(show, seats); err != nil {
+		return err
+	}
+	return st.Atomically(ctx, clock, func(tx Tx) error {
+		if err := checkShowIsNew(tx, show.ID); err != nil {
+			return err
+		}
+		return tx.InsertShow(show, seats)
+	})
+}
+
+// checkNewShow refuses a show without an id, or with a seat listed twice.
+func checkNewShow(show Show, seats []Seat) error {
 	if show.ID == "" {
 		return Errorf(EINVALID, "A show needs an id.")
 	}
@@ -23,22 +40,26 @@ func CreateShowStep(ctx context.Context, st Transactor, clock func() time.Time, 
 		}
 		seen[s.ID] = true
 	}
-	return st.Atomically(ctx, clock, func(tx Tx) error {
-		deleted, err := tx.ShowDeleted(show.ID)
-		if err != nil {
-			return err
-		}
-		if deleted {
-			return ErrShowDeleted
-		}
-		switch _, err = tx.ShowByID(show.ID); {
-		case err == nil:
-			return ErrShowExists
-		case !errors.Is(err, ErrShowNotFound):
-			return err
-		}
-		return tx.InsertShow(show, seats)
-	})
+	return nil
+}
+
+// checkShowIsNew is ErrShowDeleted when showID had a show that was
+// deleted, ErrShowExists when it has one.
+func checkShowIsNew(tx Tx, showID string) error {
+	deleted, err := tx.ShowDeleted(showID)
+	if err != nil {
+		return err
+	}
+	if deleted {
+		return ErrShowDeleted
+	}
+	switch _, err = tx.ShowByID(showID); {
+	case err == nil:
+		return ErrShowExists
+	case !errors.Is(err, ErrShowNotFound):
+		return err
+	}
+	return nil
 }
 
 // DeleteShowStep deletes a show and its seats and holds when it never had

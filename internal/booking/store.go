@@ -126,37 +126,25 @@ type CallbackOutboxStore interface {
 	OutboundCallback(ctx context.Context, paymentID string) (OutboundCallback, error)
 }
 
-// CatalogStore is what admins manage a cinema with (SPEC §10): theatres,
-// their screens and seat layouts, movies. Saving a theatre, screen or movie
-// also updates the copies of its name (and zone) that its shows carry, in
-// the same step. Deleting what is still used is refused with ErrInUse.
+// CatalogStore is what admins manage a cinema with (SPEC §10), as read
+// outside a step: theatres, their screens and seat layouts, movies. Saving
+// and deleting them are steps (SaveTheatreStep, DeleteTheatreStep, …, in
+// catalog_step.go).
 type CatalogStore interface {
-	// SaveTheatre stores t, a new one or an edit of one by its id.
-	SaveTheatre(ctx context.Context, t Theatre) error
 	// Theatre returns one theatre.
 	Theatre(ctx context.Context, id string) (Theatre, error)
 	// ListTheatres lists the theatres, by name.
 	ListTheatres(ctx context.Context) ([]Theatre, error)
-	// DeleteTheatre deletes a theatre that has no screen and no show.
-	DeleteTheatre(ctx context.Context, id string) error
 
-	// SaveScreen stores sc; its theatre must exist (ErrTheatreNotFound).
-	SaveScreen(ctx context.Context, sc Screen) error
 	// Screen returns one screen.
 	Screen(ctx context.Context, id string) (Screen, error)
 	// ListScreens lists a theatre's screens, by name.
 	ListScreens(ctx context.Context, theatreID string) ([]Screen, error)
-	// DeleteScreen deletes a screen that no show was made on.
-	DeleteScreen(ctx context.Context, id string) error
 
-	// SaveMovie stores m.
-	SaveMovie(ctx context.Context, m Movie) error
 	// Movie returns one movie.
 	Movie(ctx context.Context, id string) (Movie, error)
 	// ListMovies lists the movies, by title.
 	ListMovies(ctx context.Context) ([]Movie, error)
-	// DeleteMovie deletes a movie that no show shows.
-	DeleteMovie(ctx context.Context, id string) error
 }
 
 // AdminStore is the part of the store port the admin pages use: accounts,

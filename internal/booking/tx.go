@@ -47,4 +47,5 @@ type Tx interface {
 	ShowTx
 	AdminTx
 	OutboxTx
+	CatalogTx
 }

@@ -28,13 +28,13 @@ func TestHEADOnEveryGETRoute(t *testing.T) {
 	th := booking.Theatre{ID: "th1", Name: "Prince Charles", City: "London", TimeZone: "Europe/London"}
 	sc := booking.Screen{ID: "sc1", TheatreID: th.ID, Name: "Screen 1", Layout: catalogLayout}
 	mv := booking.Movie{ID: "mv1", Title: "Brief Encounter", Rating: "PG", RuntimeMin: 86, Language: "English"}
-	if err := a.store.SaveTheatre(ctx, th); err != nil {
+	if err := booking.SaveTheatreStep(ctx, a.store, time.Now, th); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.store.SaveScreen(ctx, sc); err != nil {
+	if err := booking.SaveScreenStep(ctx, a.store, time.Now, sc); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.store.SaveMovie(ctx, mv); err != nil {
+	if err := booking.SaveMovieStep(ctx, a.store, time.Now, mv); err != nil {
 		t.Fatal(err)
 	}
 	admins, err := a.store.ListAdmins(ctx)

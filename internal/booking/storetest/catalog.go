@@ -16,6 +16,8 @@ var catalogTests = []test{
 	{"Movies", testMovies},
 	{"DeleteShow", testDeleteShow},
 	{"CreateShowTwice", testCreateShowTwice},
+	{"ScreenWithAShowStays", testScreenWithAShowStays},
+	{"ShowAfterItsScreenWentIsRefused", testShowAfterItsScreenWent},
 }
 
 // testCreateShowTwice: a show stored again under its id (two processes
@@ -187,4 +189,99 @@ func testDeleteShow(t *testing.T, s store) {
 		wantErr(t, "Show after CreateShow of a deleted id", err, booking.ErrShowNotFound)
 	}
 	wantErr(t, "DeleteShow of an unknown show", s.DeleteShow(ctx, booking.NewID()), booking.ErrShowNotFound)
+}
+
+// catalogOf saves a theatre, a one-seat screen of it and a movie, and
+// returns a show of the movie on the screen planned from them, not stored.
+func catalogOf(t *testing.T, s store) (booking.Theatre, booking.Screen, booking.Movie, booking.Show, []booking.Seat) {
+	t.Helper()
+	ctx := context.Background()
+	th := booking.Theatre{ID: booking.NewID(), Name: "Minerva", City: "Mumbai", TimeZone: "Asia/Kolkata"}
+	sc := booking.Screen{ID: booking.NewID(), TheatreID: th.ID, Name: "Audi 1", Layout: oneSeatLayout}
+	m := booking.Movie{ID: booking.NewID(), Title: "Sholay", Rating: "U", RuntimeMin: 204, Language: "Hindi"}
+	if err := s.SaveTheatre(ctx, th); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveScreen(ctx, sc); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveMovie(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	show := booking.Show{ID: booking.NewID(), Movie: m, Theatre: th, Screen: sc.Name, ScreenID: sc.ID, StartsAt: later, Currency: currency}
+	seats := []booking.Seat{{ShowID: show.ID, ID: "A1", Row: "A", Number: 1, Category: "Classic", Price: classicPrice,
+		Kind: booking.KindStandard, Status: booking.SeatAvailable}}
+	return th, sc, m, show, seats
+}
+
+// testScreenWithAShowStays: a screen a show was made on (created from the
+// catalog) is not deleted, nor are its theatre and movie, and the show
+// stays as it was.
+func testScreenWithAShowStays(t *testing.T, s store) {
+	ctx := context.Background()
+	th, sc, m, show, seats := catalogOf(t, s)
+	if _, err := s.CreateCatalogShow(ctx, show, seats); err != nil {
+		t.Fatalf("CreateCatalogShow: %v", err)
+	}
+	before := getShow(t, s, show.ID)
+	wantCode(t, "DeleteScreen with a show", s.DeleteScreen(ctx, sc.ID), booking.ECONFLICT)
+	wantCode(t, "DeleteMovie with a show", s.DeleteMovie(ctx, m.ID), booking.ECONFLICT)
+	wantCode(t, "DeleteTheatre with a screen and a show", s.DeleteTheatre(ctx, th.ID), booking.ECONFLICT)
+	if got, err := s.Screen(ctx, sc.ID); err != nil || got != sc {
+		t.Errorf("Screen after a refused deletion = %+v, %v; want %+v", got, err, sc)
+	}
+	same(t, "the show after refused deletions", before, getShow(t, s, show.ID))
+}
+
+// testShowAfterItsScreenWent: a show planned while its screen (or movie)
+// was there, and created after it was deleted, is refused and not stored;
+// one created after a rename carries the new names.
+func testShowAfterItsScreenWent(t *testing.T, s store) {
+	ctx := context.Background()
+	_, sc, m, show, seats := catalogOf(t, s)
+	if err := s.DeleteScreen(ctx, sc.ID); err != nil {
+		t.Fatalf("DeleteScreen: %v", err)
+	}
+	_, err := s.CreateCatalogShow(ctx, show, seats)
+	wantErr(t, "CreateCatalogShow on a deleted screen", err, booking.ErrScreenNotFound)
+	_, err = s.Show(ctx, show.ID)
+	wantErr(t, "Show after CreateCatalogShow on a deleted screen", err, booking.ErrShowNotFound)
+
+	th2, sc2, m2, show2, seats2 := catalogOf(t, s)
+	if err := s.DeleteMovie(ctx, m2.ID); err != nil {
+		t.Fatalf("DeleteMovie: %v", err)
+	}
+	_, err = s.CreateCatalogShow(ctx, show2, seats2)
+	wantErr(t, "CreateCatalogShow of a deleted movie", err, booking.ErrMovieNotFound)
+	_, err = s.Show(ctx, show2.ID)
+	wantErr(t, "Show after CreateCatalogShow of a deleted movie", err, booking.ErrShowNotFound)
+
+	// A show of m on sc2 planned now, and created after the three are
+	// renamed, carries the new names.
+	planned := show2
+	planned.ID, planned.Movie = booking.NewID(), m
+	plannedSeats := []booking.Seat{seats2[0]}
+	plannedSeats[0].ShowID = planned.ID
+	sc2.Name, m.Title, th2.Name = "Gold", "Sholay (3D)", "Minerva Talkies"
+	if err := s.SaveScreen(ctx, sc2); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveMovie(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveTheatre(ctx, th2); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.CreateCatalogShow(ctx, planned, plannedSeats)
+	if err != nil {
+		t.Fatalf("CreateCatalogShow after the renames: %v", err)
+	}
+	stored := getShow(t, s, planned.ID)
+	if stored.Screen != sc2.Name || stored.Movie != m || stored.Theatre != th2 {
+		t.Errorf("show created after the renames: screen %q, movie %+v, theatre %+v; want %q, %+v, %+v",
+			stored.Screen, stored.Movie, stored.Theatre, sc2.Name, m, th2)
+	}
+	if got.Screen != stored.Screen || got.Movie != stored.Movie || got.Theatre != stored.Theatre {
+		t.Errorf("CreateCatalogShow returned %+v, stored %+v", got, stored)
+	}
 }

@@ -559,3 +559,33 @@ func (s store) MailFailed(ctx context.Context, m booking.Mail) error {
 	}
 	return booking.MailFailedStep(ctx, s.Store, time.Now, m, current.ClaimedUntil)
 }
+
+// The catalog steps (issue 24), under the old store method names.
+
+func (s store) SaveTheatre(ctx context.Context, t booking.Theatre) error {
+	return booking.SaveTheatreStep(ctx, s.Store, time.Now, t)
+}
+
+func (s store) SaveScreen(ctx context.Context, sc booking.Screen) error {
+	return booking.SaveScreenStep(ctx, s.Store, time.Now, sc)
+}
+
+func (s store) SaveMovie(ctx context.Context, m booking.Movie) error {
+	return booking.SaveMovieStep(ctx, s.Store, time.Now, m)
+}
+
+func (s store) DeleteTheatre(ctx context.Context, id string) error {
+	return booking.DeleteTheatreStep(ctx, s.Store, time.Now, id)
+}
+
+func (s store) DeleteScreen(ctx context.Context, id string) error {
+	return booking.DeleteScreenStep(ctx, s.Store, time.Now, id)
+}
+
+func (s store) DeleteMovie(ctx context.Context, id string) error {
+	return booking.DeleteMovieStep(ctx, s.Store, time.Now, id)
+}
+
+func (s store) CreateCatalogShow(ctx context.Context, show booking.Show, seats []booking.Seat) (booking.Show, error) {
+	return booking.CreateCatalogShowStep(ctx, s.Store, time.Now, show, seats)
+}

@@ -1,0 +1,207 @@
+package booking
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// The catalog's steps (SPEC §10): each saves or deletes one theatre,
+// screen or movie, or creates a show planned from them, in one
+// transaction.
+//
+// Serialisation: a show copies its theatre's, screen's and movie's names
+// when it is created, and the deletions decide on counts of shows and
+// screens they only read, so in MongoDB two of these steps could each
+// miss the other's write. Every step that changes a record, and every
+// creation of a show that copies it, serialises on the record's key
+// (theatreKey, screenKey, movieKey): of two at once, one runs after the
+// other and sees what it did.
+
+func theatreKey(id string) string { return "catalog:theatre:" + id }
+func screenKey(id string) string  { return "catalog:screen:" + id }
+func movieKey(id string) string   { return "catalog:movie:" + id }
+
+// SaveTheatreStep inserts or updates t and sets its name, city and zone in
+// the shows at it, in one step.
+func SaveTheatreStep(ctx context.Context, st Transactor, clock func() time.Time, t Theatre) error {
+	return st.Atomically(ctx, clock, func(tx Tx) error {
+		// A show created at once copies the theatre: it commits first,
+		// and is updated here, or runs again after and copies the edit.
+		if err := tx.Serialize(theatreKey(t.ID)); err != nil {
+			return err
+		}
+		if err := tx.PutTheatre(t); err != nil {
+			return err
+		}
+		return tx.CopyTheatreToShows(t)
+	})
+}
+
+// SaveScreenStep inserts or updates sc, a screen of an existing theatre
+// (ErrTheatreNotFound), and sets its name in the shows made on it, in one
+// step. A screen keeps its theatre: an edit naming another one changes
+// only the name and the layout.
+func SaveScreenStep(ctx context.Context, st Transactor, clock func() time.Time, sc Screen) error {
+	return st.Atomically(ctx, clock, func(tx Tx) error {
+		// DeleteTheatreStep counts the theatre's screens, which a new
+		// screen adds to.
+		if err := tx.Serialize(theatreKey(sc.TheatreID)); err != nil {
+			return err
+		}
+		// A show created at once on the screen copies its name.
+		if err := tx.Serialize(screenKey(sc.ID)); err != nil {
+			return err
+		}
+		if _, err := tx.TheatreByID(sc.TheatreID); err != nil {
+			return err
+		}
+		switch old, err := tx.ScreenByID(sc.ID); {
+		case err == nil:
+			sc.TheatreID = old.TheatreID
+		case !errors.Is(err, ErrScreenNotFound):
+			return err
+		}
+		if err := tx.PutScreen(sc); err != nil {
+			return err
+		}
+		return tx.CopyScreenToShows(sc)
+	})
+}
+
+// SaveMovieStep inserts or updates m and sets its copies in its shows, in
+// one step.
+func SaveMovieStep(ctx context.Context, st Transactor, clock func() time.Time, m Movie) error {
+	return st.Atomically(ctx, clock, func(tx Tx) error {
+		// A show created at once copies the movie.
+		if err := tx.Serialize(movieKey(m.ID)); err != nil {
+			return err
+		}
+		if err := tx.PutMovie(m); err != nil {
+			return err
+		}
+		return tx.CopyMovieToShows(m)
+	})
+}
+
+// DeleteTheatreStep deletes a theatre when CheckDeleteTheatre allows: one
+// with screens or shows stays (ErrInUse).
+func DeleteTheatreStep(ctx context.Context, st Transactor, clock func() time.Time, id string) error {
+	return st.Atomically(ctx, clock, func(tx Tx) error {
+		// A screen saved (SaveScreenStep) or a show created at once at
+		// the theatre adds to what is counted here.
+		if err := tx.Serialize(theatreKey(id)); err != nil {
+			return err
+		}
+		if _, err := tx.TheatreByID(id); err != nil {
+			return err
+		}
+		screens, err := tx.CountTheatreScreens(id)
+		if err != nil {
+			return err
+		}
+		shows, err := tx.CountTheatreShows(id)
+		if err != nil {
+			return err
+		}
+		if err := CheckDeleteTheatre(screens, shows); err != nil {
+			return err
+		}
+		return tx.DeleteTheatreRecord(id)
+	})
+}
+
+// DeleteScreenStep deletes a screen when CheckDeleteScreen allows: one
+// that shows were made on stays (ErrInUse).
+func DeleteScreenStep(ctx context.Context, st Transactor, clock func() time.Time, id string) error {
+	return st.Atomically(ctx, clock, func(tx Tx) error {
+		// A show created at once on the screen adds to the count.
+		if err := tx.Serialize(screenKey(id)); err != nil {
+			return err
+		}
+		if _, err := tx.ScreenByID(id); err != nil {
+			return err
+		}
+		shows, err := tx.CountScreenShows(id)
+		if err != nil {
+			return err
+		}
+		if err := CheckDeleteScreen(shows); err != nil {
+			return err
+		}
+		return tx.DeleteScreenRecord(id)
+	})
+}
+
+// DeleteMovieStep deletes a movie when CheckDeleteMovie allows: one with
+// shows stays (ErrInUse).
+func DeleteMovieStep(ctx context.Context, st Transactor, clock func() time.Time, id string) error {
+	return st.Atomically(ctx, clock, func(tx Tx) error {
+		// A show created at once of the movie adds to the count.
+		if err := tx.Serialize(movieKey(id)); err != nil {
+			return err
+		}
+		if _, err := tx.MovieByID(id); err != nil {
+			return err
+		}
+		shows, err := tx.CountMovieShows(id)
+		if err != nil {
+			return err
+		}
+		if err := CheckDeleteMovie(shows); err != nil {
+			return err
+		}
+		return tx.DeleteMovieRecord(id)
+	})
+}
+
+// CreateCatalogShowStep stores a show planned from the catalog (PlanShow)
+// with its seats, as CreateShowStep does (ErrShowDeleted, ErrShowExists
+// first), in one step that reads again its movie, its screen and the
+// screen's theatre: one deleted meanwhile is ErrMovieNotFound,
+// ErrScreenNotFound or ErrTheatreNotFound, and the show carries their
+// names as they are now. It returns the show as stored. Serialised on the
+// movie, the screen and the theatre, with their saves and deletions: a
+// show is never made on a deleted screen, nor keeps a name edited while
+// it was created.
+func CreateCatalogShowStep(ctx context.Context, st Transactor, clock func() time.Time, show Show, seats []Seat) (Show, error) {
+	if err := checkNewShow(show, seats); err != nil {
+		return Show{}, err
+	}
+	var out Show
+	err := st.Atomically(ctx, clock, func(tx Tx) error {
+		out = show
+		// First, so that a show already stored (the demo, topped up every
+		// hour) costs no guard.
+		if err := checkShowIsNew(tx, show.ID); err != nil {
+			return err
+		}
+		if err := tx.Serialize(movieKey(show.Movie.ID)); err != nil {
+			return err
+		}
+		movie, err := tx.MovieByID(show.Movie.ID)
+		if err != nil {
+			return err
+		}
+		if err := tx.Serialize(screenKey(show.ScreenID)); err != nil {
+			return err
+		}
+		screen, err := tx.ScreenByID(show.ScreenID)
+		if err != nil {
+			return err
+		}
+		if err := tx.Serialize(theatreKey(screen.TheatreID)); err != nil {
+			return err
+		}
+		theatre, err := tx.TheatreByID(screen.TheatreID)
+		if err != nil {
+			return err
+		}
+		out.Movie, out.Theatre, out.Screen = movie, theatre, screen.Name
+		return tx.InsertShow(out, seats)
+	})
+	if err != nil {
+		return Show{}, err
+	}
+	return out, nil
+}
