@@ -459,7 +459,7 @@ func (s *Service) CloseEndedCheckouts(ctx context.Context) (int, error) {
 	if s.payments == nil {
 		return 0, nil
 	}
-	list, err := s.store.EndedCheckouts(ctx, s.Now(), checkoutBatch)
+	list, err := EndedCheckouts(ctx, s.store, s.Now(), checkoutBatch)
 	if err != nil {
 		return 0, err
 	}

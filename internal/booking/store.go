@@ -53,10 +53,8 @@ type Store interface {
 	ActiveHold(ctx context.Context, showID, owner string) (Hold, error)
 	// Payment returns a payment by id.
 	Payment(ctx context.Context, paymentID string) (Payment, error)
-	// EndedCheckouts lists up to limit payments, oldest first, whose
-	// checkout should be closed at m by CheckoutEnded, decided on the
-	// payment, its hold and the hold's seats as stored.
-	EndedCheckouts(ctx context.Context, m Moment, limit int) ([]Payment, error)
+	// CheckoutReader: the candidates of EndedCheckouts.
+	CheckoutReader
 	// Booking returns a booking by id.
 	Booking(ctx context.Context, bookingID string) (Booking, error)
 	// BookingByTicketCode returns the booking with a normalized ticket code

@@ -3,6 +3,7 @@ package mongo
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -33,78 +34,62 @@ func openCheckout() bson.D {
 	}
 }
 
-// EndedCheckouts reads the pending payments with an open checkout through
-// open_checkouts, oldest first, each with its hold ($lookup on the holds'
-// _id), skips those whose hold is still active and not lapsed, which
-// booking.CheckoutEnded would keep anyway, and lets CheckoutEnded decide on
-// the rest with their seats. A lapsed hold whose seats are all its own is
-// no ended checkout (its payment may still be rescued), so it pages on past
-// such candidates by (created_at, _id), up to endedCheckoutsScan of them,
-// rather than letting a hundred of them hide every ended one behind. It
-// reads outside a transaction: it decides nothing that is written, and a
-// checkout closed twice is no harm (Payments.Expire of a closed one is no
-// error). A limit of 0 or less lists nothing.
-func (s *Store) EndedCheckouts(ctx context.Context, m booking.Moment, limit int) ([]booking.Payment, error) {
-	out := []booking.Payment{}
+// OpenCheckouts reads one page of booking.EndedCheckouts' candidates
+// through open_checkouts, oldest first, each with its hold ($lookup on the
+// holds' _id), outside a transaction: nothing is decided on it that is
+// written.
+func (s *Store) OpenCheckouts(ctx context.Context, lapsedBefore time.Time, after booking.Payment, limit int) ([]booking.OpenCheckout, error) {
 	if limit <= 0 {
-		return out, nil
+		return nil, nil
 	}
-	var after *paymentDoc
-	for scanned := 0; len(out) < limit && scanned < endedCheckoutsScan; {
-		match := openCheckout()
-		if after != nil {
-			// The page after the last one: by (created_at, _id).
-			match = append(match, bson.E{Key: "$or", Value: bson.A{
-				bson.D{{Key: "created_at", Value: bson.D{{Key: "$gt", Value: after.CreatedAt}}}},
-				bson.D{{Key: "created_at", Value: after.CreatedAt}, {Key: "_id", Value: bson.D{{Key: "$gt", Value: after.ID}}}},
-			}})
-		}
-		pipeline := mongo.Pipeline{
-			{{Key: "$match", Value: match}},
-			{{Key: "$sort", Value: bson.D{{Key: "created_at", Value: 1}, {Key: "_id", Value: 1}}}},
-			{{Key: "$lookup", Value: bson.D{
-				{Key: "from", Value: colHolds},
-				{Key: "localField", Value: "hold_id"},
-				{Key: "foreignField", Value: "_id"},
-				{Key: "as", Value: "hold"},
-			}}},
-			{{Key: "$unwind", Value: "$hold"}},
-			{{Key: "$match", Value: bson.D{{Key: "$or", Value: bson.A{
-				bson.D{{Key: "hold.state", Value: bson.D{{Key: "$ne", Value: string(booking.HoldActive)}}}},
-				bson.D{{Key: "hold.created_at", Value: bson.D{{Key: "$lte", Value: nanos(m.LapsedBefore())}}}},
-			}}}}},
-			{{Key: "$limit", Value: int64(limit)}},
-		}
-		cur, err := s.col(colPayments).Aggregate(ctx, pipeline)
-		if err != nil {
-			return nil, fmt.Errorf("mongo: ended checkouts: %w", err)
-		}
-		var docs []struct {
-			paymentDoc `bson:",inline"`
-			Hold       holdDoc `bson:"hold"`
-		}
-		if err := cur.All(ctx, &docs); err != nil {
-			return nil, fmt.Errorf("mongo: ended checkouts: %w", err)
-		}
-		for _, d := range docs {
-			p, h := d.payment(), d.Hold.hold()
-			seats, err := seatsOf(ctx, s.col(colSeats), h.ShowID, h.SeatIDs)
-			if err != nil {
-				return nil, fmt.Errorf("mongo: ended checkouts: seats of hold %s: %w", h.ID, err)
-			}
-			if booking.CheckoutEnded(p, h, seats, m) && len(out) < limit {
-				out = append(out, p)
-			}
-		}
-		scanned += len(docs)
-		if len(docs) < limit {
-			break
-		}
-		last := docs[len(docs)-1].paymentDoc
-		after = &last
+	match := openCheckout()
+	if after.ID != "" {
+		// The page after the last one: by (created_at, _id).
+		at := nanos(after.CreatedAt)
+		match = append(match, bson.E{Key: "$or", Value: bson.A{
+			bson.D{{Key: "created_at", Value: bson.D{{Key: "$gt", Value: at}}}},
+			bson.D{{Key: "created_at", Value: at}, {Key: "_id", Value: bson.D{{Key: "$gt", Value: after.ID}}}},
+		}})
+	}
+	pipeline := mongo.Pipeline{
+		{{Key: "$match", Value: match}},
+		{{Key: "$sort", Value: bson.D{{Key: "created_at", Value: 1}, {Key: "_id", Value: 1}}}},
+		{{Key: "$lookup", Value: bson.D{
+			{Key: "from", Value: colHolds},
+			{Key: "localField", Value: "hold_id"},
+			{Key: "foreignField", Value: "_id"},
+			{Key: "as", Value: "hold"},
+		}}},
+		{{Key: "$unwind", Value: "$hold"}},
+		{{Key: "$match", Value: bson.D{{Key: "$or", Value: bson.A{
+			bson.D{{Key: "hold.state", Value: bson.D{{Key: "$ne", Value: string(booking.HoldActive)}}}},
+			bson.D{{Key: "hold.created_at", Value: bson.D{{Key: "$lte", Value: nanos(lapsedBefore)}}}},
+		}}}}},
+		{{Key: "$limit", Value: int64(limit)}},
+	}
+	cur, err := s.col(colPayments).Aggregate(ctx, pipeline)
+	if err != nil {
+		return nil, fmt.Errorf("mongo: open checkouts: %w", err)
+	}
+	var docs []struct {
+		paymentDoc `bson:",inline"`
+		Hold       holdDoc `bson:"hold"`
+	}
+	if err := cur.All(ctx, &docs); err != nil {
+		return nil, fmt.Errorf("mongo: open checkouts: %w", err)
+	}
+	out := make([]booking.OpenCheckout, len(docs))
+	for i, d := range docs {
+		out[i] = booking.OpenCheckout{Payment: d.payment(), Hold: d.Hold.hold()}
 	}
 	return out, nil
 }
 
-// endedCheckoutsScan bounds the candidates one EndedCheckouts reads.
-const endedCheckoutsScan = 2000
+// SeatsByID reads the show's seats among ids, as stored.
+func (s *Store) SeatsByID(ctx context.Context, showID string, ids []string) ([]booking.Seat, error) {
+	seats, err := seatsOf(ctx, s.col(colSeats), showID, ids)
+	if err != nil {
+		return nil, fmt.Errorf("mongo: seats by id: %w", err)
+	}
+	return seats, nil
+}

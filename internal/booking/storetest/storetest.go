@@ -589,3 +589,8 @@ func (s store) DeleteMovie(ctx context.Context, id string) error {
 func (s store) CreateCatalogShow(ctx context.Context, show booking.Show, seats []booking.Seat) (booking.Show, error) {
 	return booking.CreateCatalogShowStep(ctx, s.Store, time.Now, show, seats)
 }
+
+// EndedCheckouts is booking.EndedCheckouts on the store's reads.
+func (s store) EndedCheckouts(ctx context.Context, m booking.Moment, limit int) ([]booking.Payment, error) {
+	return booking.EndedCheckouts(ctx, s.Store, m, limit)
+}
