@@ -229,7 +229,7 @@ func keepDemo(ctx context.Context, store booking.Store, now time.Time, logger *s
 	for _, ss := range demo.Shows {
 		// Stored with the names its theatre, screen and movie have now,
 		// as an admin may have renamed them since the demo made them.
-		_, err := booking.CreateCatalogShowStep(ctx, store, time.Now, ss.Show, ss.Seats)
+		_, err := booking.CreateCatalogShowStep(ctx, store, time.Now, ss.Show, ss.Seats, nil)
 		switch {
 		case booking.ErrorCode(err) == booking.ENOTFOUND: // an admin deleted its theatre, screen or movie: no more of its shows
 		case errors.Is(err, booking.ErrShowExists):

@@ -98,7 +98,7 @@ func (c *Catalog) NewShow(ctx context.Context, movieID, screenID, start string, 
 	if err != nil {
 		return Show{}, err
 	}
-	show, err = CreateCatalogShowStep(ctx, c.store, c.clock.Now, show, seats)
+	show, err = CreateCatalogShowStep(ctx, c.store, c.clock.Now, show, seats, &ShowPlanBasis{Layout: screen.Layout, TimeZone: theatre.TimeZone})
 	switch {
 	case errors.Is(err, ErrMovieNotFound):
 		f.add("movie", "Choose a movie.")

@@ -44,6 +44,7 @@ func SaveTheatreStep(ctx context.Context, st Transactor, clock func() time.Time,
 // only the name and the layout.
 func SaveScreenStep(ctx context.Context, st Transactor, clock func() time.Time, sc Screen) error {
 	return st.Atomically(ctx, clock, func(tx Tx) error {
+		sc := sc // a run again starts from what was asked
 		// DeleteTheatreStep counts the theatre's screens, which a new
 		// screen adds to.
 		if err := tx.Serialize(theatreKey(sc.TheatreID)); err != nil {
@@ -155,6 +156,14 @@ func DeleteMovieStep(ctx context.Context, st Transactor, clock func() time.Time,
 	})
 }
 
+// ShowPlanBasis is what a show's seats and start were planned from: its
+// screen's layout and its theatre's zone.
+type ShowPlanBasis struct{ Layout, TimeZone string }
+
+// ErrShowPlanStale is a show whose screen's layout or theatre's zone changed
+// while it was planned.
+var ErrShowPlanStale = &Error{Code: ECONFLICT, Message: "The screen's layout or the theatre's time zone changed meanwhile; please create the show again."}
+
 // CreateCatalogShowStep stores a show planned from the catalog (PlanShow)
 // with its seats, as CreateShowStep does (ErrShowDeleted, ErrShowExists
 // first), in one step that reads again its movie, its screen and the
@@ -164,7 +173,12 @@ func DeleteMovieStep(ctx context.Context, st Transactor, clock func() time.Time,
 // movie, the screen and the theatre, with their saves and deletions: a
 // show is never made on a deleted screen, nor keeps a name edited while
 // it was created.
-func CreateCatalogShowStep(ctx context.Context, st Transactor, clock func() time.Time, show Show, seats []Seat) (Show, error) {
+//
+// With plan, the screen's layout and the theatre's zone the show was planned
+// from (PlanShow: its seats and its start's instant come from them), a
+// layout or zone changed meanwhile is ErrShowPlanStale: the show is
+// planned again rather than stored with seats or a time of before.
+func CreateCatalogShowStep(ctx context.Context, st Transactor, clock func() time.Time, show Show, seats []Seat, plan *ShowPlanBasis) (Show, error) {
 	if err := checkNewShow(show, seats); err != nil {
 		return Show{}, err
 	}
@@ -196,6 +210,9 @@ func CreateCatalogShowStep(ctx context.Context, st Transactor, clock func() time
 		theatre, err := tx.TheatreByID(screen.TheatreID)
 		if err != nil {
 			return err
+		}
+		if plan != nil && (plan.Layout != screen.Layout || plan.TimeZone != theatre.TimeZone) {
+			return ErrShowPlanStale
 		}
 		out.Movie, out.Theatre, out.Screen = movie, theatre, screen.Name
 		return tx.InsertShow(out, seats)

@@ -257,7 +257,13 @@ func BestHoldStep(ctx context.Context, st Transactor, clock func() time.Time, h 
 		if err := serializeRows(tx, h.ShowID, block, m); err != nil {
 			return err
 		}
-		if err := b.hold(tx, h, seats, m); err != nil {
+		// BestBlock applied the gap rule already, among the blocks of the
+		// party's category and kind: it leaves a seat alone only when no
+		// block of them does, which the rule allows. DecideHold's own
+		// check would look for a choice outside them.
+		decide := m
+		decide.AllowGaps = true
+		if err := b.hold(tx, h, seats, decide); err != nil {
 			return err
 		}
 		out = h

@@ -9,6 +9,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 	"go.mongodb.org/mongo-driver/v2/mongo/readconcern"
+	"go.mongodb.org/mongo-driver/v2/mongo/writeconcern"
 )
 
 // colKeys holds the secret keys every process shares, one document a key,
@@ -30,7 +31,9 @@ func (s *Store) SigningKey(ctx context.Context, name string, fresh []byte) ([]by
 	if len(fresh) == 0 {
 		return nil, errors.New("mongo: signing key: no fresh key to store")
 	}
-	col := s.col(colKeys)
+	// At majority, whatever the URI says: a key acknowledged to one
+	// process is then the key every process finds, also after a failover.
+	col := s.db.Collection(colKeys, options.Collection().SetWriteConcern(writeconcern.Majority()))
 	var doc keyDoc
 	err := col.FindOneAndUpdate(ctx, bson.D{{Key: "_id", Value: name}},
 		bson.D{{Key: "$setOnInsert", Value: bson.D{{Key: "value", Value: fresh}}}},

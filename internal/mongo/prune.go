@@ -55,7 +55,8 @@ func prunables(cut int64) []struct {
 
 // pruneIndexes are the indexes Prune's filters need, by collection; they
 // belong in indexes() (migrate.go), where Migrate creates them. Partial
-// ones for mail, so that mail still to send has no entry.
+// ones for mail and the sandbox's callbacks, so that those still to send
+// have no entry.
 func pruneIndexes() map[string][]mongo.IndexModel {
 	byTime := func(name, field string) mongo.IndexModel {
 		return mongo.IndexModel{Keys: bson.D{{Key: field, Value: 1}}, Options: options.Index().SetName(name)}

@@ -76,4 +76,23 @@ func TestNewShowWhileItsScreenGoes(t *testing.T) {
 	if n, err := s.CountShows(ctx); err != nil || n != 1 {
 		t.Errorf("shows after the refused one: %d, %v; want 1", n, err)
 	}
+
+	// The screen's layout edited between the plan and the step: the seats
+	// planned are of before, so the show is planned again, not stored.
+	edited := sc
+	edited.Layout = "C = Classic\nA  CCC\n"
+	st.other = func(ctx context.Context) error { return booking.SaveScreenStep(ctx, s, time.Now, edited) }
+	if _, err := cat.NewShow(ctx, m.ID, sc.ID, "2026-05-02T18:30", prices, "INR"); !errors.Is(err, booking.ErrShowPlanStale) {
+		t.Errorf("NewShow while its screen's layout changes = %v, want ErrShowPlanStale", err)
+	}
+	// And the theatre's zone.
+	moved := th
+	moved.TimeZone = "Europe/Paris"
+	st.other = func(ctx context.Context) error { return booking.SaveTheatreStep(ctx, s, time.Now, moved) }
+	if _, err := cat.NewShow(ctx, m.ID, sc.ID, "2026-05-02T21:30", prices, "INR"); !errors.Is(err, booking.ErrShowPlanStale) {
+		t.Errorf("NewShow while its theatre's zone changes = %v, want ErrShowPlanStale", err)
+	}
+	if n, err := s.CountShows(ctx); err != nil || n != 1 {
+		t.Errorf("shows after the stale plans: %d, %v; want 1", n, err)
+	}
 }

@@ -587,7 +587,7 @@ func (s store) DeleteMovie(ctx context.Context, id string) error {
 }
 
 func (s store) CreateCatalogShow(ctx context.Context, show booking.Show, seats []booking.Seat) (booking.Show, error) {
-	return booking.CreateCatalogShowStep(ctx, s.Store, time.Now, show, seats)
+	return booking.CreateCatalogShowStep(ctx, s.Store, time.Now, show, seats, nil)
 }
 
 // EndedCheckouts is booking.EndedCheckouts on the store's reads.
