@@ -25,6 +25,7 @@ func TestWatchersShareOneMap(t *testing.T) {
 		return res
 	}
 	first := poll()
+	rendered := time.Now() // the map is also drawn again once a second of this host's time has passed
 	before := st.showSeats.Load()
 
 	const watchers = 50
@@ -39,8 +40,10 @@ func TestWatchersShareOneMap(t *testing.T) {
 			t.Fatalf("watcher %d got other bytes than the first", i)
 		}
 	}
-	if n := st.showSeats.Load() - before; n != 0 {
-		t.Errorf("%d seat map reads for %d watchers within the second, want none", n, watchers)
+	// A slow machine (the race detector) may take more than a second for
+	// them: one read a second is then what is allowed.
+	if n, most := st.showSeats.Load()-before, int64(time.Since(rendered)/time.Second); n > most {
+		t.Errorf("%d seat map reads for %d watchers in %v, want at most %d", n, watchers, time.Since(rendered), most)
 	}
 
 	// Gzipped once for all: the same bytes, decoded, with the same ETag.
@@ -60,23 +63,26 @@ func TestWatchersShareOneMap(t *testing.T) {
 
 	// A hold: the holder sees it at once, watchers within the second may not,
 	// and after it do, with one more read for all of them.
+	poll() // drawn again if a second passed: the map of before the hold
+	rendered = time.Now()
 	holder := a.client()
 	holder.mustHold("C1", "C2", "C3")
 	if got := seatStates(holder.get(path).doc(t))["C2"]; got != "mine" {
 		t.Errorf("the holder sees C2 %q, want mine", got)
 	}
-	if got := seatStates(poll().doc(t))["C2"]; got != "available" {
+	if got := seatStates(poll().doc(t))["C2"]; got != "available" && time.Since(rendered) < time.Second {
 		t.Errorf("a watcher within the second sees C2 %q, want the map of before (available)", got)
 	}
 	a.clock.Advance(time.Second)
 	reads := st.showSeats.Load()
+	start := time.Now()
 	for range 10 {
 		if got := seatStates(poll().doc(t))["C2"]; got != "held" {
 			t.Fatalf("a watcher a second later sees C2 %q, want held", got)
 		}
 	}
-	if n := st.showSeats.Load() - reads; n != 1 {
-		t.Errorf("%d seat map reads for ten watchers a second later, want 1", n)
+	if n, most := st.showSeats.Load()-reads, 1+int64(time.Since(start)/time.Second); n < 1 || n > most {
+		t.Errorf("%d seat map reads for ten watchers a second later, want 1 (at most %d in %v)", n, most, time.Since(start))
 	}
 	res := a.client().get(path, "If-None-Match", first.Header.Get("ETag"))
 	wantStatus(t, res, http.StatusOK)
