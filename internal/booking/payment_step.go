@@ -160,8 +160,8 @@ func SettlePaymentStep(ctx context.Context, st Transactor, clock func() time.Tim
 		switch s.Effect {
 		case EffectBooked:
 			// Booked on a show read as not cancelled: the show's
-			// cancellation serialises on the same key.
-			if err := tx.Serialize("sale:" + h.ShowID); err != nil {
+			// cancellation serialises on the same key (saleKey).
+			if err := tx.Serialize(saleKey(h.ShowID, h.ID)); err != nil {
 				return err
 			}
 			n, err := tx.BookSeats(h, b.ID)

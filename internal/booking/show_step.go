@@ -3,6 +3,8 @@ package booking
 import (
 	"context"
 	"errors"
+	"hash/fnv"
+	"strconv"
 	"time"
 )
 
@@ -131,6 +133,24 @@ func CancelShowSteps(ctx context.Context, st Transactor, clock func() time.Time,
 	}
 }
 
+// saleShards is how many keys settlements of one show serialise on with
+// its cancellation (saleKey): settlements of one show on different keys do
+// not queue behind each other in MongoDB, and the cancellation writes them
+// all.
+const saleShards = 16
+
+// saleKey is the key a settlement of hold holdID, booking on show showID,
+// serialises on with the show's cancellation.
+func saleKey(showID, holdID string) string {
+	h := fnv.New32a()
+	h.Write([]byte(holdID))
+	return saleShardKey(showID, int(h.Sum32()%saleShards))
+}
+
+func saleShardKey(showID string, shard int) string {
+	return "sale:" + showID + ":" + strconv.Itoa(shard)
+}
+
 // MarkShowCancelledStep records that the show is cancelled, at the
 // transaction's instant, in one step of one write; a cancelled show is
 // returned as it is. Every step that sells, settles or admits reads the
@@ -152,8 +172,10 @@ func MarkShowCancelledStep(ctx context.Context, st Transactor, clock func() time
 			// it decides on a show it only reads (SettlePaymentStep), and
 			// so does the door (AdmitTicketStep): once this commits,
 			// neither confirms nor admits on this show.
-			if err := tx.Serialize("sale:" + showID); err != nil {
-				return err
+			for shard := range saleShards {
+				if err := tx.Serialize(saleShardKey(showID, shard)); err != nil {
+					return err
+				}
 			}
 			if err := tx.Serialize("door:" + showID); err != nil {
 				return err
