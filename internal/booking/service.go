@@ -13,8 +13,11 @@ import (
 // visibility rules (only a hold's owner sees it). It holds no state of its
 // own, so any number of processes can run it against one database.
 type Service struct {
-	store      Store
-	clock      Clock
+	store Store
+	clock Clock
+	// holds lets one hold step of a show at a time into a store that asks
+	// for it (HoldGater); nil lets them all in.
+	holds      *showGate
 	rules      Rules
 	maxSeats   int
 	newID      func() string
@@ -64,8 +67,12 @@ func NewService(store Store, clock Clock, p Policy) *Service {
 		p.MailLease = DefaultMailLease
 	}
 	rules := Rules{TTL: p.HoldTTL, SalesClose: p.SalesClose, SeatsPerAddress: p.SeatsPerAddress, AllowGaps: p.AllowGaps}
-	return &Service{store: store, clock: clock, rules: rules, maxSeats: p.MaxSeats,
+	s := &Service{store: store, clock: clock, rules: rules, maxSeats: p.MaxSeats,
 		newID: NewID, ticket: NewTicketCode, autoRefund: p.RefundAutomatically, mailLease: p.MailLease}
+	if g, ok := store.(HoldGater); ok && g.GateHoldsPerShow() {
+		s.holds = newShowGate()
+	}
+	return s
 }
 
 // UsePayments sets the provider the service refunds through, closes
@@ -153,6 +160,11 @@ func (s *Service) HoldSeatsFrom(ctx context.Context, showID, owner, address stri
 	// The id is made before the step, which may run more than once; its
 	// time part only orders ids.
 	h := Hold{ID: NewHoldID(s.clock.Now()), ShowID: showID, Owner: owner, SeatIDs: seatIDs, Address: address}
+	release, err := s.holds.enter(ctx, showID)
+	if err != nil {
+		return "", err
+	}
+	defer release()
 	if err := HoldSeatsStep(ctx, s.store, s.clock.Now, h, s.rules); err != nil {
 		return "", err
 	}
@@ -171,6 +183,11 @@ func (s *Service) HoldBest(ctx context.Context, showID, owner, address string, r
 		return "", nil, err
 	}
 	h := Hold{ID: NewHoldID(s.clock.Now()), ShowID: showID, Owner: owner, Address: address}
+	release, err := s.holds.enter(ctx, showID)
+	if err != nil {
+		return "", nil, err
+	}
+	defer release()
 	held, err := BestHoldStep(ctx, s.store, s.clock.Now, h, r, s.rules)
 	if err != nil {
 		return "", nil, err

@@ -50,3 +50,11 @@ func (t *tx) Serialize(key string) error {
 	}
 	return nil
 }
+
+var _ booking.HoldGater = (*Store)(nil)
+
+// GateHoldsPerShow asks each process to let one hold step of a show into a
+// transaction at a time: holds of one show conflict here (on the seats,
+// the rows' and the owner's guards), and a process's own requests would
+// otherwise spend their retries losing to each other.
+func (s *Store) GateHoldsPerShow() bool { return true }
