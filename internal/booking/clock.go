@@ -57,13 +57,6 @@ func NewID() string {
 	return idEncoding.EncodeToString(b[:])
 }
 
-// ValidID reports whether s is an id NewID could have made: 128 bits in
-// its encoding.
-func ValidID(s string) bool {
-	b, err := idEncoding.DecodeString(s)
-	return err == nil && len(b) == 16 && idEncoding.EncodeToString(b) == s
-}
-
 // sortableEncoding is base32 over the same characters as NewID's, in
 // byte order, so that ids compare as the bytes they encode.
 var sortableEncoding = base32.NewEncoding("234567abcdefghijklmnopqrstuvwxyz").WithPadding(base32.NoPadding)

@@ -72,17 +72,6 @@ func (s *Store) ActiveHold(ctx context.Context, showID, owner string) (booking.H
 	return d.hold(), nil
 }
 
-// findOwnHold reads a hold for its owner, inside the caller's transaction:
-// ErrHoldNotFound, or ErrNotOwner for anyone else.
-func (s *Store) findOwnHold(ctx context.Context, holdID, owner string) (booking.Hold, error) {
-	d, err := findHold(ctx, s.col(colHolds), byID(holdID))
-	if err != nil {
-		return booking.Hold{}, noDoc(err, booking.ErrHoldNotFound, "read hold")
-	}
-	h := d.hold()
-	return h, h.CheckOwner(owner)
-}
-
 func findHold(ctx context.Context, c *mongo.Collection, filter bson.D) (holdDoc, error) {
 	var d holdDoc
 	err := c.FindOne(ctx, filter).Decode(&d)

@@ -129,26 +129,10 @@ func (s *Store) showExists(ctx context.Context, showID string) error {
 	return nil
 }
 
-// onSaleProjection is what a hold or a payment reads of its show: what
+// onSaleProjection is what a step reads of a show's sale facts (Tx.SaleFacts): what
 // booking.Show.CheckOnSale decides on, and the currency a hold is priced in.
 var onSaleProjection = bson.D{
 	{Key: "starts_at", Value: 1}, {Key: "cancelled_at", Value: 1}, {Key: "currency", Value: 1},
-}
-
-// showOnSale reads a show inside the caller's transaction, so that a
-// cancellation committed by another process is seen, and lets
-// booking.Show.CheckOnSale decide; an unknown show is ErrShowNotFound. The
-// document carries only onSaleProjection's fields.
-func (s *Store) showOnSale(ctx context.Context, showID string, m booking.Moment) (showDoc, error) {
-	var d showDoc
-	err := s.col(colShows).FindOne(ctx, byID(showID), options.FindOne().SetProjection(onSaleProjection)).Decode(&d)
-	if err != nil {
-		return showDoc{}, noDoc(err, booking.ErrShowNotFound, "read show")
-	}
-	if err := d.show().CheckOnSale(m); err != nil {
-		return showDoc{}, err
-	}
-	return d, nil
 }
 
 // notCancelled selects the shows that run: cancelled_at 0, or absent in

@@ -484,15 +484,15 @@ func (s store) CancelShow(ctx context.Context, showID string, m booking.Moment) 
 }
 
 func (s store) AdmitTicket(ctx context.Context, code string, d booking.DoorCheck, by string) (booking.Checkin, error) {
-	return booking.AdmitTicketStep(ctx, s.Store, func() time.Time { return d.Now }, code, d, by)
+	return booking.AdmitTicketStep(ctx, s.Store, fixed(d.Now), code, d, by)
 }
 
 func (s store) CreateAdmin(ctx context.Context, a booking.Admin) error {
-	return booking.CreateAdminStep(ctx, s.Store, func() time.Time { return a.CreatedAt }, a)
+	return booking.CreateAdminStep(ctx, s.Store, fixed(a.CreatedAt), a)
 }
 
 func (s store) UpdateAdmin(ctx context.Context, u booking.AdminUpdate) (booking.Admin, error) {
-	return booking.UpdateAdminStep(ctx, s.Store, func() time.Time { return u.At }, u)
+	return booking.UpdateAdminStep(ctx, s.Store, fixed(u.At), u)
 }
 
 func (s store) DeleteAdmin(ctx context.Context, id string) error {
@@ -511,7 +511,7 @@ func (s store) SettlePayment(ctx context.Context, ev booking.PaymentEvent, ticke
 }
 
 func (s store) BeginCheckout(ctx context.Context, paymentID string, from int, expiresAt, now time.Time) (booking.Payment, bool, error) {
-	return booking.BeginCheckoutStep(ctx, s.Store, func() time.Time { return now }, paymentID, from, expiresAt.Sub(now))
+	return booking.BeginCheckoutStep(ctx, s.Store, fixed(now), paymentID, from, expiresAt.Sub(now))
 }
 
 func (s store) SetCheckoutRef(ctx context.Context, paymentID string, attempt int, ref string) error {
@@ -519,15 +519,15 @@ func (s store) SetCheckoutRef(ctx context.Context, paymentID string, attempt int
 }
 
 func (s store) CloseCheckout(ctx context.Context, paymentID string, at time.Time) error {
-	return booking.CloseCheckoutStep(ctx, s.Store, func() time.Time { return at }, paymentID)
+	return booking.CloseCheckoutStep(ctx, s.Store, fixed(at), paymentID)
 }
 
 func (s store) ClaimLookup(ctx context.Context, paymentID string, now time.Time) (bool, error) {
-	return booking.ClaimLookupStep(ctx, s.Store, func() time.Time { return now }, paymentID)
+	return booking.ClaimLookupStep(ctx, s.Store, fixed(now), paymentID)
 }
 
 func (s store) MarkRefunded(ctx context.Context, bookingID, refundID, by string, now time.Time) (booking.Booking, error) {
-	return booking.MarkRefundedStep(ctx, s.Store, func() time.Time { return now }, bookingID, refundID, by)
+	return booking.MarkRefundedStep(ctx, s.Store, fixed(now), bookingID, refundID, by)
 }
 
 func (s store) SettleRefund(ctx context.Context, ev booking.RefundEvent, m booking.Moment) (booking.RefundSettlement, error) {
@@ -537,6 +537,8 @@ func (s store) SettleRefund(ctx context.Context, ev booking.RefundEvent, m booki
 // The outboxes (mail, the sandbox's callbacks): their steps under the old
 // store methods' names, each run at the instant the test gives.
 
+// fixed is a clock that always reads at: a step run with it decides at
+// the instant the test gives.
 func fixed(at time.Time) func() time.Time { return func() time.Time { return at } }
 
 func (s store) QueueMail(ctx context.Context, m booking.Mail) error {
