@@ -36,6 +36,16 @@ type journeyConfig struct {
 	progress        time.Duration
 	extraEnv        []string
 	keepDB, verbose bool
+
+	// The crowd (-browsers > 0): browsers that watch the map, some of
+	// them buyers, and optionally a waiting room in front of them.
+	browsers    int
+	buyers      float64
+	ramp        time.Duration
+	poll        time.Duration // 0: as the page's hx-trigger says
+	queuePoll   time.Duration
+	onsale      int           // admissions a minute; 0: no on-sale
+	onsaleOpens time.Duration // T0, after the crowd starts
 }
 
 func parseJourneyFlags(args []string, out io.Writer) (journeyConfig, error) {
@@ -63,6 +73,20 @@ func parseJourneyFlags(args []string, out io.Writer) (journeyConfig, error) {
 	fs.Uint64Var(&c.seed, "seed", 0, "random seed of the moviegoers' choices (0: from the clock)")
 	fs.DurationVar(&c.progress, "progress", 2*time.Second, "how often to print progress to stderr (0: never)")
 	fs.BoolVar(&c.keepDB, "keep", false, "keep the database file after a passing run")
+	fs.Func("env", "`KEY=VALUE` added to every process's environment, e.g. -env HOLD_RATE=0 -env HOLD_SEATS_PER_ADDRESS=0 (repeatable; the tool's own environment is passed on too)", func(kv string) error {
+		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" || strings.ContainsAny(k, " \t") {
+			return fmt.Errorf("%q: want KEY=VALUE", kv)
+		}
+		c.extraEnv = append(c.extraEnv, kv)
+		return nil
+	})
+	fs.IntVar(&c.browsers, "browsers", 0, "crowd mode: this many browsers arrive over -ramp, each with its own cookies and X-Forwarded-For address, open the show's page and poll its map fragment as the page's htmx does (If-None-Match, gzip) until -duration ends; -buyers of them also hold the best seats for a party of 1 to -party (POST …/holds best=N, up to 3 tries), then pay, decline, go Back or walk away as moviegoers do (replaces -moviegoers and -users)")
+	fs.Float64Var(&c.buyers, "buyers", 0.3, "crowd mode: the share of browsers that also buy (0 to 1); the others only watch")
+	fs.DurationVar(&c.ramp, "ramp", 30*time.Second, "crowd mode: the browsers arrive evenly spread over this long")
+	fs.DurationVar(&c.poll, "poll", 0, "crowd mode: the map poll's interval, ±10 % jitter (0: as the page's hx-trigger says, \"every 5s\")")
+	fs.DurationVar(&c.queuePoll, "queue-poll", 20*time.Second, "crowd mode with -onsale: how often a browser in the waiting room reloads its page, ±15 % jitter (SPEC §18: 20 s ±3 s)")
+	fs.IntVar(&c.onsale, "onsale", 0, "crowd mode: put the shows behind an on-sale admitting this many browsers a minute (SPEC §18): the tool signs in as admin, creates it through POST /admin/onsales opening -onsale-opens after the crowd starts, and each browser joins the queue at /queue/{id}, reloads it every -queue-poll, and goes on to the show once admitted")
+	fs.DurationVar(&c.onsaleOpens, "onsale-opens", 10*time.Second, "crowd mode with -onsale: the on-sale opens (T0) this long after the crowd starts")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -81,6 +105,18 @@ func parseJourneyFlags(args []string, out io.Writer) (journeyConfig, error) {
 		return c, errors.New("-pay, -decline and -back are probabilities that add up to at most 1")
 	case c.duration <= 0 || c.timeout <= 0:
 		return c, errors.New("-duration and -timeout must be positive")
+	case c.browsers < 0 || c.browsers > 100000:
+		return c, errors.New("-browsers must be between 0 (no crowd) and 100000")
+	case c.buyers < 0 || c.buyers > 1:
+		return c, errors.New("-buyers is a share of the browsers, from 0 to 1")
+	case c.ramp < 0 || c.poll < 0 || c.queuePoll <= 0 || c.onsale < 0 || c.onsaleOpens < 0:
+		return c, errors.New("-ramp, -poll, -onsale and -onsale-opens must not be negative, -queue-poll must be positive")
+	case c.browsers > 0 && c.kill:
+		return c, errors.New("-kill is for the moviegoers' run, not the crowd (-browsers)")
+	case c.browsers > 0 && c.ramp >= c.duration:
+		return c, errors.New("-ramp must be shorter than -duration: the crowd runs for -duration")
+	case c.browsers == 0 && c.onsale > 0:
+		return c, errors.New("-onsale needs a crowd: set -browsers")
 	}
 	if c.seed == 0 {
 		c.seed = uint64(time.Now().UnixNano())
@@ -113,6 +149,9 @@ type journey struct {
 	killAt  int64         // -kill: the hold after which to kill
 	killNow chan struct{} // closed then
 	killed  atomic.Bool
+
+	admin adminAccount // -onsale: the account the processes create
+	crowd *crowd       // -browsers
 }
 
 // runJourney runs simulated moviegoers through the real routes of
@@ -139,9 +178,20 @@ func runJourney(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return fmt.Errorf("-db %s exists; the run needs a new file", c.file)
 	}
 	j := &journey{c: c, lat: map[string][]time.Duration{}, errs: map[string]int{}, outcomes: map[string]int{}, lost: map[int]int{}, confirmed: map[string][]string{}}
-	j.servers = &servers{bin: c.bin, file: c.file, env: append(serverEnv(os.Environ()),
+	env := append(serverEnv(os.Environ()),
 		"SEED_DEMO=false", "HOLD_TTL="+c.holdTTL.String(), "PAYMENT_PROVIDER=sandbox",
-		"PAYMENT_WEBHOOK_SECRET="+randomSecret())}
+		"PAYMENT_WEBHOOK_SECRET="+randomSecret())
+	if c.browsers > 0 {
+		// Each browser sends its own X-Forwarded-For address: the
+		// processes must trust the tool's loopback hop for per-address
+		// limits to count browsers apart (SPEC §12).
+		env = append(env, "TRUSTED_PROXIES=127.0.0.0/8,::1/128")
+	}
+	if c.onsale > 0 {
+		j.admin = adminAccount{email: "loadtest-admin@example.com", password: randomSecret()}
+		env = append(env, "ADMIN_EMAIL="+j.admin.email, "ADMIN_PASSWORD="+j.admin.password)
+	}
+	j.servers = &servers{bin: c.bin, file: c.file, env: append(env, c.extraEnv...)}
 	ids, err := j.servers.seed(ctx, c.shows, c.rows, c.cols)
 	if err != nil {
 		return err
@@ -152,7 +202,13 @@ func runJourney(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	j.measureMemory("idle before")
-	killed, unserved, runErr := j.run(ctx, stderr)
+	var killed, unserved time.Duration
+	var runErr error
+	if c.browsers > 0 {
+		runErr = j.runCrowd(ctx, stderr)
+	} else {
+		killed, unserved, runErr = j.run(ctx, stderr)
+	}
 	j.measureMemory("at the end")
 	if c.idle > 0 {
 		select {
@@ -164,7 +220,16 @@ func runJourney(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	stopErr := j.servers.stop()
 	elapsed := time.Since(j.started)
 	violations, counts, auditErr := j.audit(ctx)
-	j.print(stdout, elapsed, killed, unserved, counts, violations)
+	if c.browsers > 0 && auditErr == nil {
+		var more []string
+		more, auditErr = j.crowd.check(ctx, j)
+		violations = append(violations, more...)
+	}
+	if c.browsers > 0 {
+		j.printCrowd(stdout, elapsed, counts, violations)
+	} else {
+		j.print(stdout, elapsed, killed, unserved, counts, violations)
+	}
 	if err := errors.Join(runErr, stopErr, auditErr); err != nil {
 		return fmt.Errorf("%w (database kept: %s)", err, c.file)
 	}

@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
@@ -88,6 +90,7 @@ func (j *journey) after(b *browser, checkout string, seats []string, csrf string
 			j.end(b.failed())
 			return
 		}
+		b.freed()
 		j.end(endBack)
 	default:
 		j.end(endWalked)
@@ -143,6 +146,7 @@ func (j *journey) pay(b *browser, checkout string, seats []string, csrf, outcome
 			j.booked.Add(1)
 			j.end(endPaid)
 		case "failed":
+			b.freed()
 			if outcome == "decline" {
 				j.end(endDeclined)
 			} else {
@@ -206,28 +210,65 @@ func (b *browser) failed() string {
 // browser is one moviegoer's browser: cookies, address, the process it
 // talks to.
 type browser struct {
-	j      *journey
-	ctx    context.Context
-	client *http.Client
-	addr   string
-	base   string
+	j       *journey
+	ctx     context.Context
+	client  *http.Client
+	addr    string
+	base    string
+	headers map[string]string // sent with every request, as a browser does (crowd)
+	rec     *buyer            // the crowd's record of this buyer, nil for a moviegoer
+}
+
+// freed notes that b's hold let its seats go by now (crowd: the check of
+// buyers who lost every try needs when seats were freed).
+func (b *browser) freed() {
+	if b.rec != nil {
+		b.j.crowd.freed(b.rec, time.Now())
+	}
 }
 
 func (b *browser) do(route string, req *http.Request) (*http.Response, bool) {
+	res, began, ok := b.send(route, req)
+	if ok {
+		b.j.record(route, time.Since(began))
+	}
+	return res, ok
+}
+
+// send sends req from b's address and returns the answer and when it was
+// sent; a transport error is counted against route as a timeout or an
+// error (unless the run was ending), and is not a latency.
+func (b *browser) send(route string, req *http.Request) (*http.Response, time.Time, bool) {
 	req.Header.Set("X-Forwarded-For", b.addr)
+	for k, v := range b.headers {
+		if req.Header.Get(k) == "" {
+			req.Header.Set(k, v)
+		}
+	}
 	began := time.Now()
 	res, err := b.client.Do(req)
 	if err != nil {
 		if b.ctx.Err() == nil { // not cut off by the end of the run
-			b.j.fail(route, "error")
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				b.j.fail(route, "timeout")
+			} else {
+				b.j.fail(route, "error")
+			}
 		}
-		return nil, false
+		return nil, began, false
 	}
-	d := time.Since(began)
-	b.j.mu.Lock()
-	b.j.lat[route] = append(b.j.lat[route], d)
-	b.j.mu.Unlock()
-	return res, true
+	return res, began, true
+}
+
+// record keeps a request's latency under route.
+func (j *journey) record(route string, d time.Duration) {
+	j.mu.Lock()
+	j.lat[route] = append(j.lat[route], d)
+	j.mu.Unlock()
+	if j.crowd != nil {
+		j.crowd.count(route)
+	}
 }
 
 // at is path on b's process, or path itself when it is a whole URL (a
@@ -255,7 +296,12 @@ func (b *browser) getDoc(route, path string) (*goquery.Document, bool) {
 		b.j.fail(route, fmt.Sprint(res.StatusCode))
 		return nil, false
 	}
-	doc, err := goquery.NewDocumentFromReader(res.Body)
+	body, err := decoded(res) // a crowd's browser asks for gzip
+	if err != nil {
+		b.j.fail(route, "body")
+		return nil, false
+	}
+	doc, err := goquery.NewDocumentFromReader(body)
 	if err != nil {
 		b.j.fail(route, "body")
 		return nil, false

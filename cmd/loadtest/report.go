@@ -166,16 +166,7 @@ func (j *journey) print(w io.Writer, elapsed, killedAt, unserved time.Duration, 
 	if j.c.kill {
 		fmt.Fprintf(w, "process 1 killed (SIGKILL) at %.1fs, after %d holds, and started again: %s unserved\n", killedAt.Seconds(), j.killAt, unserved.Round(time.Millisecond))
 	}
-	fmt.Fprintf(w, "%-14s %7s %8s %8s %8s %8s %8s\n", "route", "count", "per-s", "p50", "p95", "p99", "max")
-	for _, route := range []string{"best", "hold", "pay", "sandbox page", "sandbox pay", "booking", "release"} {
-		l := j.lat[route]
-		if len(l) == 0 {
-			continue
-		}
-		slices.Sort(l)
-		fmt.Fprintf(w, "%-14s %7d %8.0f %8s %8s %8s %8s\n", route, len(l), float64(len(l))/elapsed.Seconds(),
-			pct(l, 50), pct(l, 95), pct(l, 99), l[len(l)-1].Round(time.Microsecond))
-	}
+	latRows(w, []string{"best", "hold", "pay", "sandbox page", "sandbox pay", "booking", "release"}, j.lat, elapsed.Seconds())
 	fmt.Fprintf(w, "holds won %d, lost %d (taken meanwhile: 409), refused %d (a single gap: 422)\n",
 		j.holds.Load(), j.lost[http.StatusConflict], j.lost[http.StatusUnprocessableEntity])
 	for _, k := range slices.Sorted(maps.Keys(j.outcomes)) {

@@ -287,3 +287,54 @@ func download(client *http.Client, url, file string) error {
 	}
 	return os.WriteFile(file, []byte(body), 0o644)
 }
+
+// clockTicks is USER_HZ, the unit of /proc/PID/stat's times: 100 on every
+// Linux architecture Go supports.
+const clockTicks = 100
+
+// cpu is the CPU time (user and system) each process has used so far, from
+// /proc/PID/stat (0 where it cannot be read).
+func (ss *servers) cpu() []time.Duration {
+	out := make([]time.Duration, len(ss.procs))
+	for i, s := range ss.procs {
+		out[i] = procCPU(s.pid.Load())
+	}
+	return out
+}
+
+// procCPU is utime+stime of process pid from /proc/PID/stat, 0 when it
+// cannot be read. The fields are counted after the command's closing
+// parenthesis: the command may hold spaces.
+func procCPU(pid int64) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	return statCPU(string(b))
+}
+
+func statCPU(stat string) time.Duration {
+	i := strings.LastIndexByte(stat, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(stat[i+1:])
+	// After ")": state is field 3 of proc(5), utime 14, stime 15.
+	if len(f) < 13 {
+		return 0
+	}
+	var utime, stime int64
+	fmt.Sscan(f[11], &utime)
+	fmt.Sscan(f[12], &stime)
+	return time.Duration(utime+stime) * time.Second / clockTicks
+}
+
+// selfCPU is the CPU time (user and system) this process has used so far,
+// by getrusage(RUSAGE_SELF).
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
