@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"math"
 	"net/http"
 	"path/filepath"
 	"slices"
@@ -379,7 +378,7 @@ func latRows(w io.Writer, routes []string, lat map[string][]time.Duration, secs 
 
 // perSDigits shows a small rate with a decimal.
 func perSDigits(r float64) int {
-	if r < 10 && r != math.Trunc(r) {
+	if r < 10 {
 		return 1
 	}
 	return 0

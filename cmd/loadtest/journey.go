@@ -209,6 +209,15 @@ func runJourney(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	} else {
 		killed, unserved, runErr = j.run(ctx, stderr)
 	}
+	if c.browsers > 0 && j.crowd != nil && j.crowd.began.IsZero() {
+		// The crowd never started (the on-sale could not be made):
+		// there is nothing to report.
+		stopErr := j.servers.stop()
+		if temp != "" && !c.keepDB {
+			os.RemoveAll(temp)
+		}
+		return errors.Join(runErr, stopErr)
+	}
 	j.measureMemory("at the end")
 	if c.idle > 0 {
 		select {
