@@ -93,9 +93,12 @@ func (r *cpuRecord) server() []time.Duration {
 // share estimates the processes' CPU per request of each kind, and their
 // CPU a second besides requests (garbage collection, checkpoints, the
 // sandbox), by least squares over the windows: window CPU = idle + Σ
-// cost[kind] × requests of that kind. A kind no window saw is NaN, as is
-// nothing is told (ok false) with fewer than four windows an unknown.
-func (r *cpuRecord) share() (cost [kinds]time.Duration, idle time.Duration, ok bool) {
+// cost[kind] × requests of that kind. seen says which kinds some window
+// had; nothing is told (ok false) with fewer than four windows an unknown.
+// It is an estimate: kinds that always come together (a hold and its
+// checkout) share their CPU between them unreliably, and a figure may even
+// come out below 0.
+func (r *cpuRecord) share() (cost [kinds]time.Duration, seen [kinds]bool, idle time.Duration, ok bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var cols []int // the kinds seen
@@ -109,7 +112,7 @@ func (r *cpuRecord) share() (cost [kinds]time.Duration, idle time.Duration, ok b
 	}
 	m := len(cols) + 1        // and the idle term
 	if len(r.windows) < 4*m { // fewer tell nothing but noise
-		return cost, 0, false
+		return cost, seen, 0, false
 	}
 	row := func(w cpuWindow) []float64 {
 		x := make([]float64, m)
@@ -134,15 +137,12 @@ func (r *cpuRecord) share() (cost [kinds]time.Duration, idle time.Duration, ok b
 	}
 	sol, ok := solve(ata)
 	if !ok {
-		return cost, 0, false
-	}
-	for k := range kinds {
-		cost[k] = -1
+		return cost, seen, 0, false
 	}
 	for i, k := range cols {
-		cost[k] = time.Duration(sol[i] * float64(time.Second))
+		cost[k], seen[k] = time.Duration(sol[i]*float64(time.Second)), true
 	}
-	return cost, time.Duration(sol[m-1] * float64(time.Second)), true
+	return cost, seen, time.Duration(sol[m-1] * float64(time.Second)), true
 }
 
 // solve solves the augmented m×(m+1) system a by Gaussian elimination with

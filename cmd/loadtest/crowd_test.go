@@ -352,3 +352,29 @@ func TestStatCPU(t *testing.T) {
 		t.Errorf("statCPU of garbage = %v", got)
 	}
 }
+
+// TestCPUShare recovers what each kind of request costs from windows made
+// with known costs, and tells nothing from too few windows.
+func TestCPUShare(t *testing.T) {
+	var r cpuRecord
+	for i := range 20 {
+		w := cpuWindow{}
+		w.n[kindPoll] = float64(500 + 37*i%200)
+		w.n[kindHold] = float64(10 + 7*i%13)
+		w.cpu = time.Duration(w.n[kindPoll])*100*time.Microsecond + time.Duration(w.n[kindHold])*time.Millisecond + 5*time.Millisecond
+		r.windows = append(r.windows, w)
+		if i == 8 {
+			if _, _, _, ok := r.share(); ok {
+				t.Error("9 windows for 3 unknowns: an estimate")
+			}
+		}
+	}
+	cost, seen, idle, ok := r.share()
+	if !ok || !seen[kindPoll] || !seen[kindHold] || seen[kindQueue] {
+		t.Fatalf("ok %v, seen %v", ok, seen)
+	}
+	near := func(got, want time.Duration) bool { return (got - want).Abs() <= want/100 }
+	if !near(cost[kindPoll], 100*time.Microsecond) || !near(cost[kindHold], time.Millisecond) || !near(idle, 5*time.Millisecond) {
+		t.Errorf("poll %v, hold %v, idle %v; want 100µs, 1ms, 5ms", cost[kindPoll], cost[kindHold], idle)
+	}
+}

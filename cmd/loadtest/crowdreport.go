@@ -338,19 +338,19 @@ func (j *journey) printCPU(w io.Writer, secs float64, polls int64) {
 	}
 	fmt.Fprintf(w, "server CPU per request, all CPU ÷ count: %s a request (%d), %s a poll (%d)\n",
 		perReq(all, requests), requests, perReq(all, polls), polls)
-	cost, idle, ok := r.share()
+	cost, seen, idle, ok := r.share()
 	if !ok {
 		fmt.Fprintln(w, "server CPU by kind: too few one-second windows to tell")
 		return
 	}
 	var by []string
 	for k := range kinds {
-		if cost[k] < 0 {
+		if !seen[k] {
 			continue
 		}
 		by = append(by, fmt.Sprintf("%s %s", kindNames[k], cost[k].Round(time.Microsecond)))
 	}
-	fmt.Fprintf(w, "server CPU by kind, least squares over %d one-second windows: %s; besides requests %s a second\n",
+	fmt.Fprintf(w, "server CPU by kind, estimated by least squares over %d one-second windows: %s; besides requests %s a second\n",
 		len(r.windows), strings.Join(by, ", "), idle.Round(time.Millisecond))
 }
 
