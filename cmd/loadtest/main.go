@@ -17,6 +17,15 @@
 // SIGKILLs one process and starts it again, and at the end reads the file
 // and checks the invariants (booking.CheckAudit, the bookings moviegoers saw
 // confirmed, integrity_check). A violation fails the run with the evidence.
+//
+//	loadtest journey -bin bin/boxoffice -browsers 5000 -buyers 0.3 -ramp 60s -duration 3m [-onsale 300]
+//
+// runs a crowd instead (crowd.go): browsers that open the show's page and
+// poll its map as the page's htmx does, some of them buying with the
+// one-step best hold, optionally behind an on-sale's waiting room; the
+// report adds the polls' 304s, timeouts and 5xx, when the show sold out,
+// buyers who lost every try while a block was free, and the tool's CPU
+// beside the processes'.
 package main
 
 import (
