@@ -43,7 +43,9 @@ func (s *Service) ExtendOnSale(ctx context.Context, id string, closesAt time.Tim
 }
 
 // OnSale returns one on-sale.
-func (s *Service) OnSale(ctx context.Context, id string) (OnSale, error) { return s.store.OnSale(ctx, id) }
+func (s *Service) OnSale(ctx context.Context, id string) (OnSale, error) {
+	return s.store.OnSale(ctx, id)
+}
 
 // ListOnSales lists every on-sale, the latest opening first.
 func (s *Service) ListOnSales(ctx context.Context) ([]OnSale, error) { return s.store.ListOnSales(ctx) }

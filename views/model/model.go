@@ -81,10 +81,10 @@ type SeatMap struct {
 	MyHold      *HoldLink // the viewer's active hold for the show
 	// OnSale is whether seats can be held now (data-on-sale); when not,
 	// ClosedReason says why.
-	OnSale       bool
+	OnSale bool
 	// OpensAt is the show's sales opening (RFC 3339, data-opens-at) while
 	// it is still to come; "" otherwise.
-	OpensAt string
+	OpensAt      string
 	ClosedReason string
 	// ServerNow is the server's clock as the map was drawn (RFC 3339 with
 	// milliseconds): seatmap.js frees held seats by it, not the device's clock.
