@@ -33,6 +33,9 @@ type Show struct {
 	Currency string // ISO 4217, e.g. "INR"
 	// CancelledAt is when an admin cancelled the show; zero while it runs.
 	CancelledAt time.Time
+	// SalesOpenAt is its sales opening (SPEC §10), set by an on-sale
+	// (SPEC §18): before it nothing is sold online. Zero for none.
+	SalesOpenAt time.Time
 }
 
 // ReasonShowCancelled is the reason of a booking due a refund because its
@@ -46,17 +49,24 @@ func (s Show) Cancelled() bool { return !s.CancelledAt.IsZero() }
 func (s Show) SalesCloseAt(m Moment) time.Time { return s.StartsAt.Add(m.SalesClose) }
 
 // CheckOnSale says whether seats of the show may be held, paid for or held
-// longer at m: not once it was cancelled, nor from SalesCloseAt on. A
-// payment started before the close still settles (DecideSettlement does
-// not ask).
+// longer at m: not once it was cancelled, nor before its sales opening,
+// nor from SalesCloseAt on. A payment started before the close still
+// settles (DecideSettlement does not ask).
 func (s Show) CheckOnSale(m Moment) error {
 	switch {
 	case s.Cancelled():
 		return ErrShowCancelled
 	case !m.Now.Before(s.SalesCloseAt(m)):
 		return ErrSalesClosed
+	case s.NotOpenYet(m.Now):
+		return &Error{Code: EGONE, Message: "This show is on sale from " + s.SalesOpenAt.UTC().Format("2 Jan 2006 15:04 MST") + "."}
 	}
 	return nil
+}
+
+// NotOpenYet reports whether now is before the show's sales opening.
+func (s Show) NotOpenYet(now time.Time) bool {
+	return !s.SalesOpenAt.IsZero() && now.Before(s.SalesOpenAt)
 }
 
 // OnSaleStartsFrom is the earliest start of a show still on sale at m: one

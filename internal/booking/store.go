@@ -75,6 +75,7 @@ type Store interface {
 	MailStore
 	CallbackOutboxStore
 	PruneStore
+	OnSaleStore
 }
 
 // ShowSeats is a show with its seats and a viewer's hold, read at one
@@ -85,9 +86,30 @@ type ShowSeats struct {
 	Hold  *Hold // the viewer's active hold, possibly expired; nil for none
 }
 
+// OnSaleStore is the on-sales and their queues (SPEC §18) as read outside
+// a step, and the queue's join, which is one insert and no step.
+type OnSaleStore interface {
+	// OnSale returns one on-sale with its shows and segments.
+	OnSale(ctx context.Context, id string) (OnSale, error)
+	// ListOnSales lists every on-sale, the latest opening first.
+	ListOnSales(ctx context.Context) ([]OnSale, error)
+	// OpenOnSales lists the on-sales open at now (ClosesAt after it),
+	// with their shows and segments, in one query.
+	OpenOnSales(ctx context.Context, now time.Time) ([]OnSale, error)
+	// JoinQueue stores e, one row and nothing else.
+	JoinQueue(ctx context.Context, e QueueEntry) error
+	// QueuePosition is e's position in its on-sale's queue, from 0: those
+	// who joined before T0 first, by Rank (then join id), then the others
+	// by JoinedAt (then join id). One indexed count.
+	QueuePosition(ctx context.Context, e QueueEntry) (int, error)
+	// CountQueue counts the entries of an on-sale's queue.
+	CountQueue(ctx context.Context, onSaleID string) (int, error)
+}
+
 // PruneStore deletes history older than RETENTION (SPEC §12): expired
-// sessions, ended holds nothing refers to, callback records, payment events
-// and sent or given-up mail. Anything a payment or booking refers to stays,
+// sessions, ended holds nothing refers to, callback records, payment events,
+// sent or given-up mail, and on-sales closed before the cutoff with their
+// queues. Anything a payment or booking refers to stays,
 // and event ids stay at least RETENTION, so that a late duplicate is still
 // recognised.
 type PruneStore interface {

@@ -48,4 +48,5 @@ type Tx interface {
 	AdminTx
 	OutboxTx
 	CatalogTx
+	OnSaleTx
 }

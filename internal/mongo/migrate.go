@@ -29,7 +29,7 @@ func (s *Store) Migrate(ctx context.Context) error {
 		defer cancel()
 	}
 	for _, name := range []string{colShows, colSeats, colHolds, colPayments, colBookings, colPaymentEvents, colSessions, colAdmins, colCallbacks,
-		colTheatres, colScreens, colMovies, colMigrations, colMail, colAddressGuards, colDeletedShows, colOutbound, colKeys} {
+		colTheatres, colScreens, colMovies, colMigrations, colMail, colAddressGuards, colDeletedShows, colOutbound, colKeys, colOnSales, colQueue} {
 		err := s.db.CreateCollection(ctx, name)
 		if err != nil && !hasCode(err, codeNamespaceExists) {
 			return fmt.Errorf("mongo: migrate: create %s: %w", name, err)
@@ -73,6 +73,19 @@ func indexes() map[string][]mongo.IndexModel {
 			// theatre's shows are found by theatre_starts_at.)
 			idx("movie", bson.D{{Key: "movie.id", Value: 1}}),
 			idx("screen", bson.D{{Key: "screen_id", Value: 1}}),
+		},
+		colOnSales: {
+			// The open on-sales (each process reads them every 2 s), and
+			// pruning the closed.
+			idx("closes_at", bson.D{{Key: "closes_at", Value: 1}}),
+			// The open on-sales covering a show (a creation's check).
+			idx("shows_closes_at", bson.D{{Key: "shows", Value: 1}, {Key: "closes_at", Value: 1}}),
+		},
+		colQueue: {
+			// A position is one count over one of these: those who joined
+			// before T0 by rank, the others by when they joined (then id).
+			idx("onsale_before_rank", bson.D{{Key: "onsale", Value: 1}, {Key: "before", Value: 1}, {Key: "rank", Value: 1}}),
+			idx("onsale_before_joined", bson.D{{Key: "onsale", Value: 1}, {Key: "before", Value: 1}, {Key: "joined_at", Value: 1}, {Key: "_id", Value: 1}}),
 		},
 		colScreens: {
 			// A theatre's screens, listed by name without a sort in memory.

@@ -67,6 +67,11 @@ const (
 	// colDeletedShows keeps the id of each deleted show (DeleteShow), so
 	// that CreateShow refuses it (booking.ErrShowDeleted).
 	colDeletedShows = "deleted_shows"
+	// colOnSales are the on-sales (SPEC §18), each with the ids of the
+	// shows it covers and its admission segments.
+	colOnSales = "onsales"
+	// colQueue is the on-sales' queues: one document a join.
+	colQueue = "queue_entries"
 )
 
 // Store is a booking.Store on a MongoDB replica set. It is safe for concurrent

@@ -76,7 +76,8 @@ func pruneIndexes() map[string][]mongo.IndexModel {
 }
 
 // Prune deletes up to limit documents of history from before before (SPEC
-// §12): the prunables, then ended holds (pruneHolds), in requests of at
+// §12): the prunables, then closed on-sales with their queues
+// (pruneOnSales), then ended holds (pruneHolds), in requests of at
 // most pruneStep documents. It returns how many it deleted; callers
 // repeat while that is limit. Payments and bookings are never pruned.
 func (s *Store) Prune(ctx context.Context, before time.Time, limit int) (int, error) {
@@ -95,7 +96,15 @@ func (s *Store) Prune(ctx context.Context, before time.Time, limit int) (int, er
 	if n >= limit {
 		return n, nil
 	}
-	k, err := s.pruneHolds(ctx, before, limit-n)
+	k, err := s.pruneOnSales(ctx, cut, limit-n)
+	n += k
+	if err != nil {
+		return n, fmt.Errorf("mongo: prune on-sales: %w", err)
+	}
+	if n >= limit {
+		return n, nil
+	}
+	k, err = s.pruneHolds(ctx, before, limit-n)
 	if err != nil {
 		return n + k, fmt.Errorf("mongo: prune holds: %w", err)
 	}

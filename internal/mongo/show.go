@@ -29,6 +29,9 @@ type showDoc struct {
 	// CancelledAt is Unix ns, 0 while the show runs; documents written
 	// before shows could be cancelled lack it and decode as 0.
 	CancelledAt int64 `bson:"cancelled_at"`
+	// SalesOpenAt is its sales opening in Unix ns (an on-sale's T0), 0
+	// or absent for none.
+	SalesOpenAt int64 `bson:"sales_open_at,omitempty"`
 }
 
 type movieDoc struct {
@@ -63,6 +66,7 @@ func (d showDoc) show() booking.Show {
 		StartsAt:    fromNanos(d.StartsAt),
 		Currency:    d.Currency,
 		CancelledAt: fromNanos(d.CancelledAt),
+		SalesOpenAt: fromNanos(d.SalesOpenAt),
 	}
 }
 
@@ -88,6 +92,7 @@ func toShowDoc(show booking.Show, seats []booking.Seat) showDoc {
 		Currency:    show.Currency,
 		SeatsTotal:  len(seats),
 		CancelledAt: nanos(show.CancelledAt),
+		SalesOpenAt: nanos(show.SalesOpenAt),
 	}
 	for i, st := range seats {
 		p := int64(st.Price)
@@ -133,6 +138,7 @@ func (s *Store) showExists(ctx context.Context, showID string) error {
 // booking.Show.CheckOnSale decides on, and the currency a hold is priced in.
 var onSaleProjection = bson.D{
 	{Key: "starts_at", Value: 1}, {Key: "cancelled_at", Value: 1}, {Key: "currency", Value: 1},
+	{Key: "sales_open_at", Value: 1},
 }
 
 // notCancelled selects the shows that run: cancelled_at 0, or absent in

@@ -10,13 +10,13 @@ import (
 // The hold lifecycle's reads and writes (booking.HoldTx).
 
 func (t *tx) SaleFacts(showID string) (booking.Show, error) {
-	var startsAt, cancelledAt sql.NullInt64
+	var startsAt, cancelledAt, salesOpenAt sql.NullInt64
 	show := booking.Show{ID: showID}
-	err := t.stmt(t.s.stmts.showSale).QueryRowContext(t.ctx, showID).Scan(&startsAt, &cancelledAt, &show.Currency)
+	err := t.stmt(t.s.stmts.showSale).QueryRowContext(t.ctx, showID).Scan(&startsAt, &cancelledAt, &show.Currency, &salesOpenAt)
 	if err != nil {
 		return booking.Show{}, notFound(err, booking.ErrShowNotFound)
 	}
-	show.StartsAt, show.CancelledAt = fromNanos(startsAt), fromNanos(cancelledAt)
+	show.StartsAt, show.CancelledAt, show.SalesOpenAt = fromNanos(startsAt), fromNanos(cancelledAt), fromNanos(salesOpenAt)
 	return show, nil
 }
 

@@ -35,7 +35,7 @@ const pruneRest = 5 * time.Millisecond
 // windows those that ended; callback records and event ids those received
 // (an event id is kept RETENTION, so a late repeat is still recognised);
 // mail, and the sandbox's callbacks, what was sent (delivered) or given
-// up. Payments and bookings are never pruned,
+// up; on-sales, and their queues, those closed. Payments and bookings are never pruned,
 // and none of these rows is one they refer to.
 var prunables = []struct{ op, sql string }{
 	{"prune sessions", `DELETE FROM sessions WHERE rowid IN (
@@ -55,6 +55,17 @@ var prunables = []struct{ op, sql string }{
 			WHERE (delivered_at IS NOT NULL OR gave_up_at IS NOT NULL)
 			AND coalesce(delivered_at, gave_up_at) < ?1
 		ORDER BY coalesce(delivered_at, gave_up_at) LIMIT ?2)`},
+	// On-sales closed before the cutoff: their queue entries first, then
+	// each on-sale with none left (its onsale_shows go with it, ON DELETE
+	// CASCADE).
+	{"prune queue entries", `DELETE FROM queue_entries WHERE (onsale_id, join_id) IN (
+		SELECT onsale_id, join_id FROM queue_entries
+			WHERE onsale_id IN (SELECT id FROM onsales INDEXED BY onsales_closes WHERE closes_at < ?1)
+		LIMIT ?2)`},
+	{"prune on-sales", `DELETE FROM onsales WHERE id IN (
+		SELECT id FROM onsales INDEXED BY onsales_closes WHERE closes_at < ?1
+			AND NOT EXISTS (SELECT 1 FROM queue_entries WHERE onsale_id = onsales.id)
+		ORDER BY closes_at LIMIT ?2)`},
 }
 
 // Prune deletes up to limit rows of history from before before (SPEC §12):

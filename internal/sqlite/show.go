@@ -13,18 +13,18 @@ import (
 // showColumns are read by scanShow, in this order; callers may qualify them
 // with an alias prefix.
 const showColumns = `id, movie_id, movie_title, movie_rating, movie_runtime_min, movie_language,
-	theatre_id, theatre_name, theatre_city, screen, starts_at, currency, cancelled_at, screen_id, theatre_tz`
+	theatre_id, theatre_name, theatre_city, screen, starts_at, currency, cancelled_at, screen_id, theatre_tz, sales_open_at`
 
 func scanShow(r scanner, extra ...any) (booking.Show, error) {
 	var (
-		sh                    booking.Show
-		startsAt, cancelledAt sql.NullInt64
+		sh                                 booking.Show
+		startsAt, cancelledAt, salesOpenAt sql.NullInt64
 	)
 	dest := append([]any{&sh.ID, &sh.Movie.ID, &sh.Movie.Title, &sh.Movie.Rating, &sh.Movie.RuntimeMin,
 		&sh.Movie.Language, &sh.Theatre.ID, &sh.Theatre.Name, &sh.Theatre.City, &sh.Screen, &startsAt,
-		&sh.Currency, &cancelledAt, &sh.ScreenID, &sh.Theatre.TimeZone}, extra...)
+		&sh.Currency, &cancelledAt, &sh.ScreenID, &sh.Theatre.TimeZone, &salesOpenAt}, extra...)
 	err := r.Scan(dest...)
-	sh.StartsAt, sh.CancelledAt = fromNanos(startsAt), fromNanos(cancelledAt)
+	sh.StartsAt, sh.CancelledAt, sh.SalesOpenAt = fromNanos(startsAt), fromNanos(cancelledAt), fromNanos(salesOpenAt)
 	return sh, err
 }
 

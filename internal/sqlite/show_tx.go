@@ -49,7 +49,7 @@ func (t *tx) InsertShow(show booking.Show, seats []booking.Seat) error {
 	_, err := t.stmt(t.s.stmts.insertShow).ExecContext(t.ctx,
 		show.ID, show.Movie.ID, show.Movie.Title, show.Movie.Rating, show.Movie.RuntimeMin, show.Movie.Language,
 		show.Theatre.ID, show.Theatre.Name, show.Theatre.City, show.Screen, nanos(show.StartsAt), show.Currency,
-		nanos(show.CancelledAt), show.ScreenID, show.Theatre.TimeZone)
+		nanos(show.CancelledAt), show.ScreenID, show.Theatre.TimeZone, nanos(show.SalesOpenAt))
 	if err != nil {
 		return err
 	}

@@ -36,6 +36,8 @@ var adminPages = []struct{ method, path string }{
 	{http.MethodGet, "/admin/shows/" + testShowID + "/bookings.csv"},
 	{http.MethodPost, "/admin/shows/" + testShowID + "/cancel"},
 	{http.MethodGet, "/admin/catalog"},
+	{http.MethodGet, "/admin/onsales"},
+	{http.MethodPost, "/admin/onsales"},
 	{http.MethodGet, "/admin/theatres/new"},
 	{http.MethodPost, "/admin/movies"},
 	{http.MethodGet, "/admin/accounts"},

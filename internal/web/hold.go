@@ -49,9 +49,9 @@ func (s *Server) handleHoldCreate(c echo.Context) error {
 		}
 		var holdID string
 		if isBest {
-			holdID, seats, err = s.svc.HoldBest(c.Request().Context(), showID, owner, addressKey(c), req)
+			holdID, seats, err = s.svc.HoldBest(c.Request().Context(), showID, owner, s.holdAddress(c), req)
 		} else {
-			holdID, err = s.svc.HoldSeatsFrom(c.Request().Context(), showID, owner, addressKey(c), seats)
+			holdID, err = s.svc.HoldSeatsFrom(c.Request().Context(), showID, owner, s.holdAddress(c), seats)
 		}
 		if err == nil {
 			if s.visitor(c) == "" {

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"strconv"
 	"strings"
+	"time"
 
 	"boxoffice/internal/booking"
 	"boxoffice/views/model"
@@ -61,6 +62,9 @@ func (s *Server) seatMapHead(sm booking.SeatMap, sel selection) model.SeatMap {
 		m.ClosedReason = booking.ErrorMessage(err)
 	} else {
 		m.OnSale = true
+	}
+	if sm.Show.NotOpenYet(sm.At.Now) {
+		m.OpensAt = sm.Show.SalesOpenAt.Format(time.RFC3339)
 	}
 	if sm.MyHold != nil {
 		m.MyHold = &model.HoldLink{URL: holdURL(sm.MyHold.ID), Seats: strings.Join(sm.MyHold.SeatIDs, ", ")}

@@ -28,9 +28,11 @@ func (s *Server) allowHold(c echo.Context) error {
 		return nil
 	}
 	ctx := c.Request().Context()
-	ok, retry, err := allowEach(ctx, s.limiter,
-		[]string{"hold:browser:" + s.browserKey(c), "hold:addr:" + addressKey(c)},
-		[]int{rate, rate * 10}, time.Minute)
+	keys, limits := []string{"hold:browser:" + s.browserKey(c)}, []int{rate}
+	if addr := s.holdAddress(c); addr != "" { // a hold with an on-sale's pass counts per session only
+		keys, limits = append(keys, "hold:addr:"+addr), append(limits, rate*10)
+	}
+	ok, retry, err := allowEach(ctx, s.limiter, keys, limits, time.Minute)
 	if err != nil {
 		if ctx.Err() != nil {
 			return err // out of time (deadline) or the client left: the hold would fail too

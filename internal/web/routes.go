@@ -46,9 +46,11 @@ func (s *Server) routes() {
 	}{
 		// People.
 		{http.MethodGet, "/", s.handleHome},
-		{http.MethodGet, "/shows/:showID", s.handleShow},
-		{http.MethodGet, "/shows/:showID/seats", s.handleShowSeats},
-		{http.MethodPost, "/shows/:showID/holds", s.handleHoldCreate},
+		// A show covered by an on-sale's waiting room needs its pass
+		// (SPEC §18).
+		{http.MethodGet, "/shows/:showID", s.onSaleGate(s.handleShow)},
+		{http.MethodGet, "/shows/:showID/seats", s.onSaleGate(s.handleShowSeats)},
+		{http.MethodPost, "/shows/:showID/holds", s.onSaleGate(s.handleHoldCreate)},
 		{http.MethodGet, "/holds/:holdID", s.handleHold},
 		{http.MethodPost, "/holds/:holdID/release", s.handleHoldRelease},
 		{http.MethodPost, "/holds/:holdID/pay", s.handleHoldPay},
@@ -57,6 +59,9 @@ func (s *Server) routes() {
 		{http.MethodPost, findBookingPath, s.handleFindBookingSubmit},
 		{http.MethodGet, "/bookings/:bookingID", s.handleBooking},
 		{http.MethodGet, "/bookings/:bookingID/status", s.handleBookingStatus},
+		{http.MethodGet, "/queue/:onsaleID", s.handleQueue},
+		{http.MethodGet, queueStatusRoute, s.handleQueueStatus},
+		{http.MethodPost, "/queue/:onsaleID/join", s.handleQueueJoin},
 
 		// Admins and door staff. Every page but sign-in needs a signed-in
 		// admin; the door takes staff too.
@@ -100,6 +105,16 @@ func (s *Server) routes() {
 		{http.MethodPost, "/admin/shows", s.adminOnly(s.handleAdminShowCreate)},
 		{http.MethodPost, "/admin/shows/:showID/delete", s.adminOnly(s.handleAdminShowDelete)},
 
+		// On-sales (SPEC §18).
+		{http.MethodGet, onSalesPath, s.adminOnly(s.handleAdminOnSales)},
+		{http.MethodPost, onSalesPath, s.adminOnly(s.handleAdminOnSaleCreate)},
+		{http.MethodGet, onSalesPath + "/:id", s.adminOnly(s.handleAdminOnSale)},
+		{http.MethodPost, onSalesPath + "/:id/pause", s.adminOnly(s.handleAdminOnSalePause)},
+		{http.MethodPost, onSalesPath + "/:id/resume", s.adminOnly(s.handleAdminOnSaleResume)},
+		{http.MethodPost, onSalesPath + "/:id/rate", s.adminOnly(s.handleAdminOnSaleRate)},
+		{http.MethodPost, onSalesPath + "/:id/close", s.adminOnly(s.handleAdminOnSaleClose)},
+		{http.MethodPost, onSalesPath + "/:id/extend", s.adminOnly(s.handleAdminOnSaleExtend)},
+
 		// The payment provider: its signed events (each route 404 unless
 		// its provider is the one configured), and the sandbox's checkout
 		// (404 unless the provider is the sandbox).
@@ -127,6 +142,9 @@ func (s *Server) routes() {
 	}
 }
 
+// queueStatusRoute is the queue page's live region (handleQueueStatus).
+const queueStatusRoute = "/queue/:onsaleID/status"
+
 // profileRoute serves the runtime's profiles (handleProfile).
 const profileRoute = "/debug/pprof/:name"
 
@@ -138,6 +156,7 @@ var sessionless = map[string]bool{
 	"/readyz":                 true,
 	"/metrics":                true,
 	profileRoute:              true,
+	queueStatusRoute:          true,
 	payment.CallbackPath:      true,
 	payment.StripeWebhookPath: true,
 }

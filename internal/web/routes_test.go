@@ -49,6 +49,11 @@ func TestHEADOnEveryGETRoute(t *testing.T) {
 	p := payer.mustPay("A1", "A2")
 	admin := a.client()
 	admin.mustLogin()
+	a.secondShow("show2")
+	onSale, err := a.svc.CreateOnSale(ctx, booking.OnSaleRequest{Name: "Later", OpensAt: testStart.Add(48 * time.Hour), Rate: 10, ShowIDs: []string{"show2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	css := regexp.MustCompile(`href="(/static/[^"]+/css/app\.css)"`).FindStringSubmatch(stranger.get("/").body)
 	if css == nil {
 		t.Fatal("home page links no hashed stylesheet")
@@ -86,6 +91,10 @@ func TestHEADOnEveryGETRoute(t *testing.T) {
 		"/admin/movies/new":                 {admin, "/admin/movies/new", http.StatusOK},
 		"/admin/movies/:id":                 {admin, "/admin/movies/" + mv.ID, http.StatusOK},
 		"/admin/shows/new":                  {admin, "/admin/shows/new", http.StatusOK},
+		"/admin/onsales":                    {admin, "/admin/onsales", http.StatusOK},
+		"/admin/onsales/:id":                {admin, "/admin/onsales/" + onSale.ID, http.StatusOK},
+		"/queue/:onsaleID":                  {stranger, "/queue/" + onSale.ID, http.StatusOK},
+		"/queue/:onsaleID/status":           {stranger, "/queue/" + onSale.ID + "/status", http.StatusOK},
 		payment.CheckoutPath + ":paymentID": {payer, payment.CheckoutPath + p.ID, http.StatusOK},
 		"/static/:version/*":                {stranger, css[1], http.StatusOK},
 		"/healthz":                          {stranger, "/healthz", http.StatusOK},

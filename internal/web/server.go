@@ -73,6 +73,10 @@ type Options struct {
 	// process must have the same (Service.SigningKey keeps it in the
 	// database). Nil means New asks the service for it.
 	SigningKey []byte
+	// PassKey signs the on-sales' passes and join cookies (SPEC §18);
+	// every process must have the same (Service.PassKey keeps it in the
+	// database). Nil means New asks the service for it.
+	PassKey []byte
 	// AdminPasswordCost is bcrypt's work factor for admin passwords; 0 means
 	// bcrypt's default. Tests lower it.
 	AdminPasswordCost int
@@ -105,6 +109,12 @@ type Server struct {
 	zones       zoneCache
 	grids       *gridCache
 	watchers    *watcherMaps
+	// onsales is this process's snapshot of the open on-sales (SPEC §18);
+	// passKey signs their passes and join cookies; joinLimiter counts
+	// joins per address in this process.
+	onsales     *onSaleCache
+	passKey     []byte
+	joinLimiter *memoryLimiter
 }
 
 // zoneCache loads each IANA zone once: time.LoadLocation reads and parses
@@ -168,6 +178,17 @@ func New(svc *booking.Service, opts Options) *Server {
 			_, _ = rand.Read(key)
 		}
 	}
+	s.onsales = newOnSaleCache(svc)
+	s.joinLimiter = newMemoryLimiter(func() time.Time { return svc.Now().Now })
+	s.passKey = opts.PassKey
+	if s.passKey == nil {
+		var err error
+		if s.passKey, err = loadPassKey(svc); err != nil {
+			s.log.Error("no shared pass key: on-sale passes work in this process only", "err", err)
+			s.passKey = make([]byte, 32)
+			_, _ = rand.Read(s.passKey)
+		}
+	}
 	s.sessions = newSessionManager(opts.Sessions, secureCookies(opts.PublicURL), idle, key,
 		func() time.Time { return svc.Now().Now }, s.log)
 	s.crossOrigin = http.NewCrossOriginProtection()
@@ -201,6 +222,13 @@ func loadSigningKey(svc *booking.Service) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	return svc.SigningKey(ctx)
+}
+
+// loadPassKey asks svc for the on-sales' shared pass key, for at most 10 s.
+func loadPassKey(svc *booking.Service) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return svc.PassKey(ctx)
 }
 
 // originOf is the origin (scheme://host[:port]) of an absolute URL, or "".

@@ -11,6 +11,9 @@ type Page struct {
 	// Sandbox says payments go through the sandbox provider: the layout
 	// tells everyone that no real money moves.
 	Sandbox bool
+	// Refresh, when above 0, reloads the page after that many seconds
+	// without JavaScript (a meta refresh inside noscript).
+	Refresh int
 }
 
 // Asset is the versioned URL of a file under static/, e.g. "css/app.css".
@@ -78,7 +81,10 @@ type SeatMap struct {
 	MyHold      *HoldLink // the viewer's active hold for the show
 	// OnSale is whether seats can be held now (data-on-sale); when not,
 	// ClosedReason says why.
-	OnSale       bool
+	OnSale bool
+	// OpensAt is the show's sales opening (RFC 3339, data-opens-at) while
+	// it is still to come; "" otherwise.
+	OpensAt      string
 	ClosedReason string
 	// ServerNow is the server's clock as the map was drawn (RFC 3339 with
 	// milliseconds): seatmap.js frees held seats by it, not the device's clock.

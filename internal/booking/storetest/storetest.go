@@ -91,6 +91,7 @@ func Run(t *testing.T, h Harness) {
 		{"Retry", retryTests, true},
 		{"Drift", driftTests, true},
 		{"BestHold", bestHoldTests, true},
+		{"OnSale", onSaleTests, true},
 		{"Race", raceTests, false},
 	}
 	for _, g := range groups {

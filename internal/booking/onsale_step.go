@@ -1,0 +1,193 @@
+package booking
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+)
+
+// The on-sale's steps (SPEC §18). Serialisation: a show is covered by at
+// most one open on-sale, which a creation decides on on-sales it only
+// reads, so every creation serialises on each show it covers
+// (onSaleShowKey): of two creations covering one show at once, one runs
+// after the other and finds it covered. The other steps write the one
+// on-sale they change, so two of them at once conflict on it.
+
+func onSaleShowKey(showID string) string { return "onsale:show:" + showID }
+
+// CreateOnSaleStep stores a new on-sale (ValidateOnSale first) covering
+// r.ShowIDs, or r.MovieID's shows that exist at the transaction's instant,
+// are not cancelled and have not started, and sets each covered show's
+// sales opening to T0, in one step. An unknown show is ErrShowNotFound
+// (as EINVALID naming it); a show covered by another open on-sale is
+// EINVALID naming it; a movie with no show to cover is EINVALID.
+func CreateOnSaleStep(ctx context.Context, st Transactor, clock func() time.Time, r OnSaleRequest) (OnSale, error) {
+	r, err := ValidateOnSale(r)
+	if err != nil {
+		return OnSale{}, err
+	}
+	var out OnSale
+	err = st.Atomically(ctx, clock, func(tx Tx) error {
+		now := tx.Now()
+		if !r.ClosesAt.After(now) {
+			return InvalidFields{{Field: "closes_at", Message: "The closing time has passed already."}}
+		}
+		shows, err := onSaleShows(tx, r, now)
+		if err != nil {
+			return err
+		}
+		ids := make([]string, len(shows))
+		for i, sh := range shows {
+			ids[i] = sh.ID
+			if err := tx.Serialize(onSaleShowKey(sh.ID)); err != nil {
+				return err
+			}
+		}
+		others, err := tx.OpenOnSalesCovering(ids, now)
+		if err != nil {
+			return err
+		}
+		for _, sh := range shows {
+			for _, o := range others {
+				if o.Covers(sh.ID) {
+					return InvalidFields{{Field: "show", Message: fmt.Sprintf("The show %s at %s is covered by the on-sale %q already.",
+						sh.Movie.Title, sh.StartsAt.UTC().Format("2 Jan 2006 15:04 MST"), o.Name)}}
+				}
+			}
+		}
+		out = OnSale{
+			ID: r.ID, Name: r.Name, OpensAt: r.OpensAt, ClosesAt: r.ClosesAt, PassTTL: r.PassTTL,
+			Key: r.Key, Shows: ids, Segments: []Segment{{From: r.OpensAt, Rate: r.Rate}}, CreatedAt: now,
+		}
+		if err := tx.InsertOnSale(out); err != nil {
+			return err
+		}
+		for _, id := range ids {
+			if err := tx.SetShowSalesOpen(id, r.OpensAt); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// onSaleShows are the shows r covers: those named, each once, or its
+// movie's that are not cancelled and start after now.
+func onSaleShows(tx Tx, r OnSaleRequest, now time.Time) ([]Show, error) {
+	if r.MovieID != "" {
+		all, err := tx.ShowsOfMovie(r.MovieID)
+		if err != nil {
+			return nil, err
+		}
+		var shows []Show
+		for _, sh := range all {
+			if !sh.Cancelled() && sh.StartsAt.After(now) {
+				shows = append(shows, sh)
+			}
+		}
+		if len(shows) == 0 {
+			return nil, InvalidFields{{Field: "movie", Message: "This movie has no show to come."}}
+		}
+		return shows, nil
+	}
+	ids := slices.Clone(r.ShowIDs)
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	shows := make([]Show, 0, len(ids))
+	for _, id := range ids {
+		sh, err := tx.ShowByID(id)
+		if errors.Is(err, ErrShowNotFound) {
+			return nil, InvalidFields{{Field: "show", Message: fmt.Sprintf("There is no show %q.", Truncate(id, 40))}}
+		}
+		if err != nil {
+			return nil, err
+		}
+		if sh.Cancelled() {
+			return nil, InvalidFields{{Field: "show", Message: fmt.Sprintf("The show %s at %s was cancelled.",
+				sh.Movie.Title, sh.StartsAt.UTC().Format("2 Jan 2006 15:04 MST"))}}
+		}
+		shows = append(shows, sh)
+	}
+	return shows, nil
+}
+
+// changeOnSale reads on-sale id, refuses a closed one (ErrOnSaleClosed),
+// lets change edit it at the transaction's instant and stores it.
+func changeOnSale(ctx context.Context, st Transactor, clock func() time.Time, id string, change func(o *OnSale, now time.Time) error) (OnSale, error) {
+	var out OnSale
+	err := st.Atomically(ctx, clock, func(tx Tx) error {
+		o, err := tx.OnSaleByID(id)
+		if err != nil {
+			return err
+		}
+		now := tx.Now()
+		if o.Closed(now) {
+			return ErrOnSaleClosed
+		}
+		if err := change(&o, now); err != nil {
+			return err
+		}
+		out = o
+		return tx.SetOnSale(o)
+	})
+	return out, err
+}
+
+// PauseOnSaleStep pauses admission from now (before T0: from T0).
+func PauseOnSaleStep(ctx context.Context, st Transactor, clock func() time.Time, id string) (OnSale, error) {
+	return changeOnSale(ctx, st, clock, id, func(o *OnSale, now time.Time) error {
+		cur := o.SegmentAt(latest(now, o.OpensAt))
+		o.Segments = WithSegment(o.Segments, o.OpensAt, now, cur.Rate, true)
+		return nil
+	})
+}
+
+// ResumeOnSaleStep resumes admission at the rate it had.
+func ResumeOnSaleStep(ctx context.Context, st Transactor, clock func() time.Time, id string) (OnSale, error) {
+	return changeOnSale(ctx, st, clock, id, func(o *OnSale, now time.Time) error {
+		cur := o.SegmentAt(latest(now, o.OpensAt))
+		o.Segments = WithSegment(o.Segments, o.OpensAt, now, cur.Rate, false)
+		return nil
+	})
+}
+
+// SetOnSaleRateStep changes the admission rate from now (CheckRate), and
+// keeps a pause.
+func SetOnSaleRateStep(ctx context.Context, st Transactor, clock func() time.Time, id string, rate int) (OnSale, error) {
+	if err := CheckRate(rate); err != nil {
+		return OnSale{}, err
+	}
+	return changeOnSale(ctx, st, clock, id, func(o *OnSale, now time.Time) error {
+		cur := o.SegmentAt(latest(now, o.OpensAt))
+		o.Segments = WithSegment(o.Segments, o.OpensAt, now, rate, cur.Paused)
+		return nil
+	})
+}
+
+// CloseOnSaleStep ends the on-sale now: its shows need no pass and its
+// queue takes no one. Closing a closed on-sale changes nothing.
+func CloseOnSaleStep(ctx context.Context, st Transactor, clock func() time.Time, id string) (OnSale, error) {
+	o, err := changeOnSale(ctx, st, clock, id, func(o *OnSale, now time.Time) error {
+		o.ClosedAt, o.ClosesAt = now, now
+		return nil
+	})
+	if errors.Is(err, ErrOnSaleClosed) {
+		return o, nil
+	}
+	return o, err
+}
+
+// ExtendOnSaleStep moves the on-sale's closing to closesAt, later than
+// it was.
+func ExtendOnSaleStep(ctx context.Context, st Transactor, clock func() time.Time, id string, closesAt time.Time) (OnSale, error) {
+	return changeOnSale(ctx, st, clock, id, func(o *OnSale, now time.Time) error {
+		if !closesAt.After(o.ClosesAt) {
+			return InvalidFields{{Field: "closes_at", Message: "The new closing time must be later than the current one."}}
+		}
+		o.ClosesAt = closesAt
+		return nil
+	})
+}

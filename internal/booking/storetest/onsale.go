@@ -1,0 +1,416 @@
+package storetest
+
+import (
+	"context"
+	crand "crypto/rand"
+	"errors"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"boxoffice/internal/booking"
+)
+
+// The on-sale and its queue (SPEC §18).
+var onSaleTests = []test{
+	{"CreateCoversAndOpens", testOnSaleCreateCoversAndOpens},
+	{"ShowCoveredOnce", testOnSaleShowCoveredOnce},
+	{"CreateRace", testOnSaleCreateRace},
+	{"Changes", testOnSaleChanges},
+	{"JoinWritesOneRow", testOnSaleJoinWritesOneRow},
+	{"Positions", testOnSalePositions},
+	{"Prune", testOnSalePrune},
+}
+
+// onSaleT0 is the suite's on-sales' opening: an hour after base.
+var onSaleT0 = base.Add(time.Hour)
+
+func onSaleRequest(name string) booking.OnSaleRequest {
+	key := make([]byte, 32)
+	_, _ = crand.Read(key)
+	return booking.OnSaleRequest{ID: booking.NewID(), Key: key, Name: name, OpensAt: onSaleT0, Rate: 60}
+}
+
+// createOnSale runs CreateOnSaleStep at base.
+func createOnSale(t *testing.T, s store, r booking.OnSaleRequest) booking.OnSale {
+	t.Helper()
+	o, err := booking.CreateOnSaleStep(context.Background(), s.Store, fixed(base), r)
+	if err != nil {
+		t.Fatalf("CreateOnSaleStep: %v", err)
+	}
+	return o
+}
+
+// movieShows creates n shows of one movie, the first a day after base,
+// one a day after the other.
+func movieShows(t *testing.T, s store, n int) []booking.Show {
+	t.Helper()
+	movie := booking.Movie{ID: "m-" + booking.NewID()[:8], Title: "Endgame", Rating: "UA", RuntimeMin: 181, Language: "English"}
+	var shows []booking.Show
+	for i := range n {
+		show, seats := newShowPlan(1, 4, base.Add(time.Duration(i+1)*24*time.Hour))
+		show.Movie = movie
+		createShow(t, s, show, seats)
+		shows = append(shows, show)
+	}
+	return shows
+}
+
+// testOnSaleCreateCoversAndOpens: an on-sale of a movie covers its shows
+// to come that run (not a cancelled one, nor one that started), sets their
+// sales opening to T0, in one step; before T0 a hold is refused (EGONE),
+// from T0 it is made.
+func testOnSaleCreateCoversAndOpens(t *testing.T, s store) {
+	ctx := context.Background()
+	shows := movieShows(t, s, 3)
+	if _, _, err := s.CancelShow(ctx, shows[2].ID, at(0)); err != nil {
+		t.Fatal(err)
+	}
+	r := onSaleRequest("Endgame pre-sale")
+	r.MovieID = shows[0].Movie.ID
+	o := createOnSale(t, s, r)
+	got, err := s.OnSale(ctx, o.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{shows[0].ID, shows[1].ID}; !sameSet(got.Shows, want) {
+		t.Errorf("covers %v, want %v (the cancelled show left out)", got.Shows, want)
+	}
+	if !got.OpensAt.Equal(onSaleT0) || !got.ClosesAt.Equal(onSaleT0.Add(2*time.Hour)) || got.PassTTL != 15*time.Minute ||
+		len(got.Key) != 32 || got.Name != r.Name || !got.CreatedAt.Equal(base) {
+		t.Errorf("stored %+v; want T0, T0+2h, 15m, its key and name, created at base", got)
+	}
+	if want := []booking.Segment{{From: onSaleT0, Rate: 60}}; !slices.EqualFunc(got.Segments, want, sameSegment) {
+		t.Errorf("segments %+v, want %+v", got.Segments, want)
+	}
+	for _, sh := range shows[:2] {
+		stored, err := s.Show(ctx, sh.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !stored.SalesOpenAt.Equal(onSaleT0) {
+			t.Errorf("show %s opens at %v, want T0 %v", sh.ID, stored.SalesOpenAt, onSaleT0)
+		}
+	}
+	if stored, _ := s.Show(ctx, shows[2].ID); !stored.SalesOpenAt.IsZero() {
+		t.Errorf("the cancelled show opens at %v, want no opening", stored.SalesOpenAt)
+	}
+	err = s.HoldSeats(ctx, newHold(shows[0].ID, "early", at(59*time.Minute), "A1"), at(59*time.Minute))
+	wantCode(t, "a hold before T0", err, booking.EGONE)
+	hold(t, s, shows[0].ID, "on-time", at(time.Hour), "A1")
+
+	// Chosen shows; an unknown one is named.
+	other, _ := newShow(t, s, 1, 2, later)
+	r2 := onSaleRequest("chosen")
+	r2.ShowIDs = []string{other.ID, other.ID}
+	if o2 := createOnSale(t, s, r2); !slices.Equal(o2.Shows, []string{other.ID}) {
+		t.Errorf("covers %v, want the chosen show once", o2.Shows)
+	}
+	r3 := onSaleRequest("unknown")
+	r3.ShowIDs = []string{"nosuchshow"}
+	_, err = booking.CreateOnSaleStep(ctx, s.Store, fixed(base), r3)
+	if booking.ErrorCode(err) != booking.EINVALID || !strings.Contains(booking.ErrorMessage(err), "nosuchshow") {
+		t.Errorf("an unknown show: %v, want EINVALID naming it", err)
+	}
+}
+
+// testOnSaleShowCoveredOnce: a show covered by an open on-sale cannot be
+// covered by another (EINVALID naming the show, nothing stored); once
+// that one closed, it can.
+func testOnSaleShowCoveredOnce(t *testing.T, s store) {
+	ctx := context.Background()
+	shows := movieShows(t, s, 2)
+	r := onSaleRequest("first")
+	r.ShowIDs = []string{shows[1].ID}
+	first := createOnSale(t, s, r)
+
+	r2 := onSaleRequest("second")
+	r2.MovieID = shows[0].Movie.ID
+	_, err := booking.CreateOnSaleStep(ctx, s.Store, fixed(base), r2)
+	if booking.ErrorCode(err) != booking.EINVALID || !strings.Contains(booking.ErrorMessage(err), "Endgame") ||
+		!strings.Contains(booking.ErrorMessage(err), `"first"`) {
+		t.Errorf("a show covered twice: %v, want EINVALID naming the show and its on-sale", err)
+	}
+	wantErr(t, "the refused on-sale", func() error { _, err := s.OnSale(ctx, r2.ID); return err }(), booking.ErrOnSaleNotFound)
+	if sh, _ := s.Show(ctx, shows[0].ID); !sh.SalesOpenAt.IsZero() {
+		t.Error("the refused on-sale set a show's opening")
+	}
+	if _, err := booking.CloseOnSaleStep(ctx, s.Store, fixed(base.Add(time.Minute)), first.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := booking.CreateOnSaleStep(ctx, s.Store, fixed(base.Add(2*time.Minute)), r2); err != nil {
+		t.Errorf("covering the shows of a closed on-sale: %v", err)
+	}
+}
+
+// testOnSaleCreateRace: of two creations at once covering one show,
+// exactly one is stored.
+func testOnSaleCreateRace(t *testing.T, s store) {
+	ctx := context.Background()
+	for round := range 5 {
+		shows := movieShows(t, s, 1)
+		var wg sync.WaitGroup
+		errs := make([]error, 2)
+		for i := range 2 {
+			wg.Go(func() {
+				r := onSaleRequest("racer")
+				r.ShowIDs = []string{shows[0].ID}
+				_, errs[i] = booking.CreateOnSaleStep(ctx, s.Store, fixed(base), r)
+			})
+		}
+		wg.Wait()
+		won := 0
+		for _, err := range errs {
+			switch {
+			case err == nil:
+				won++
+			case booking.ErrorCode(err) != booking.EINVALID:
+				t.Fatalf("round %d: %v", round, err)
+			}
+		}
+		if won != 1 {
+			t.Fatalf("round %d: %d creations covering one show won, want 1 (%v)", round, won, errs)
+		}
+	}
+	open, err := s.OpenOnSales(ctx, base)
+	if err != nil || len(open) != 5 {
+		t.Errorf("%d open on-sales (%v), want one a round", len(open), err)
+	}
+}
+
+// testOnSaleChanges: pause, resume and rate append segments from the
+// moment (replacing the first before T0); close ends it now; extend moves
+// its closing; a closed one takes no change; OpenOnSales lists the open.
+func testOnSaleChanges(t *testing.T, s store) {
+	ctx := context.Background()
+	shows := movieShows(t, s, 1)
+	r := onSaleRequest("changes")
+	r.MovieID = shows[0].Movie.ID
+	o := createOnSale(t, s, r)
+	step := func(what string, run func() (booking.OnSale, error)) booking.OnSale {
+		t.Helper()
+		got, err := run()
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		stored, err := s.OnSale(ctx, o.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.EqualFunc(got.Segments, stored.Segments, sameSegment) || !got.ClosesAt.Equal(stored.ClosesAt) || !got.ClosedAt.Equal(stored.ClosedAt) {
+			t.Fatalf("%s: returned %+v, stored %+v", what, got, stored)
+		}
+		return stored
+	}
+	id := o.ID
+	step("pause before T0", func() (booking.OnSale, error) { return booking.PauseOnSaleStep(ctx, s.Store, fixed(base), id) })
+	got := step("rate at T0+10m", func() (booking.OnSale, error) {
+		return booking.SetOnSaleRateStep(ctx, s.Store, fixed(onSaleT0.Add(10*time.Minute)), id, 120)
+	})
+	got = step("resume at T0+20m", func() (booking.OnSale, error) {
+		return booking.ResumeOnSaleStep(ctx, s.Store, fixed(onSaleT0.Add(20*time.Minute)), id)
+	})
+	want := []booking.Segment{
+		{From: onSaleT0, Rate: 60, Paused: true},
+		{From: onSaleT0.Add(10 * time.Minute), Rate: 120, Paused: true},
+		{From: onSaleT0.Add(20 * time.Minute), Rate: 120},
+	}
+	if !slices.EqualFunc(got.Segments, want, sameSegment) {
+		t.Errorf("segments %+v, want %+v", got.Segments, want)
+	}
+	if _, err := booking.SetOnSaleRateStep(ctx, s.Store, fixed(onSaleT0), id, 0); booking.ErrorCode(err) != booking.EINVALID {
+		t.Errorf("rate 0: %v, want EINVALID", err)
+	}
+	_, err := booking.ExtendOnSaleStep(ctx, s.Store, fixed(onSaleT0), id, onSaleT0.Add(time.Hour))
+	wantCode(t, "extend to earlier", err, booking.EINVALID)
+	got = step("extend", func() (booking.OnSale, error) {
+		return booking.ExtendOnSaleStep(ctx, s.Store, fixed(onSaleT0), id, onSaleT0.Add(3*time.Hour))
+	})
+	if !got.ClosesAt.Equal(onSaleT0.Add(3 * time.Hour)) {
+		t.Errorf("closes at %v after extend, want T0+3h", got.ClosesAt)
+	}
+	closeAt := onSaleT0.Add(30 * time.Minute)
+	got = step("close", func() (booking.OnSale, error) { return booking.CloseOnSaleStep(ctx, s.Store, fixed(closeAt), id) })
+	if !got.ClosedAt.Equal(closeAt) || !got.ClosesAt.Equal(closeAt) {
+		t.Errorf("closed %+v, want closed and closing at %v", got, closeAt)
+	}
+	_, err = booking.PauseOnSaleStep(ctx, s.Store, fixed(closeAt.Add(time.Second)), id)
+	wantErr(t, "pause a closed on-sale", err, booking.ErrOnSaleClosed)
+	_, err = booking.PauseOnSaleStep(ctx, s.Store, fixed(base), "nosuch")
+	wantErr(t, "pause an unknown on-sale", err, booking.ErrOnSaleNotFound)
+	if open, err := s.OpenOnSales(ctx, closeAt.Add(-time.Second)); err != nil || len(open) != 1 || open[0].ID != id || !sameSet(open[0].Shows, []string{shows[0].ID}) {
+		t.Errorf("open before the close: %+v, %v", open, err)
+	}
+	if open, err := s.OpenOnSales(ctx, closeAt); err != nil || len(open) != 0 {
+		t.Errorf("open at the close: %+v, %v; want none", open, err)
+	}
+	if all, err := s.ListOnSales(ctx); err != nil || len(all) != 1 {
+		t.Errorf("ListOnSales: %+v, %v", all, err)
+	}
+}
+
+// testOnSaleJoinWritesOneRow: a join is one entry of its on-sale's queue.
+func testOnSaleJoinWritesOneRow(t *testing.T, s store) {
+	ctx := context.Background()
+	shows := movieShows(t, s, 1)
+	r := onSaleRequest("join")
+	r.MovieID = shows[0].Movie.ID
+	o := createOnSale(t, s, r)
+	before, _ := s.ListOnSales(ctx)
+	e := booking.NewQueueEntry(o, booking.NewID(), base.Add(time.Minute))
+	if err := s.JoinQueue(ctx, e); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := s.CountQueue(ctx, o.ID); err != nil || n != 1 {
+		t.Errorf("CountQueue = %d, %v; want 1", n, err)
+	}
+	after, _ := s.ListOnSales(ctx)
+	same(t, "the on-sale after a join", before, after)
+	if n, _ := s.CountQueue(ctx, "other"); n != 0 {
+		t.Errorf("another on-sale's queue has %d", n)
+	}
+}
+
+// testOnSalePositions: those who joined before T0 come first, in the
+// order of their ranks (a permutation that is not their join order),
+// then the later ones in the order they joined (ties by join id).
+func testOnSalePositions(t *testing.T, s store) {
+	ctx := context.Background()
+	shows := movieShows(t, s, 1)
+	r := onSaleRequest("positions")
+	r.MovieID = shows[0].Movie.ID
+	o := createOnSale(t, s, r)
+	const early, late = 20, 6
+	var entries []booking.QueueEntry
+	for i := range early {
+		e := booking.NewQueueEntry(o, booking.NewID(), onSaleT0.Add(-time.Duration(early-i)*time.Second))
+		entries = append(entries, e)
+	}
+	for i := range late {
+		// Two at each instant: the join id decides between them.
+		e := booking.NewQueueEntry(o, booking.NewID(), onSaleT0.Add(time.Duration(i/2)*time.Second))
+		entries = append(entries, e)
+	}
+	for _, i := range rand.Perm(len(entries)) { // stored in any order
+		if err := s.JoinQueue(ctx, entries[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Another on-sale's queue does not count.
+	r2 := onSaleRequest("other")
+	r2.ShowIDs = []string{newShowID(t, s)}
+	o2 := createOnSale(t, s, r2)
+	for range 3 {
+		if err := s.JoinQueue(ctx, booking.NewQueueEntry(o2, booking.NewID(), base)); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	pos := make([]int, len(entries))
+	for i, e := range entries {
+		p, err := s.QueuePosition(ctx, e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pos[i] = p
+	}
+	byRank := slices.Clone(entries[:early])
+	slices.SortFunc(byRank, func(a, b booking.QueueEntry) int { return strings.Compare(a.Rank, b.Rank) })
+	for want, e := range byRank {
+		i := slices.IndexFunc(entries, func(x booking.QueueEntry) bool { return x.JoinID == e.JoinID })
+		if pos[i] != want {
+			t.Errorf("early joiner %d is at %d, want %d (by rank)", i, pos[i], want)
+		}
+	}
+	if slices.Equal(pos[:early], identity(early)) {
+		t.Error("those who joined before T0 are in join order, not shuffled")
+	}
+	lateWant := make([]int, late)
+	for i := range late {
+		lateWant[i] = early + i
+	}
+	lateEntries := slices.Clone(entries[early:])
+	slices.SortFunc(lateEntries, func(a, b booking.QueueEntry) int {
+		if c := a.JoinedAt.Compare(b.JoinedAt); c != 0 {
+			return c
+		}
+		return strings.Compare(a.JoinID, b.JoinID)
+	})
+	for want, e := range lateEntries {
+		i := slices.IndexFunc(entries, func(x booking.QueueEntry) bool { return x.JoinID == e.JoinID })
+		if pos[i] != early+want {
+			t.Errorf("late joiner %d is at %d, want %d (by join time, then id)", i-early, pos[i], early+want)
+		}
+	}
+}
+
+// testOnSalePrune: an on-sale closed before the cutoff goes with its
+// queue; an open one, and its queue, stay.
+func testOnSalePrune(t *testing.T, s store) {
+	ctx := context.Background()
+	ps := pruneStore(t, s)
+	shows := movieShows(t, s, 2)
+	r := onSaleRequest("old")
+	r.ShowIDs = []string{shows[0].ID}
+	old := createOnSale(t, s, r)
+	r2 := onSaleRequest("current")
+	r2.ShowIDs = []string{shows[1].ID}
+	r2.ClosesAt = onSaleT0.Add(30 * 24 * time.Hour)
+	current := createOnSale(t, s, r2)
+	for i := range 7 {
+		for _, o := range []booking.OnSale{old, current} {
+			if err := s.JoinQueue(ctx, booking.NewQueueEntry(o, booking.NewID(), base.Add(time.Duration(i)*time.Second))); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if _, err := booking.CloseOnSaleStep(ctx, s.Store, fixed(onSaleT0), old.ID); err != nil {
+		t.Fatal(err)
+	}
+	// Before the close: nothing goes.
+	pruneAll(t, ps, onSaleT0, 3)
+	if n, _ := s.CountQueue(ctx, old.ID); n != 7 {
+		t.Fatalf("%d entries of the on-sale left after a prune before its close, want 7", n)
+	}
+	pruneAll(t, ps, onSaleT0.Add(time.Nanosecond), 3)
+	if _, err := s.OnSale(ctx, old.ID); !errors.Is(err, booking.ErrOnSaleNotFound) {
+		t.Errorf("the closed on-sale after Prune: %v, want ErrOnSaleNotFound", err)
+	}
+	if n, _ := s.CountQueue(ctx, old.ID); n != 0 {
+		t.Errorf("%d entries of the closed on-sale left", n)
+	}
+	if n, _ := s.CountQueue(ctx, current.ID); n != 7 {
+		t.Errorf("%d entries of the open on-sale left, want 7", n)
+	}
+	if _, err := s.OnSale(ctx, current.ID); err != nil {
+		t.Errorf("the open on-sale after Prune: %v", err)
+	}
+}
+
+func newShowID(t *testing.T, s store) string {
+	t.Helper()
+	sh, _ := newShow(t, s, 1, 2, later)
+	return sh.ID
+}
+
+func sameSegment(a, b booking.Segment) bool {
+	return a.From.Equal(b.From) && a.Rate == b.Rate && a.Paused == b.Paused
+}
+
+func sameSet(a, b []string) bool {
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(a, b)
+}
+
+func identity(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
