@@ -121,8 +121,16 @@ func (m *Main) serve(ctx context.Context, args []string, getenv func(string) str
 	if err != nil {
 		return fmt.Errorf("the shared signing key: %w", err)
 	}
+	// The on-sales' passes are checked by every process without a read
+	// (SPEC §18): a key of this process alone would refuse its
+	// neighbours' passes, so serve stops without the shared one.
+	passKey, err := svc.PassKey(ctx)
+	if err != nil {
+		return fmt.Errorf("the shared pass key: %w", err)
+	}
 	app := web.New(svc, web.Options{
 		SigningKey:      signingKey,
+		PassKey:         passKey,
 		PublicURL:       cfg.PublicURL,
 		HoldRate:        cfg.HoldRate,
 		Sessions:        db.Sessions,
