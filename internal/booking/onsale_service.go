@@ -87,3 +87,8 @@ func (s *Service) PassKey(ctx context.Context) ([]byte, error) {
 	_, _ = rand.Read(fresh)
 	return s.store.SigningKey(ctx, "pass", fresh)
 }
+
+// SetSalesOpening sets a show's sales opening to at (zero: none).
+func (s *Service) SetSalesOpening(ctx context.Context, showID string, at time.Time) (Show, error) {
+	return SetSalesOpeningStep(ctx, s.store, s.clock.Now, showID, at)
+}

@@ -191,3 +191,42 @@ func ExtendOnSaleStep(ctx context.Context, st Transactor, clock func() time.Time
 		return nil
 	})
 }
+
+// SetSalesOpeningStep sets a show's sales opening (SPEC §10) to at, or
+// clears it when at is zero, in one step: ErrShowNotFound for an unknown
+// show; ECONFLICT for a cancelled one, and for one an open on-sale covers
+// (the on-sale set its opening to its T0 and keeps it). It serialises on
+// the show as an on-sale's creation does (onSaleShowKey), so of an opening
+// set and an on-sale created over the show at once, one runs after the
+// other and sees it. It returns the show as it is afterwards.
+func SetSalesOpeningStep(ctx context.Context, st Transactor, clock func() time.Time, showID string, at time.Time) (Show, error) {
+	var out Show
+	err := st.Atomically(ctx, clock, func(tx Tx) error {
+		show, err := tx.ShowByID(showID)
+		if err != nil {
+			return err
+		}
+		if show.Cancelled() {
+			return Errorf(ECONFLICT, "This show was cancelled: it has no sales to open.")
+		}
+		if err := tx.Serialize(onSaleShowKey(showID)); err != nil {
+			return err
+		}
+		covering, err := tx.OpenOnSalesCovering([]string{showID}, tx.Now())
+		if err != nil {
+			return err
+		}
+		for _, o := range covering {
+			if o.Covers(showID) {
+				return Errorf(ECONFLICT, "The on-sale %q covers this show and sets its sales opening (its opening time); change or close the on-sale instead.", o.Name)
+			}
+		}
+		if err := tx.SetShowSalesOpen(showID, at); err != nil {
+			return err
+		}
+		show.SalesOpenAt = at
+		out = show
+		return nil
+	})
+	return out, err
+}

@@ -20,6 +20,21 @@ const adminCallbackLimit = 200
 // handleAdminShow is GET /admin/shows/:showID: the counts, the seat map in
 // admin colours, the bookings, the refunds due and the callbacks.
 func (s *Server) handleAdminShow(c echo.Context) error {
+	var notice *model.Notice
+	switch {
+	case c.QueryParam("refunded") != "":
+		notice = &model.Notice{Kind: "info", Text: "Refund made."}
+	case c.QueryParam("cancelled") != "":
+		notice = &model.Notice{Kind: "info", Text: "The show is cancelled: sales have stopped, and its bookings are in the refund queue."}
+	case c.QueryParam("opening") != "":
+		notice = &model.Notice{Kind: "info", Text: "Sales opening saved."}
+	}
+	return s.renderAdminShow(c, http.StatusOK, notice, nil)
+}
+
+// renderAdminShow renders the show's admin page with status; opening, when
+// not nil, is the sales opening form as the admin sent it, with its error.
+func (s *Server) renderAdminShow(c echo.Context, status int, notice *model.Notice, opening *model.Field) error {
 	ctx := c.Request().Context()
 	showID := c.Param("showID")
 	r, err := s.svc.ShowReport(ctx, showID, adminCallbackLimit)
@@ -36,11 +51,9 @@ func (s *Server) handleAdminShow(c echo.Context) error {
 		Callbacks: s.adminCallbacks(callbacks),
 		CSVURL:    adminShowURL(showID) + "/bookings.csv",
 	}
-	switch {
-	case c.QueryParam("refunded") != "":
-		v.Notice = &model.Notice{Kind: "info", Text: "Refund made."}
-	case c.QueryParam("cancelled") != "":
-		v.Notice = &model.Notice{Kind: "info", Text: "The show is cancelled: sales have stopped, and its bookings are in the refund queue."}
+	v.Notice = notice
+	if v.Opening, err = s.salesOpeningModel(ctx, show, m.Now, opening); err != nil {
+		return err
 	}
 	if !show.Cancelled() {
 		v.CancelURL = adminShowURL(showID) + "/cancel"
@@ -62,7 +75,7 @@ func (s *Server) handleAdminShow(c echo.Context) error {
 			v.RefundQueue = append(v.RefundQueue, bm)
 		}
 	}
-	return s.render(c, http.StatusOK, pages.AdminShow(v))
+	return s.render(c, status, pages.AdminShow(v))
 }
 
 // A show's page looks its stuck payments up at the provider (SPEC §9) one

@@ -40,18 +40,26 @@ func (s *Server) homeModel(shows []booking.ShowSummary, now time.Time) model.Hom
 			ti = len(d.Theatres)
 			d.Theatres = append(d.Theatres, model.TheatreShows{Theatre: sh.Theatre.Name, City: sh.Theatre.City})
 		}
-		d.Theatres[ti].Shows = append(d.Theatres[ti].Shows, s.showTime(sh))
+		d.Theatres[ti].Shows = append(d.Theatres[ti].Shows, s.showTime(sh, now))
 	}
 	return m
 }
 
-func (s *Server) showTime(sh booking.ShowSummary) model.ShowTime {
+// showTime is one showtime of the listing at now; a show whose sales
+// opening is still to come says when it opens, in its theatre's zone.
+func (s *Server) showTime(sh booking.ShowSummary, now time.Time) model.ShowTime {
 	prices := sh.MinPrice.Format(sh.Currency)
 	if sh.MaxPrice != sh.MinPrice {
 		prices += "–" + sh.MaxPrice.Format(sh.Currency)
 	}
 	t, zone := s.showClock(sh.Show)
+	var opensAt, opens string
+	if sh.NotOpenYet(now) {
+		opensAt = sh.SalesOpenAt.Format(time.RFC3339)
+		opens = sh.SalesOpenAt.In(s.showLocation(sh.Show)).Format("Mon 2 Jan 15:04 MST")
+	}
 	return model.ShowTime{
+		OpensAt: opensAt, Opens: opens,
 		Zone: zone,
 		ID:   sh.ID, URL: showURL(sh.ID), Time: t.Format("15:04"),
 		Screen: sh.Screen, PriceRange: prices,

@@ -75,6 +75,22 @@ type AdminShow struct {
 	Confirmed int
 	// Door counts the seats admitted at the door, of those booked.
 	Door booking.DoorCount
+	// Opening is the show's sales opening and the form that sets it.
+	Opening SalesOpening
+}
+
+// SalesOpening is a show's sales opening on its admin page (SPEC §10).
+type SalesOpening struct {
+	At      string // RFC 3339, "" for none
+	Text    string // when, in the theatre's zone, for people
+	Pending bool   // it is still to come: nothing is sold online before it
+	// Action is where the form posts; "" when the admin cannot set it
+	// here (a cancelled show, or one an open on-sale covers).
+	Action string
+	Field  Field  // the datetime-local input, in the theatre's zone
+	Zone   string // the zone the input is read in
+	// OnSale and OnSaleURL name the open on-sale that sets the opening.
+	OnSale, OnSaleURL string
 }
 
 // AdminSeatRow is one line of the admin's seat map.

@@ -258,6 +258,9 @@ type ShowTime struct {
 	SeatsTotal int
 	FewLeft    bool
 	SoldOut    bool
+	// OpensAt (RFC 3339) and Opens (for people, in the theatre's zone)
+	// are its sales opening while it is still to come, else "".
+	OpensAt, Opens string
 }
 
 // Error is what a person sees when something did not work.

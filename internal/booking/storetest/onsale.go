@@ -23,6 +23,7 @@ var onSaleTests = []test{
 	{"JoinWritesOneRow", testOnSaleJoinWritesOneRow},
 	{"Positions", testOnSalePositions},
 	{"Prune", testOnSalePrune},
+	{"SalesOpening", testSalesOpening},
 }
 
 // onSaleT0 is the suite's on-sales' opening: an hour after base.
@@ -413,4 +414,86 @@ func identity(n int) []int {
 		out[i] = i
 	}
 	return out
+}
+
+// testSalesOpening: an admin's sales opening (SetSalesOpeningStep) is
+// stored, read back by the show and the listing, refuses holds before
+// it, and clears; an unknown show is not found, a cancelled one and one
+// an open on-sale covers are ECONFLICT with nothing changed, and once that
+// on-sale closed the admin sets it.
+func testSalesOpening(t *testing.T, s store) {
+	ctx := context.Background()
+	show, _ := newShow(t, s, 1, 4, later)
+	opens := base.Add(90*time.Minute + 123456789) // with nanoseconds, which both stores keep
+	listed := func(now time.Duration) booking.Show {
+		t.Helper()
+		up, err := s.UpcomingShows(ctx, base, 100, at(now))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sh := range up {
+			if sh.ID == show.ID {
+				return sh.Show
+			}
+		}
+		t.Fatalf("UpcomingShows does not list the show")
+		return booking.Show{}
+	}
+
+	got, err := booking.SetSalesOpeningStep(ctx, s.Store, fixed(base), show.ID, opens)
+	if err != nil || !got.SalesOpenAt.Equal(opens) {
+		t.Fatalf("SetSalesOpeningStep = %v, %v; want the show opening at %v", got.SalesOpenAt, err, opens)
+	}
+	if stored, _ := s.Show(ctx, show.ID); !stored.SalesOpenAt.Equal(opens) {
+		t.Errorf("Show opens at %v, want %v", stored.SalesOpenAt, opens)
+	}
+	if sh := listed(0); !sh.SalesOpenAt.Equal(opens) {
+		t.Errorf("UpcomingShows: opens at %v, want %v", sh.SalesOpenAt, opens)
+	}
+	err = s.HoldSeats(ctx, newHold(show.ID, "early", at(time.Hour), "A1"), at(time.Hour))
+	wantCode(t, "a hold before the opening", err, booking.EGONE)
+	hold(t, s, show.ID, "on-time", at(2*time.Hour), "A1")
+
+	// Cleared: no opening, in both reads; a hold at base is made.
+	if _, err := booking.SetSalesOpeningStep(ctx, s.Store, fixed(base), show.ID, time.Time{}); err != nil {
+		t.Fatalf("clearing the opening: %v", err)
+	}
+	if stored, _ := s.Show(ctx, show.ID); !stored.SalesOpenAt.IsZero() {
+		t.Errorf("Show after clearing opens at %v, want none", stored.SalesOpenAt)
+	}
+	if sh := listed(0); !sh.SalesOpenAt.IsZero() {
+		t.Errorf("UpcomingShows after clearing: opens at %v, want none", sh.SalesOpenAt)
+	}
+	hold(t, s, show.ID, "cleared", at(0), "A3")
+
+	_, err = booking.SetSalesOpeningStep(ctx, s.Store, fixed(base), booking.NewID(), opens)
+	wantErr(t, "the opening of an unknown show", err, booking.ErrShowNotFound)
+
+	// Covered by an open on-sale: refused, the on-sale's T0 kept.
+	r := onSaleRequest("covering")
+	r.ShowIDs = []string{show.ID}
+	o := createOnSale(t, s, r)
+	_, err = booking.SetSalesOpeningStep(ctx, s.Store, fixed(base.Add(time.Minute)), show.ID, opens)
+	if booking.ErrorCode(err) != booking.ECONFLICT || !strings.Contains(booking.ErrorMessage(err), `"covering"`) {
+		t.Errorf("the opening of a covered show: %v, want ECONFLICT naming the on-sale", err)
+	}
+	if stored, _ := s.Show(ctx, show.ID); !stored.SalesOpenAt.Equal(onSaleT0) {
+		t.Errorf("a refused opening changed it: %v, want T0 %v", stored.SalesOpenAt, onSaleT0)
+	}
+	if _, err := booking.CloseOnSaleStep(ctx, s.Store, fixed(base.Add(2*time.Minute)), o.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := booking.SetSalesOpeningStep(ctx, s.Store, fixed(base.Add(3*time.Minute)), show.ID, opens); err != nil {
+		t.Errorf("the opening of a show whose on-sale closed: %v", err)
+	}
+
+	// Cancelled: refused, unchanged.
+	if _, _, err := s.CancelShow(ctx, show.ID, at(4*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	_, err = booking.SetSalesOpeningStep(ctx, s.Store, fixed(base.Add(5*time.Minute)), show.ID, time.Time{})
+	wantCode(t, "the opening of a cancelled show", err, booking.ECONFLICT)
+	if stored, _ := s.Show(ctx, show.ID); !stored.SalesOpenAt.Equal(opens) {
+		t.Errorf("a refused opening of a cancelled show changed it: %v, want %v", stored.SalesOpenAt, opens)
+	}
 }
