@@ -59,9 +59,19 @@ func (s Show) CheckOnSale(m Moment) error {
 	case !m.Now.Before(s.SalesCloseAt(m)):
 		return ErrSalesClosed
 	case s.NotOpenYet(m.Now):
-		return &Error{Code: EGONE, Message: "This show is on sale from " + s.SalesOpenAt.UTC().Format("2 Jan 2006 15:04 MST") + "."}
+		return &Error{Code: EGONE, Message: "This show is on sale from " + s.InZone(s.SalesOpenAt).Format("Mon 2 Jan 2006 15:04 MST") + "."}
 	}
 	return nil
+}
+
+// InZone is t in the show's theatre's zone (SPEC §10: every time a person
+// reads about a show), or in the process's zone for a theatre stored
+// without one.
+func (s Show) InZone(t time.Time) time.Time {
+	if loc, err := s.Theatre.Location(); err == nil {
+		return t.In(loc)
+	}
+	return t.Local()
 }
 
 // NotOpenYet reports whether now is before the show's sales opening.
