@@ -253,11 +253,15 @@ func QueueRank(key []byte, joinID string) string {
 	return hex.EncodeToString(m.Sum(nil))
 }
 
-// PositionKnown reports whether e's position may be computed at now: at
-// once for a join after T0; for one before T0, from SettlingMargin after
-// T0 on, when every earlier join is in the database.
+// PositionKnown reports whether e's position may be computed at now, and
+// kept: from SettlingMargin after T0, or after e joined if later, when
+// every join before it is in the database. For a join after T0 too: a
+// join before T0 by a clock behind, or a later join with an earlier time
+// (another process's clock, a slower insert), may still be on its way,
+// and a place counted before it arrives would be given twice (and the
+// last one to no one).
 func (o OnSale) PositionKnown(e QueueEntry, now time.Time) bool {
-	return !e.Before || !now.Before(o.OpensAt.Add(SettlingMargin))
+	return !now.Before(latest(o.OpensAt, e.JoinedAt).Add(SettlingMargin))
 }
 
 // OnSaleRequest is an admin's new on-sale, as the form gives it. Either

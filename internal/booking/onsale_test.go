@@ -177,3 +177,30 @@ func TestValidateOnSale(t *testing.T) {
 		}
 	}
 }
+
+// TestPositionKnown: a place is counted SettlingMargin after T0, or after
+// the join when it is later, so that every earlier join is in.
+func TestPositionKnown(t *testing.T) {
+	o := booking.OnSale{OpensAt: osT0}
+	early := booking.QueueEntry{JoinedAt: sec(-60), Before: true}
+	late := booking.QueueEntry{JoinedAt: sec(60)}
+	tests := []struct {
+		name string
+		e    booking.QueueEntry
+		now  time.Time
+		want bool
+	}{
+		{"early, before T0", early, sec(-1), false},
+		{"early, at T0", early, osT0, false},
+		{"early, settled", early, osT0.Add(booking.SettlingMargin), true},
+		{"late, as it joins", late, sec(60), false},
+		{"late, just before settling", late, sec(60).Add(booking.SettlingMargin - 1), false},
+		{"late, settled", late, sec(60).Add(booking.SettlingMargin), true},
+		{"just after T0, before T0 settled", booking.QueueEntry{JoinedAt: sec(1)}, osT0.Add(booking.SettlingMargin), false},
+	}
+	for _, tt := range tests {
+		if got := o.PositionKnown(tt.e, tt.now); got != tt.want {
+			t.Errorf("%s: PositionKnown = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

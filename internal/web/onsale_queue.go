@@ -29,6 +29,10 @@ const (
 	queueJitter  = 3
 )
 
+// settleRefresh is how soon, in seconds, a queue page whose place is not
+// counted yet after T0 asks again: just after booking.SettlingMargin.
+const settleRefresh = int(booking.SettlingMargin/time.Second) + 1
+
 // handleQueue is the waiting room: GET /queue/:onsaleID.
 func (s *Server) handleQueue(c echo.Context) error {
 	live, status, err := s.queueLive(c)
@@ -39,6 +43,9 @@ func (s *Server) handleQueue(c echo.Context) error {
 	p := s.page(c, live.Name)
 	if live.RefreshURL != "" {
 		p.Refresh = queueRefresh
+		if live.RefreshDelay < queueRefresh-queueJitter {
+			p.Refresh = live.RefreshDelay
+		}
 	}
 	return s.render(c, status, pages.Queue(model.Queue{Page: p, Live: live}))
 }
@@ -122,6 +129,12 @@ func (s *Server) queueModel(ctx context.Context, o booking.OnSale, st queueStatu
 	if st.state == queueWaiting || st.state == queueBefore {
 		m.RefreshURL = queueURL(o.ID) + "/status"
 		m.RefreshDelay = queueRefresh - queueJitter + rand.IntN(2*queueJitter+1)
+		if st.state == queueWaiting && st.position < 0 && !now.Before(o.OpensAt) {
+			// The place is counted once the joins before it are all in
+			// (booking.OnSale.PositionKnown): ask again soon after.
+			m.RefreshDelay = settleRefresh + rand.IntN(queueJitter)
+			m.Counting = true
+		}
 	}
 	return m, nil
 }

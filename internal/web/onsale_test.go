@@ -424,6 +424,17 @@ func TestOnSaleKeepsPlaceAndRejoins(t *testing.T) {
 	}
 	last.mustJoin(id)
 	_, live = last.queue(id)
+	if _, has := live.Attr("data-position"); has || queueState(live) != "waiting" {
+		t.Errorf("just joined after T0: state %q with a position %v; want waiting without one until the joins before it are in", queueState(live), has)
+	}
+	if d, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(live.AttrOr("hx-trigger", ""), "load delay:"), "s")); d < int(booking.SettlingMargin/time.Second) || d > 10 {
+		t.Errorf("a place being counted is asked for again after %q, want just after the settling margin", live.AttrOr("hx-trigger", ""))
+	}
+	if !strings.Contains(live.Text(), "being counted") {
+		t.Errorf("a place being counted: %q, want the page saying so", live.Text())
+	}
+	a.clock.Advance(booking.SettlingMargin)
+	_, live = last.queue(id)
 	if p := queuePosition(t, live); p <= lastPos {
 		t.Errorf("joined again at %d, want at the back (after %d)", p, lastPos)
 	}

@@ -28,7 +28,10 @@ type QueueLive struct {
 	JoinAction string
 	CSRFToken  string
 	Rejoin     bool // the visitor's pass lifetime passed: join again at the back
-	Shows      []QueueShow
+	// Counting: waiting after T0 for the place to be counted (the joins
+	// before it may still be on their way), in a few seconds.
+	Counting bool
+	Shows    []QueueShow
 	// RefreshURL is what the region asks for again after RefreshDelay
 	// seconds (20 with jitter); "" when it need not.
 	RefreshURL   string

@@ -22,6 +22,7 @@ var onSaleTests = []test{
 	{"Changes", testOnSaleChanges},
 	{"JoinWritesOneRow", testOnSaleJoinWritesOneRow},
 	{"Positions", testOnSalePositions},
+	{"PositionsSettle", testOnSalePositionsSettle},
 	{"Prune", testOnSalePrune},
 	{"SalesOpening", testSalesOpening},
 }
@@ -345,6 +346,68 @@ func testOnSalePositions(t *testing.T, s store) {
 		if pos[i] != early+want {
 			t.Errorf("late joiner %d is at %d, want %d (by join time, then id)", i-early, pos[i], early+want)
 		}
+	}
+}
+
+// testOnSalePositionsSettle: joins reach the store out of the order of
+// their times (processes' clocks differ, one insert is slower than
+// another), each within booking.SettlingMargin of its time. A place read
+// as soon as PositionKnown allows, and then kept (the queue page keeps it
+// in its cookie), is never given to two visitors, and none is skipped.
+func testOnSalePositionsSettle(t *testing.T, s store) {
+	ctx := context.Background()
+	r := onSaleRequest("settle")
+	r.ShowIDs = []string{newShowID(t, s)}
+	o := createOnSale(t, s, r)
+	ms := func(n int) time.Duration { return time.Duration(n) * time.Millisecond }
+	type join struct {
+		joined, arrives time.Duration // from T0
+	}
+	joins := []join{
+		{-ms(3000), -ms(2900)},
+		{-ms(1000), ms(1500)}, // before T0 by a clock a second behind
+		{-ms(500), -ms(400)},
+		{ms(1000), ms(3000)}, // a slow insert, or a slow clock: it arrives after the next
+		{ms(2000), ms(2000)},
+		{ms(2000), ms(6500)},
+		{ms(2500), ms(2600)},
+		{ms(6000), ms(6000)},
+		{ms(6000) + time.Nanosecond, ms(6000)},
+	}
+	entries := make([]booking.QueueEntry, len(joins))
+	for i, j := range joins {
+		if j.arrives-j.joined >= booking.SettlingMargin {
+			t.Fatalf("join %d arrives after the settling margin", i)
+		}
+		entries[i] = booking.NewQueueEntry(o, booking.NewID(), onSaleT0.Add(j.joined))
+	}
+	stored := make([]bool, len(joins))
+	pos := make([]int, len(joins))
+	for i := range pos {
+		pos[i] = -1
+	}
+	for now := -ms(3000); now <= ms(20000); now += ms(100) {
+		for i, j := range joins {
+			if !stored[i] && j.arrives <= now {
+				if err := s.JoinQueue(ctx, entries[i]); err != nil {
+					t.Fatal(err)
+				}
+				stored[i] = true
+			}
+		}
+		for i, e := range entries {
+			if stored[i] && pos[i] < 0 && o.PositionKnown(e, onSaleT0.Add(now)) {
+				p, err := s.QueuePosition(ctx, e)
+				if err != nil {
+					t.Fatal(err)
+				}
+				pos[i] = p
+			}
+		}
+	}
+	got := slices.Sorted(slices.Values(pos))
+	if !slices.Equal(got, identity(len(joins))) {
+		t.Errorf("places %v (by join: %v), want each of 0..%d once", got, pos, len(joins)-1)
 	}
 }
 
