@@ -41,21 +41,9 @@ func CreateOnSaleStep(ctx context.Context, st Transactor, clock func() time.Time
 		ids := make([]string, len(shows))
 		for i, sh := range shows {
 			ids[i] = sh.ID
-			if err := tx.Serialize(onSaleShowKey(sh.ID)); err != nil {
-				return err
-			}
 		}
-		others, err := tx.OpenOnSalesCovering(ids, now)
-		if err != nil {
+		if err := claimShows(tx, ids, "", now); err != nil {
 			return err
-		}
-		for _, sh := range shows {
-			for _, o := range others {
-				if o.Covers(sh.ID) {
-					return InvalidFields{{Field: "show", Message: fmt.Sprintf("The show %s at %s is covered by the on-sale %q already.",
-						sh.Movie.Title, sh.StartsAt.UTC().Format("2 Jan 2006 15:04 MST"), o.Name)}}
-				}
-			}
 		}
 		out = OnSale{
 			ID: r.ID, Name: r.Name, OpensAt: r.OpensAt, ClosesAt: r.ClosesAt, PassTTL: r.PassTTL,
@@ -72,6 +60,44 @@ func CreateOnSaleStep(ctx context.Context, st Transactor, clock func() time.Time
 		return nil
 	})
 	return out, err
+}
+
+// claimShows serialises on each of ids (onSaleShowKey), in one order
+// whoever asks, and then refuses one covered by an open on-sale other
+// than self (EINVALID naming the show and that on-sale).
+func claimShows(tx Tx, ids []string, self string, now time.Time) error {
+	sorted := slices.Clone(ids)
+	slices.Sort(sorted)
+	for _, id := range slices.Compact(sorted) {
+		if err := tx.Serialize(onSaleShowKey(id)); err != nil {
+			return err
+		}
+	}
+	others, err := tx.OpenOnSalesCovering(ids, now)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		for _, o := range others {
+			if o.ID != self && o.Covers(id) {
+				return coveredError(tx, id, o)
+			}
+		}
+	}
+	return nil
+}
+
+// coveredError is the EINVALID of show id covered by on-sale o already.
+func coveredError(tx Tx, id string, o OnSale) error {
+	what := fmt.Sprintf("%q", Truncate(id, 40))
+	sh, err := tx.ShowByID(id)
+	switch {
+	case err == nil:
+		what = sh.Movie.Title + " at " + sh.StartsAt.UTC().Format("2 Jan 2006 15:04 MST")
+	case !errors.Is(err, ErrShowNotFound):
+		return err
+	}
+	return InvalidFields{{Field: "show", Message: fmt.Sprintf("The show %s is covered by the on-sale %q already.", what, o.Name)}}
 }
 
 // onSaleShows are the shows r covers: those named, each once, or its
@@ -116,7 +142,7 @@ func onSaleShows(tx Tx, r OnSaleRequest, now time.Time) ([]Show, error) {
 
 // changeOnSale reads on-sale id, refuses a closed one (ErrOnSaleClosed),
 // lets change edit it at the transaction's instant and stores it.
-func changeOnSale(ctx context.Context, st Transactor, clock func() time.Time, id string, change func(o *OnSale, now time.Time) error) (OnSale, error) {
+func changeOnSale(ctx context.Context, st Transactor, clock func() time.Time, id string, change func(tx Tx, o *OnSale, now time.Time) error) (OnSale, error) {
 	var out OnSale
 	err := st.Atomically(ctx, clock, func(tx Tx) error {
 		o, err := tx.OnSaleByID(id)
@@ -127,7 +153,7 @@ func changeOnSale(ctx context.Context, st Transactor, clock func() time.Time, id
 		if o.Closed(now) {
 			return ErrOnSaleClosed
 		}
-		if err := change(&o, now); err != nil {
+		if err := change(tx, &o, now); err != nil {
 			return err
 		}
 		out = o
@@ -138,7 +164,7 @@ func changeOnSale(ctx context.Context, st Transactor, clock func() time.Time, id
 
 // PauseOnSaleStep pauses admission from now (before T0: from T0).
 func PauseOnSaleStep(ctx context.Context, st Transactor, clock func() time.Time, id string) (OnSale, error) {
-	return changeOnSale(ctx, st, clock, id, func(o *OnSale, now time.Time) error {
+	return changeOnSale(ctx, st, clock, id, func(_ Tx, o *OnSale, now time.Time) error {
 		cur := o.SegmentAt(latest(now, o.OpensAt))
 		o.Segments = WithSegment(o.Segments, o.OpensAt, now, cur.Rate, true)
 		return nil
@@ -147,7 +173,7 @@ func PauseOnSaleStep(ctx context.Context, st Transactor, clock func() time.Time,
 
 // ResumeOnSaleStep resumes admission at the rate it had.
 func ResumeOnSaleStep(ctx context.Context, st Transactor, clock func() time.Time, id string) (OnSale, error) {
-	return changeOnSale(ctx, st, clock, id, func(o *OnSale, now time.Time) error {
+	return changeOnSale(ctx, st, clock, id, func(_ Tx, o *OnSale, now time.Time) error {
 		cur := o.SegmentAt(latest(now, o.OpensAt))
 		o.Segments = WithSegment(o.Segments, o.OpensAt, now, cur.Rate, false)
 		return nil
@@ -160,7 +186,7 @@ func SetOnSaleRateStep(ctx context.Context, st Transactor, clock func() time.Tim
 	if err := CheckRate(rate); err != nil {
 		return OnSale{}, err
 	}
-	return changeOnSale(ctx, st, clock, id, func(o *OnSale, now time.Time) error {
+	return changeOnSale(ctx, st, clock, id, func(_ Tx, o *OnSale, now time.Time) error {
 		cur := o.SegmentAt(latest(now, o.OpensAt))
 		o.Segments = WithSegment(o.Segments, o.OpensAt, now, rate, cur.Paused)
 		return nil
@@ -170,7 +196,7 @@ func SetOnSaleRateStep(ctx context.Context, st Transactor, clock func() time.Tim
 // CloseOnSaleStep ends the on-sale now: its shows need no pass and its
 // queue takes no one. Closing a closed on-sale changes nothing.
 func CloseOnSaleStep(ctx context.Context, st Transactor, clock func() time.Time, id string) (OnSale, error) {
-	o, err := changeOnSale(ctx, st, clock, id, func(o *OnSale, now time.Time) error {
+	o, err := changeOnSale(ctx, st, clock, id, func(_ Tx, o *OnSale, now time.Time) error {
 		o.ClosedAt, o.ClosesAt = now, now
 		return nil
 	})
@@ -181,11 +207,18 @@ func CloseOnSaleStep(ctx context.Context, st Transactor, clock func() time.Time,
 }
 
 // ExtendOnSaleStep moves the on-sale's closing to closesAt, later than
-// it was.
+// it was. Like a creation, it serialises on each show it covers and
+// refuses a show covered by another open on-sale (EINVALID naming it):
+// an extension decided at a moment before the close may run after a
+// creation that found the show free at the close, and in MongoDB the
+// two write different documents.
 func ExtendOnSaleStep(ctx context.Context, st Transactor, clock func() time.Time, id string, closesAt time.Time) (OnSale, error) {
-	return changeOnSale(ctx, st, clock, id, func(o *OnSale, now time.Time) error {
+	return changeOnSale(ctx, st, clock, id, func(tx Tx, o *OnSale, now time.Time) error {
 		if !closesAt.After(o.ClosesAt) {
 			return InvalidFields{{Field: "closes_at", Message: "The new closing time must be later than the current one."}}
+		}
+		if err := claimShows(tx, o.Shows, o.ID, now); err != nil {
+			return err
 		}
 		o.ClosesAt = closesAt
 		return nil

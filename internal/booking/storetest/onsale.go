@@ -19,6 +19,7 @@ var onSaleTests = []test{
 	{"CreateCoversAndOpens", testOnSaleCreateCoversAndOpens},
 	{"ShowCoveredOnce", testOnSaleShowCoveredOnce},
 	{"CreateRace", testOnSaleCreateRace},
+	{"ExtendCoveredElsewhere", testOnSaleExtendCoveredElsewhere},
 	{"Changes", testOnSaleChanges},
 	{"JoinWritesOneRow", testOnSaleJoinWritesOneRow},
 	{"Positions", testOnSalePositions},
@@ -180,6 +181,41 @@ func testOnSaleCreateRace(t *testing.T, s store) {
 	open, err := s.OpenOnSales(ctx, base)
 	if err != nil || len(open) != 5 {
 		t.Errorf("%d open on-sales (%v), want one a round", len(open), err)
+	}
+}
+
+// testOnSaleExtendCoveredElsewhere: an extension that would make a show
+// covered by two open on-sales is EINVALID naming the show, and changes
+// nothing. It happens when an extension decided at a moment before the
+// on-sale's close (the admin's request read the clock, then waited for
+// the database) runs after a creation that, at the close, found the show
+// free: in MongoDB the two write different documents, and only the
+// extension's serialising on the shows makes them conflict.
+func testOnSaleExtendCoveredElsewhere(t *testing.T, s store) {
+	ctx := context.Background()
+	shows := movieShows(t, s, 2)
+	r := onSaleRequest("first")
+	r.ShowIDs = []string{shows[0].ID, shows[1].ID}
+	first := createOnSale(t, s, r)
+	closes := first.ClosesAt
+
+	r2 := onSaleRequest("second")
+	r2.ShowIDs = []string{shows[1].ID}
+	r2.OpensAt, r2.ClosesAt = closes.Add(time.Hour), closes.Add(3*time.Hour)
+	if _, err := booking.CreateOnSaleStep(ctx, s.Store, fixed(closes), r2); err != nil {
+		t.Fatalf("covering a show of an on-sale at its close: %v", err)
+	}
+	_, err := booking.ExtendOnSaleStep(ctx, s.Store, fixed(closes.Add(-time.Nanosecond)), first.ID, closes.Add(5*time.Hour))
+	if booking.ErrorCode(err) != booking.EINVALID || !strings.Contains(booking.ErrorMessage(err), "Endgame") ||
+		!strings.Contains(booking.ErrorMessage(err), `"second"`) {
+		t.Errorf("extending over another on-sale's show: %v, want EINVALID naming the show and that on-sale", err)
+	}
+	if got, _ := s.OnSale(ctx, first.ID); !got.ClosesAt.Equal(closes) {
+		t.Errorf("the refused extension moved the closing to %v", got.ClosesAt)
+	}
+	// Its own shows do not stand in its way.
+	if _, err := booking.ExtendOnSaleStep(ctx, s.Store, fixed(closes.Add(time.Minute)), r2.ID, r2.ClosesAt.Add(time.Hour)); err != nil {
+		t.Errorf("extending an on-sale covering its shows alone: %v", err)
 	}
 }
 
