@@ -289,7 +289,12 @@ func ValidateOnSale(r OnSaleRequest) (OnSaleRequest, error) {
 	if r.ClosesAt.IsZero() && !r.OpensAt.IsZero() {
 		r.ClosesAt = r.OpensAt.Add(DefaultOnSaleLength)
 	}
-	if !r.OpensAt.IsZero() && !r.ClosesAt.After(r.OpensAt) {
+	switch {
+	case !storableTime(r.OpensAt):
+		f.add("opens_at", "The opening time is too far off.")
+	case !storableTime(r.ClosesAt):
+		f.add("closes_at", "The closing time is too far off.")
+	case !r.OpensAt.IsZero() && !r.ClosesAt.After(r.OpensAt):
 		f.add("closes_at", "The closing time must be after the opening time.")
 	}
 	if r.PassTTL == 0 {
@@ -313,6 +318,14 @@ func ValidateOnSale(r OnSaleRequest) (OnSaleRequest, error) {
 		f.add("name", "An on-sale needs an id and a key.")
 	}
 	return r, f.err()
+}
+
+// storableTime reports whether t survives the stores, which keep times as
+// Unix nanoseconds in an int64 (from 1678 to 2262): one outside would come
+// back as another time (an opening in 2300 as one in the past, an
+// extension to 9999 as a close long ago).
+func storableTime(t time.Time) bool {
+	return t.IsZero() || time.Unix(0, t.UnixNano()).Equal(t)
 }
 
 // CheckRate refuses an admission rate that is not a positive number of

@@ -217,6 +217,9 @@ func ExtendOnSaleStep(ctx context.Context, st Transactor, clock func() time.Time
 		if !closesAt.After(o.ClosesAt) {
 			return InvalidFields{{Field: "closes_at", Message: "The new closing time must be later than the current one."}}
 		}
+		if !storableTime(closesAt) {
+			return InvalidFields{{Field: "closes_at", Message: "The closing time is too far off."}}
+		}
 		if err := claimShows(tx, o.Shows, o.ID, now); err != nil {
 			return err
 		}

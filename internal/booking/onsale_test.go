@@ -169,6 +169,11 @@ func TestValidateOnSale(t *testing.T) {
 		"no shows":        func(r *booking.OnSaleRequest) { r.MovieID = "" },
 		"movie and shows": func(r *booking.OnSaleRequest) { r.ShowIDs = []string{"s"} },
 		"pass ttl":        func(r *booking.OnSaleRequest) { r.PassTTL = -time.Minute },
+		// Unix ns in an int64 end in 2262: these would be stored as
+		// other times.
+		"opens in 2300":  func(r *booking.OnSaleRequest) { r.OpensAt = time.Date(2300, 1, 1, 0, 0, 0, 0, time.UTC) },
+		"closes in 9999": func(r *booking.OnSaleRequest) { r.ClosesAt = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC) },
+		"opens in 1000":  func(r *booking.OnSaleRequest) { r.OpensAt = time.Date(1000, 1, 1, 0, 0, 0, 0, time.UTC) },
 	} {
 		r := ok
 		edit(&r)

@@ -264,6 +264,8 @@ func testOnSaleChanges(t *testing.T, s store) {
 	}
 	_, err := booking.ExtendOnSaleStep(ctx, s.Store, fixed(onSaleT0), id, onSaleT0.Add(time.Hour))
 	wantCode(t, "extend to earlier", err, booking.EINVALID)
+	_, err = booking.ExtendOnSaleStep(ctx, s.Store, fixed(onSaleT0), id, time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC))
+	wantCode(t, "extend to 9999 (beyond Unix ns)", err, booking.EINVALID)
 	got = step("extend", func() (booking.OnSale, error) {
 		return booking.ExtendOnSaleStep(ctx, s.Store, fixed(onSaleT0), id, onSaleT0.Add(3*time.Hour))
 	})
