@@ -196,14 +196,20 @@ func SetOnSaleRateStep(ctx context.Context, st Transactor, clock func() time.Tim
 // CloseOnSaleStep ends the on-sale now: its shows need no pass and its
 // queue takes no one. Closing a closed on-sale changes nothing.
 func CloseOnSaleStep(ctx context.Context, st Transactor, clock func() time.Time, id string) (OnSale, error) {
-	o, err := changeOnSale(ctx, st, clock, id, func(_ Tx, o *OnSale, now time.Time) error {
-		o.ClosedAt, o.ClosesAt = now, now
-		return nil
+	var out OnSale
+	err := st.Atomically(ctx, clock, func(tx Tx) error {
+		o, err := tx.OnSaleByID(id)
+		if err != nil {
+			return err
+		}
+		out = o
+		if now := tx.Now(); !o.Closed(now) {
+			out.ClosedAt, out.ClosesAt = now, now
+			return tx.SetOnSale(out)
+		}
+		return nil // closed already: as it is
 	})
-	if errors.Is(err, ErrOnSaleClosed) {
-		return o, nil
-	}
-	return o, err
+	return out, err
 }
 
 // ExtendOnSaleStep moves the on-sale's closing to closesAt, later than

@@ -277,6 +277,9 @@ func testOnSaleChanges(t *testing.T, s store) {
 	if !got.ClosedAt.Equal(closeAt) || !got.ClosesAt.Equal(closeAt) {
 		t.Errorf("closed %+v, want closed and closing at %v", got, closeAt)
 	}
+	if again, err := booking.CloseOnSaleStep(ctx, s.Store, fixed(closeAt.Add(time.Second)), id); err != nil || again.ID != id || !again.ClosedAt.Equal(closeAt) {
+		t.Errorf("closing it again: %+v, %v; want it as it was closed at %v", again, err, closeAt)
+	}
 	_, err = booking.PauseOnSaleStep(ctx, s.Store, fixed(closeAt.Add(time.Second)), id)
 	wantErr(t, "pause a closed on-sale", err, booking.ErrOnSaleClosed)
 	_, err = booking.PauseOnSaleStep(ctx, s.Store, fixed(base), "nosuch")
