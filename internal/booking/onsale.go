@@ -278,6 +278,10 @@ type OnSaleRequest struct {
 	ShowIDs  []string
 }
 
+// MaxOnSaleShows is the most shows one on-sale covers: its creation is one
+// step that claims and opens each, and must fit in one transaction.
+const MaxOnSaleShows = 500
+
 // ValidateOnSale checks r before any store sees it and fills in its
 // defaults.
 func ValidateOnSale(r OnSaleRequest) (OnSaleRequest, error) {
@@ -311,8 +315,8 @@ func ValidateOnSale(r OnSaleRequest) (OnSaleRequest, error) {
 		f.add("show", "Choose a movie or the shows it covers.")
 	case r.MovieID != "" && len(r.ShowIDs) > 0:
 		f.add("show", "Choose a movie or shows, not both.")
-	case len(r.ShowIDs) > 500:
-		f.add("show", "An on-sale covers at most 500 shows.")
+	case len(r.ShowIDs) > MaxOnSaleShows:
+		f.add("show", "An on-sale covers at most %d shows.", MaxOnSaleShows)
 	}
 	if r.ID == "" || len(r.Key) < 16 {
 		f.add("name", "An on-sale needs an id and a key.")

@@ -117,6 +117,9 @@ func onSaleShows(tx Tx, r OnSaleRequest, now time.Time) ([]Show, error) {
 		if len(shows) == 0 {
 			return nil, InvalidFields{{Field: "movie", Message: "This movie has no show to come."}}
 		}
+		if len(shows) > MaxOnSaleShows {
+			return nil, InvalidFields{{Field: "movie", Message: fmt.Sprintf("This movie has %d shows to come, and an on-sale covers at most %d: choose its shows.", len(shows), MaxOnSaleShows)}}
+		}
 		return shows, nil
 	}
 	ids := slices.Clone(r.ShowIDs)

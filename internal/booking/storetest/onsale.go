@@ -21,6 +21,7 @@ var onSaleTests = []test{
 	{"CreateRace", testOnSaleCreateRace},
 	{"ExtendCoveredElsewhere", testOnSaleExtendCoveredElsewhere},
 	{"Changes", testOnSaleChanges},
+	{"MovieOfTooManyShows", testOnSaleMovieOfTooManyShows},
 	{"JoinWritesOneRow", testOnSaleJoinWritesOneRow},
 	{"Positions", testOnSalePositions},
 	{"PositionsSettle", testOnSalePositionsSettle},
@@ -117,6 +118,23 @@ func testOnSaleCreateCoversAndOpens(t *testing.T, s store) {
 	_, err = booking.CreateOnSaleStep(ctx, s.Store, fixed(base), r3)
 	if booking.ErrorCode(err) != booking.EINVALID || !strings.Contains(booking.ErrorMessage(err), "nosuchshow") {
 		t.Errorf("an unknown show: %v, want EINVALID naming it", err)
+	}
+}
+
+// testOnSaleMovieOfTooManyShows: an on-sale of a movie with more shows to
+// come than one on-sale covers is EINVALID, saying to choose its shows, and
+// opens none of them: its step must fit in one transaction.
+func testOnSaleMovieOfTooManyShows(t *testing.T, s store) {
+	ctx := context.Background()
+	shows := movieShows(t, s, booking.MaxOnSaleShows+1)
+	r := onSaleRequest("too many")
+	r.MovieID = shows[0].Movie.ID
+	_, err := booking.CreateOnSaleStep(ctx, s.Store, fixed(base), r)
+	if booking.ErrorCode(err) != booking.EINVALID || !strings.Contains(booking.ErrorMessage(err), "choose its shows") {
+		t.Fatalf("a movie of %d shows: %v, want EINVALID saying to choose its shows", len(shows), err)
+	}
+	if stored, _ := s.Show(ctx, shows[0].ID); !stored.SalesOpenAt.IsZero() {
+		t.Errorf("the refused on-sale opened a show at %v", stored.SalesOpenAt)
 	}
 }
 
