@@ -15,6 +15,7 @@ type Catalog struct {
 	store catalogStore
 	clock Clock
 	newID func() string
+	rules Rules // the seat rule's, for SaveShowPrices
 }
 
 // catalogStore is the part of the store port the catalog uses: its reads,
@@ -26,7 +27,7 @@ type catalogStore interface {
 
 // Catalog is the catalog of this service's store, on its clock.
 func (s *Service) Catalog() *Catalog {
-	return &Catalog{store: s.store, clock: s.clock, newID: s.newID}
+	return &Catalog{store: s.store, clock: s.clock, newID: s.newID, rules: s.rules}
 }
 
 // SaveTheatre validates t and stores it; a new theatre (ID empty) gets an

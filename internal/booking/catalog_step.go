@@ -3,6 +3,7 @@ package booking
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 )
 
@@ -179,6 +180,12 @@ var ErrShowPlanStale = &Error{Code: ECONFLICT, Message: "The screen's layout or 
 // layout or zone changed meanwhile is ErrShowPlanStale: the show is
 // planned again rather than stored with seats or a time of before.
 func CreateCatalogShowStep(ctx context.Context, st Transactor, clock func() time.Time, show Show, seats []Seat, plan *ShowPlanBasis) (Show, error) {
+	return createCatalogShow(ctx, st, clock, show, seats, plan, "")
+}
+
+// createCatalogShow is CreateCatalogShowStep, and with cardID
+// CreateCardShowStep.
+func createCatalogShow(ctx context.Context, st Transactor, clock func() time.Time, show Show, seats []Seat, plan *ShowPlanBasis, cardID string) (Show, error) {
 	if err := checkNewShow(show, seats); err != nil {
 		return Show{}, err
 	}
@@ -215,7 +222,39 @@ func CreateCatalogShowStep(ctx context.Context, st Transactor, clock func() time
 			return ErrShowPlanStale
 		}
 		out.Movie, out.Theatre, out.Screen = movie, theatre, screen.Name
-		return tx.InsertShow(out, seats)
+		if cardID == "" {
+			return tx.InsertShow(out, seats)
+		}
+		// The show copies the card and the types as they are now: an
+		// edit of either serialises on typesKey and runs before or after.
+		if err := tx.Serialize(typesKey(theatre.ID)); err != nil {
+			return err
+		}
+		card, err := tx.PriceCardByID(cardID)
+		if err != nil {
+			return err
+		}
+		if card.TheatreID != theatre.ID {
+			return InvalidFields{{Field: "card", Message: "Choose a price card of the screen's theatre."}}
+		}
+		types, err := tx.TicketTypes(theatre.ID)
+		if err != nil {
+			return err
+		}
+		p := ShowPrices{Types: TypesOf(types)}
+		cats := seatCategories(seats)
+		for _, c := range card.Cells {
+			if slices.Contains(cats, c.Category) {
+				p.Cells = append(p.Cells, c)
+			}
+		}
+		if err := checkShowPrices(p, seats); err != nil {
+			return errPriceCardUnfit(card.Name, err)
+		}
+		if err := tx.InsertShow(out, pricedSeats(seats, p)); err != nil {
+			return err
+		}
+		return tx.PutShowPrices(out.ID, theatre.ID, p)
 	})
 	if err != nil {
 		return Show{}, err

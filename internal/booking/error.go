@@ -40,6 +40,10 @@ var (
 	ErrPaymentNotFound = &Error{Code: ENOTFOUND, Message: "There is no such payment."}
 	ErrBookingNotFound = &Error{Code: ENOTFOUND, Message: "There is no such booking."}
 	ErrTheatreNotFound = &Error{Code: ENOTFOUND, Message: "There is no such theatre."}
+	// ErrPriceCardNotFound is a price card that is not there (SPEC §15).
+	ErrPriceCardNotFound = &Error{Code: ENOTFOUND, Message: "There is no such price card."}
+	// ErrTicketTypeNotFound is a ticket type the theatre does not have.
+	ErrTicketTypeNotFound = &Error{Code: ENOTFOUND, Message: "The theatre has no such ticket type."}
 	// ErrShowExists is CreateShow of an id that a show has already.
 	ErrShowExists = &Error{Code: EINVALID, Message: "A show with this id exists already."}
 	// ErrShowDeleted is CreateShow of the id of a show that was deleted:

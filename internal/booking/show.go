@@ -9,6 +9,10 @@ type Movie struct {
 	Rating     string // certificate, e.g. "UA"
 	RuntimeMin int
 	Language   string
+	// Rent is its rental terms (SPEC §17): the distributor's percent of
+	// the net per week of the run, as FormatRent writes them ("50,45,40");
+	// "" for none. Saving the movie keeps it; SetMovieRentStep sets it.
+	Rent string
 }
 
 // Theatre is where: a cinema with several screens.
@@ -19,6 +23,9 @@ type Theatre struct {
 	// TimeZone is the IANA zone its show times are given and shown in
 	// (Asia/Kolkata). Shows made before theatres had one have "".
 	TimeZone string
+	// TaxRate is the tax included in its prices (SPEC §17). Saving the
+	// theatre keeps it; SetTheatreTaxRateStep sets it.
+	TaxRate TaxRate
 }
 
 // Show is one screening of a movie in one screen of a theatre. Its seats are

@@ -19,10 +19,11 @@ type catalogTheatre struct {
 	Name     string `bson:"name"`
 	City     string `bson:"city"`
 	TimeZone string `bson:"time_zone"`
+	TaxRate  int    `bson:"tax_rate,omitempty"`
 }
 
 func (d catalogTheatre) theatre() booking.Theatre {
-	return booking.Theatre{ID: d.ID, Name: d.Name, City: d.City, TimeZone: d.TimeZone}
+	return booking.Theatre{ID: d.ID, Name: d.Name, City: d.City, TimeZone: d.TimeZone, TaxRate: booking.TaxRate(d.TaxRate)}
 }
 
 // catalogScreen is a document of the screens collection; shows carry a copy
@@ -46,10 +47,11 @@ type catalogMovie struct {
 	Rating     string `bson:"rating"`
 	RuntimeMin int    `bson:"runtime_min"`
 	Language   string `bson:"language"`
+	Rent       string `bson:"rent,omitempty"`
 }
 
 func (d catalogMovie) movie() booking.Movie {
-	return booking.Movie{ID: d.ID, Title: d.Title, Rating: d.Rating, RuntimeMin: d.RuntimeMin, Language: d.Language}
+	return booking.Movie{ID: d.ID, Title: d.Title, Rating: d.Rating, RuntimeMin: d.RuntimeMin, Language: d.Language, Rent: d.Rent}
 }
 
 // Theatre returns one theatre.

@@ -64,11 +64,13 @@ func countIn(t *tx, col, op string, filter bson.D) (int, error) {
 
 var upsertReplace = options.Replace().SetUpsert(true)
 
-// PutTheatre replaces the whole document, so a field an older version
-// wrote (rev) goes with the first save.
+// PutTheatre sets the theatre's fields the catalog's form edits, keeping
+// its tax rate (SetTheatreTaxRate), and drops a field an older version
+// wrote (rev).
 func (t *tx) PutTheatre(th booking.Theatre) error {
-	doc := catalogTheatre{ID: th.ID, Name: th.Name, City: th.City, TimeZone: th.TimeZone}
-	return replaceDoc(t, colTheatres, "upsert theatre", th.ID, doc)
+	return setDoc(t, colTheatres, "upsert theatre", th.ID, bson.D{
+		{Key: "name", Value: th.Name}, {Key: "city", Value: th.City}, {Key: "time_zone", Value: th.TimeZone},
+	}, bson.D{{Key: "rev", Value: ""}})
 }
 
 func (t *tx) CopyTheatreToShows(th booking.Theatre) error {
@@ -89,8 +91,11 @@ func (t *tx) CopyScreenToShows(sc booking.Screen) error {
 }
 
 func (t *tx) PutMovie(m booking.Movie) error {
-	doc := catalogMovie{ID: m.ID, Title: m.Title, Rating: m.Rating, RuntimeMin: m.RuntimeMin, Language: m.Language}
-	return replaceDoc(t, colMovies, "upsert movie", m.ID, doc)
+	// Its rental terms (SetMovieRent) stay.
+	return setDoc(t, colMovies, "upsert movie", m.ID, bson.D{
+		{Key: "title", Value: m.Title}, {Key: "rating", Value: m.Rating},
+		{Key: "runtime_min", Value: m.RuntimeMin}, {Key: "language", Value: m.Language},
+	}, nil)
 }
 
 func (t *tx) CopyMovieToShows(m booking.Movie) error {
@@ -113,6 +118,19 @@ func (t *tx) DeleteMovieRecord(id string) error { return deleteDoc(t, colMovies,
 // replaceDoc upserts doc as the whole document _id id of col.
 func replaceDoc(t *tx, col, op, id string, doc any) error {
 	if _, err := t.s.col(col).ReplaceOne(t.ctx, byID(id), doc, upsertReplace); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	return nil
+}
+
+// setDoc upserts document _id id of col, setting fields and unsetting
+// unset (nil for none).
+func setDoc(t *tx, col, op, id string, fields, unset bson.D) error {
+	update := bson.D{{Key: "$set", Value: fields}}
+	if len(unset) > 0 {
+		update = append(update, bson.E{Key: "$unset", Value: unset})
+	}
+	if _, err := t.s.col(col).UpdateOne(t.ctx, byID(id), update, options.UpdateOne().SetUpsert(true)); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
 	return nil

@@ -29,7 +29,7 @@ func (s *Store) Migrate(ctx context.Context) error {
 		defer cancel()
 	}
 	for _, name := range []string{colShows, colSeats, colHolds, colPayments, colBookings, colPaymentEvents, colSessions, colAdmins, colCallbacks,
-		colTheatres, colScreens, colMovies, colMigrations, colMail, colAddressGuards, colDeletedShows, colOutbound, colKeys, colOnSales, colQueue} {
+		colTheatres, colScreens, colMovies, colMigrations, colMail, colAddressGuards, colDeletedShows, colOutbound, colKeys, colOnSales, colQueue, colTicketTypes, colPriceCards, colShowPrices} {
 		err := s.db.CreateCollection(ctx, name)
 		if err != nil && !hasCode(err, codeNamespaceExists) {
 			return fmt.Errorf("mongo: migrate: create %s: %w", name, err)
@@ -73,6 +73,13 @@ func indexes() map[string][]mongo.IndexModel {
 			// theatre's shows are found by theatre_starts_at.)
 			idx("movie", bson.D{{Key: "movie.id", Value: 1}}),
 			idx("screen", bson.D{{Key: "screen_id", Value: 1}}),
+		},
+		// A theatre's cards, by name; a type a show copied stays.
+		colPriceCards: {
+			idx("theatre_name", bson.D{{Key: "theatre_id", Value: 1}, {Key: "name", Value: 1}}),
+		},
+		colShowPrices: {
+			idx("theatre_type", bson.D{{Key: "theatre_id", Value: 1}, {Key: "types.id", Value: 1}}),
 		},
 		colOnSales: {
 			// The open on-sales (each process reads them every 2 s), and

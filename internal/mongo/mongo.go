@@ -72,6 +72,14 @@ const (
 	colOnSales = "onsales"
 	// colQueue is the on-sales' queues: one document a join.
 	colQueue = "queue_entries"
+	// colTicketTypes has one document per theatre with types: its types
+	// in order (SPEC §15).
+	colTicketTypes = "ticket_types"
+	// colPriceCards are the theatres' price cards, each with its cells.
+	colPriceCards = "price_cards"
+	// colShowPrices has one document per show made with a price table:
+	// its types and cells, copied when it was made.
+	colShowPrices = "show_prices"
 )
 
 // Store is a booking.Store on a MongoDB replica set. It is safe for concurrent

@@ -203,6 +203,9 @@ func (t *tx) DeleteShowRecords(showID string) error {
 	if _, err := t.s.col(colShows).DeleteOne(t.ctx, byID(showID)); err != nil {
 		return fmt.Errorf("delete show: %w", err)
 	}
+	if _, err := t.s.col(colShowPrices).DeleteOne(t.ctx, byID(showID)); err != nil {
+		return fmt.Errorf("delete show prices: %w", err)
+	}
 	if _, err := t.s.col(colDeletedShows).UpdateOne(t.ctx, byID(showID),
 		bson.D{{Key: "$setOnInsert", Value: bson.D{{Key: "deleted", Value: true}}}}, options.UpdateOne().SetUpsert(true)); err != nil {
 		return fmt.Errorf("keep deleted show id: %w", err)

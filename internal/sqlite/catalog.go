@@ -11,17 +11,17 @@ import (
 // Theatre returns one theatre.
 func (s *Store) Theatre(ctx context.Context, id string) (booking.Theatre, error) {
 	var t booking.Theatre
-	err := s.read.QueryRowContext(ctx, `SELECT id, name, city, time_zone FROM theatres WHERE id = ?`, id).
-		Scan(&t.ID, &t.Name, &t.City, &t.TimeZone)
+	err := s.read.QueryRowContext(ctx, `SELECT id, name, city, time_zone, tax_rate FROM theatres WHERE id = ?`, id).
+		Scan(&t.ID, &t.Name, &t.City, &t.TimeZone, &t.TaxRate)
 	return t, wrapErr("theatre", notFound(err, booking.ErrTheatreNotFound))
 }
 
 // ListTheatres lists the theatres by name.
 func (s *Store) ListTheatres(ctx context.Context) ([]booking.Theatre, error) {
-	return listRows(ctx, s.read, "theatres", `SELECT id, name, city, time_zone FROM theatres ORDER BY name, id`, nil,
+	return listRows(ctx, s.read, "theatres", `SELECT id, name, city, time_zone, tax_rate FROM theatres ORDER BY name, id`, nil,
 		func(r *sql.Rows) (booking.Theatre, error) {
 			var t booking.Theatre
-			err := r.Scan(&t.ID, &t.Name, &t.City, &t.TimeZone)
+			err := r.Scan(&t.ID, &t.Name, &t.City, &t.TimeZone, &t.TaxRate)
 			return t, err
 		})
 }
@@ -47,17 +47,17 @@ func (s *Store) ListScreens(ctx context.Context, theatreID string) ([]booking.Sc
 // Movie returns one movie.
 func (s *Store) Movie(ctx context.Context, id string) (booking.Movie, error) {
 	var m booking.Movie
-	err := s.read.QueryRowContext(ctx, `SELECT id, title, rating, runtime_min, language FROM movies WHERE id = ?`, id).
-		Scan(&m.ID, &m.Title, &m.Rating, &m.RuntimeMin, &m.Language)
+	err := s.read.QueryRowContext(ctx, `SELECT id, title, rating, runtime_min, language, rent FROM movies WHERE id = ?`, id).
+		Scan(&m.ID, &m.Title, &m.Rating, &m.RuntimeMin, &m.Language, &m.Rent)
 	return m, wrapErr("movie", notFound(err, booking.ErrMovieNotFound))
 }
 
 // ListMovies lists the movies by title.
 func (s *Store) ListMovies(ctx context.Context) ([]booking.Movie, error) {
-	return listRows(ctx, s.read, "movies", `SELECT id, title, rating, runtime_min, language FROM movies ORDER BY title, id`, nil,
+	return listRows(ctx, s.read, "movies", `SELECT id, title, rating, runtime_min, language, rent FROM movies ORDER BY title, id`, nil,
 		func(r *sql.Rows) (booking.Movie, error) {
 			var m booking.Movie
-			err := r.Scan(&m.ID, &m.Title, &m.Rating, &m.RuntimeMin, &m.Language)
+			err := r.Scan(&m.ID, &m.Title, &m.Rating, &m.RuntimeMin, &m.Language, &m.Rent)
 			return m, err
 		})
 }

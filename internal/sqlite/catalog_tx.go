@@ -6,8 +6,8 @@ import "boxoffice/internal/booking"
 
 func (t *tx) TheatreByID(id string) (booking.Theatre, error) {
 	var th booking.Theatre
-	err := t.tx.QueryRowContext(t.ctx, `SELECT id, name, city, time_zone FROM theatres WHERE id = ?`, id).
-		Scan(&th.ID, &th.Name, &th.City, &th.TimeZone)
+	err := t.tx.QueryRowContext(t.ctx, `SELECT id, name, city, time_zone, tax_rate FROM theatres WHERE id = ?`, id).
+		Scan(&th.ID, &th.Name, &th.City, &th.TimeZone, &th.TaxRate)
 	return th, notFound(err, booking.ErrTheatreNotFound)
 }
 
@@ -20,8 +20,8 @@ func (t *tx) ScreenByID(id string) (booking.Screen, error) {
 
 func (t *tx) MovieByID(id string) (booking.Movie, error) {
 	var m booking.Movie
-	err := t.tx.QueryRowContext(t.ctx, `SELECT id, title, rating, runtime_min, language FROM movies WHERE id = ?`, id).
-		Scan(&m.ID, &m.Title, &m.Rating, &m.RuntimeMin, &m.Language)
+	err := t.tx.QueryRowContext(t.ctx, `SELECT id, title, rating, runtime_min, language, rent FROM movies WHERE id = ?`, id).
+		Scan(&m.ID, &m.Title, &m.Rating, &m.RuntimeMin, &m.Language, &m.Rent)
 	return m, notFound(err, booking.ErrMovieNotFound)
 }
 

@@ -95,5 +95,5 @@ func (t *tx) DeleteShowRecords(showID string) error {
 			return err
 		}
 	}
-	return nil
+	return deleteShowPrices(t, showID)
 }

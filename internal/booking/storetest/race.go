@@ -31,6 +31,7 @@ var raceTests = []test{
 	{"Extend", testRaceExtend},
 	{"Gaps", testRaceGaps},
 	{"RowRush", testRaceRowRush},
+	{"ShowPriceEdit", testRaceShowPriceEdit},
 }
 
 // raceTimeout bounds every race: a store that deadlocks fails, not hangs.

@@ -92,6 +92,7 @@ func Run(t *testing.T, h Harness) {
 		{"Drift", driftTests, true},
 		{"BestHold", bestHoldTests, true},
 		{"OnSale", onSaleTests, true},
+		{"Types", typeTests, true},
 		{"Race", raceTests, false},
 	}
 	for _, g := range groups {

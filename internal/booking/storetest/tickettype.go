@@ -1,0 +1,473 @@
+package storetest
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"boxoffice/internal/booking"
+)
+
+// typeTests are ticket types, price cards and shows' price tables (SPEC
+// §15).
+var typeTests = []test{
+	{"TypesInOrder", testTypesInOrder},
+	{"TypeRefused", testTypeRefused},
+	{"TypeInUseByCard", testTypeInUseByCard},
+	{"TypeInUseByShow", testTypeInUseByShow},
+	{"CardRules", testCardRules},
+	{"CardShowCopies", testCardShowCopies},
+	{"CardUnfitForScreen", testCardUnfitForScreen},
+	{"OldShowIsStandard", testOldShowIsStandard},
+	{"ShowPriceGains", testShowPriceGains},
+	{"ShowPriceChangeWhileHeld", testShowPriceChangeWhileHeld},
+	{"ShowPriceChangeWhilePaying", testShowPriceChangeWhilePaying},
+	{"TaxRateAndRent", testTaxRateAndRent},
+}
+
+var (
+	adultType  = booking.TicketType{ID: "adult", Name: "Adult", Online: true, BoxOffice: true}
+	childType  = booking.TicketType{ID: "child", Name: "Child", Note: "under 12", Accompanied: true, Online: true, BoxOffice: true}
+	compType   = booking.TicketType{ID: "comp", Name: "Comp", BoxOffice: true}
+	twoCatsLay = "C = Classic\nP = Prime\nA  CC\nB  PP\n"
+)
+
+// typesTheatre stores a theatre with a two-category screen and the types
+// adult, child and comp, and returns them.
+func typesTheatre(t *testing.T, s store) (booking.Theatre, booking.Screen) {
+	t.Helper()
+	ctx := context.Background()
+	th := booking.Theatre{ID: booking.NewID(), Name: "Typed", City: "Pune", TimeZone: "Asia/Kolkata"}
+	if err := s.SaveTheatre(ctx, th); err != nil {
+		t.Fatal(err)
+	}
+	sc := booking.Screen{ID: booking.NewID(), TheatreID: th.ID, Name: "Audi 1", Layout: twoCatsLay}
+	if err := s.SaveScreen(ctx, sc); err != nil {
+		t.Fatal(err)
+	}
+	for _, ty := range []booking.TicketType{adultType, childType, compType} {
+		if err := booking.SaveTicketTypeStep(ctx, s.Store, time.Now, th.ID, "", ty); err != nil {
+			t.Fatalf("SaveTicketTypeStep(%s): %v", ty.ID, err)
+		}
+	}
+	return th, sc
+}
+
+func ticketTypes(t *testing.T, s store, theatreID string) []booking.TicketType {
+	t.Helper()
+	var out []booking.TicketType
+	err := s.Atomically(context.Background(), time.Now, func(tx booking.Tx) (err error) {
+		out, err = tx.TicketTypes(theatreID)
+		return err
+	})
+	if err != nil {
+		t.Fatalf("TicketTypes: %v", err)
+	}
+	return out
+}
+
+func showPrices(t *testing.T, s store, showID string) booking.ShowPrices {
+	t.Helper()
+	var out booking.ShowPrices
+	err := s.Atomically(context.Background(), time.Now, func(tx booking.Tx) (err error) {
+		out, err = tx.ShowPrices(showID)
+		return err
+	})
+	if err != nil {
+		t.Fatalf("ShowPrices: %v", err)
+	}
+	return out
+}
+
+var fullCard = booking.PriceTable{
+	{Category: "Classic", Type: "adult", Price: 200_00},
+	{Category: "Classic", Type: "child", Price: 100_00},
+	{Category: "Classic", Type: "comp", Price: 0},
+	{Category: "Prime", Type: "adult", Price: 300_00},
+	{Category: "Prime", Type: "child", Price: 150_00},
+}
+
+func saveCard(t *testing.T, s store, th booking.Theatre, cells booking.PriceTable) booking.PriceCard {
+	t.Helper()
+	c := booking.PriceCard{ID: booking.NewID(), TheatreID: th.ID, Name: "Weekday", Cells: cells}
+	if err := booking.SavePriceCardStep(context.Background(), s.Store, time.Now, c, []string{"Classic", "Prime"}); err != nil {
+		t.Fatalf("SavePriceCardStep: %v", err)
+	}
+	return c
+}
+
+func testTypesInOrder(t *testing.T, s store) {
+	ctx := context.Background()
+	th, _ := typesTheatre(t, s)
+	same(t, "types as added", []booking.TicketType{adultType, childType, compType}, ticketTypes(t, s, th.ID))
+	if err := booking.MoveTicketTypeStep(ctx, s.Store, time.Now, th.ID, "comp", true); err != nil {
+		t.Fatal(err)
+	}
+	if err := booking.MoveTicketTypeStep(ctx, s.Store, time.Now, th.ID, "adult", true); err != nil { // first stays first
+		t.Fatal(err)
+	}
+	same(t, "types after comp moved up", []booking.TicketType{adultType, compType, childType}, ticketTypes(t, s, th.ID))
+	edited := childType
+	edited.Name, edited.Note, edited.DoorCheck = "Kid", "under 10", true
+	if err := booking.SaveTicketTypeStep(ctx, s.Store, time.Now, th.ID, "child", edited); err != nil {
+		t.Fatal(err)
+	}
+	same(t, "types after an edit", []booking.TicketType{adultType, compType, edited}, ticketTypes(t, s, th.ID))
+	if err := booking.DeleteTicketTypeStep(ctx, s.Store, time.Now, th.ID, "comp"); err != nil {
+		t.Fatalf("delete an unused type: %v", err)
+	}
+	same(t, "types after a deletion", []booking.TicketType{adultType, edited}, ticketTypes(t, s, th.ID))
+	wantErr(t, "delete a missing type", booking.DeleteTicketTypeStep(ctx, s.Store, time.Now, th.ID, "comp"), booking.ErrTicketTypeNotFound)
+	// A theatre without types sells the implicit standard.
+	other := booking.Theatre{ID: booking.NewID(), Name: "Plain", City: "Pune", TimeZone: "Asia/Kolkata"}
+	if err := s.SaveTheatre(ctx, other); err != nil {
+		t.Fatal(err)
+	}
+	same(t, "types of a theatre without", []booking.TicketType{booking.StandardType()}, booking.TypesOf(ticketTypes(t, s, other.ID)))
+}
+
+func testTypeRefused(t *testing.T, s store) {
+	ctx := context.Background()
+	th, _ := typesTheatre(t, s)
+	for name, ty := range map[string]booking.TicketType{
+		"standard":  {ID: "standard", Name: "Std", Online: true},
+		"taken":     {ID: "adult", Name: "Again", Online: true},
+		"bad id":    {ID: "Adult!", Name: "X", Online: true},
+		"nowhere":   {ID: "ghost", Name: "Ghost"},
+		"bidi note": {ID: "x", Name: "X", Note: "a\u202eb", Online: true},
+	} {
+		err := booking.SaveTicketTypeStep(ctx, s.Store, time.Now, th.ID, "", ty)
+		var f booking.InvalidFields
+		if !errors.As(err, &f) {
+			t.Errorf("%s: SaveTicketTypeStep = %v, want field errors", name, err)
+		}
+	}
+	same(t, "types after refusals", []booking.TicketType{adultType, childType, compType}, ticketTypes(t, s, th.ID))
+}
+
+func testTypeInUseByCard(t *testing.T, s store) {
+	ctx := context.Background()
+	th, _ := typesTheatre(t, s)
+	saveCard(t, s, th, fullCard)
+	wantCode(t, "delete a type a card prices", booking.DeleteTicketTypeStep(ctx, s.Store, time.Now, th.ID, "child"), booking.ECONFLICT)
+	online := compType
+	online.Online = true
+	wantCode(t, "change where a priced type is sold", booking.SaveTicketTypeStep(ctx, s.Store, time.Now, th.ID, "comp", online), booking.ECONFLICT)
+	renamed := childType
+	renamed.Name = "Young"
+	if err := booking.SaveTicketTypeStep(ctx, s.Store, time.Now, th.ID, "child", renamed); err != nil {
+		t.Errorf("rename a priced type: %v", err)
+	}
+	same(t, "types after the 409s", []booking.TicketType{adultType, renamed, compType}, ticketTypes(t, s, th.ID))
+}
+
+func testTypeInUseByShow(t *testing.T, s store) {
+	ctx := context.Background()
+	th, sc := typesTheatre(t, s)
+	card := saveCard(t, s, th, fullCard)
+	cardShow(t, s, th, sc, card.ID)
+	if err := booking.DeletePriceCardStep(ctx, s.Store, time.Now, card.ID); err != nil {
+		t.Fatalf("delete the card: %v", err)
+	}
+	wantCode(t, "delete a type a show sells", booking.DeleteTicketTypeStep(ctx, s.Store, time.Now, th.ID, "child"), booking.ECONFLICT)
+}
+
+// cardShow creates a show on sc with card cardID.
+func cardShow(t *testing.T, s store, th booking.Theatre, sc booking.Screen, cardID string) booking.Show {
+	t.Helper()
+	m := booking.Movie{ID: booking.NewID(), Title: "Priced", RuntimeMin: 100}
+	if err := s.SaveMovie(context.Background(), m); err != nil {
+		t.Fatal(err)
+	}
+	show, seats, err := booking.PlanShow(booking.NewID(), m, th, sc, later.In(time.UTC).Format(booking.LocalTimeLayout),
+		map[string]string{"Classic": "1", "Prime": "1"}, currency, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := booking.CreateCardShowStep(context.Background(), s.Store, time.Now, show, seats, nil, cardID)
+	if err != nil {
+		t.Fatalf("CreateCardShowStep: %v", err)
+	}
+	return out
+}
+
+func testCardRules(t *testing.T, s store) {
+	ctx := context.Background()
+	th, _ := typesTheatre(t, s)
+	cases := map[string]struct {
+		cells booking.PriceTable
+		field string
+	}{
+		"online zero": {append(fullCard[:4:4], booking.PriceCell{Category: "Prime", Type: "child", Price: 0}), booking.CellField("Prime", "child")},
+		"no online":   {booking.PriceTable{{Category: "Classic", Type: "adult", Price: 1}, {Category: "Prime", Type: "comp", Price: 0}, {Category: "Classic", Type: "comp", Price: 0}}, booking.CategoryField("Prime")},
+		"no type":     {append(fullCard[:5:5], booking.PriceCell{Category: "Prime", Type: "ghost", Price: 5}), booking.CellField("Prime", "ghost")},
+		"too dear":    {append(fullCard[:4:4], booking.PriceCell{Category: "Prime", Type: "child", Price: booking.MaxPrice + 1}), booking.CellField("Prime", "child")},
+	}
+	for name, c := range cases {
+		card := booking.PriceCard{ID: booking.NewID(), TheatreID: th.ID, Name: name, Cells: c.cells}
+		err := booking.SavePriceCardStep(ctx, s.Store, time.Now, card, []string{"Classic", "Prime"})
+		var f booking.InvalidFields
+		if !errors.As(err, &f) || f.For(c.field) == "" {
+			t.Errorf("%s: SavePriceCardStep = %v, want a field error on %s", name, err, c.field)
+		}
+	}
+	// A valid card is stored in the grid's order, and read back.
+	shuffled := booking.PriceTable{fullCard[4], fullCard[2], fullCard[0], fullCard[3], fullCard[1]}
+	card := saveCard(t, s, th, shuffled)
+	var got []booking.PriceCard
+	err := s.Atomically(ctx, time.Now, func(tx booking.Tx) (err error) {
+		got, err = tx.PriceCards(th.ID)
+		return err
+	})
+	card.Cells = fullCard
+	if diff := cmp.Diff([]booking.PriceCard{card}, got); err != nil || diff != "" {
+		t.Errorf("PriceCards (%v) (-want +got):\n%s", err, diff)
+	}
+	if err := booking.DeletePriceCardStep(ctx, s.Store, time.Now, card.ID); err != nil {
+		t.Fatal(err)
+	}
+	wantErr(t, "delete it again", booking.DeletePriceCardStep(ctx, s.Store, time.Now, card.ID), booking.ErrPriceCardNotFound)
+}
+
+func testCardShowCopies(t *testing.T, s store) {
+	ctx := context.Background()
+	th, sc := typesTheatre(t, s)
+	card := saveCard(t, s, th, fullCard)
+	show := cardShow(t, s, th, sc, card.ID)
+	want := booking.ShowPrices{Types: []booking.TicketType{adultType, childType, compType}, Cells: fullCard}
+	same(t, "the show's table", want, showPrices(t, s, show.ID))
+	// Each seat costs its category's lowest online price.
+	for _, seat := range getSeats(t, s, show.ID) {
+		if wantP := map[string]booking.Money{"Classic": 100_00, "Prime": 150_00}[seat.Category]; seat.Price != wantP {
+			t.Errorf("seat %s costs %d, want %d", seat.ID, seat.Price, wantP)
+		}
+	}
+	// Later edits of the type and the card change new shows only.
+	renamed := childType
+	renamed.Name = "Kid"
+	if err := booking.SaveTicketTypeStep(ctx, s.Store, time.Now, th.ID, "child", renamed); err != nil {
+		t.Fatal(err)
+	}
+	same(t, "the show's table after the type's edit", want, showPrices(t, s, show.ID))
+}
+
+func testCardUnfitForScreen(t *testing.T, s store) {
+	ctx := context.Background()
+	th, _ := typesTheatre(t, s)
+	card := saveCard(t, s, th, fullCard)
+	sc := booking.Screen{ID: booking.NewID(), TheatreID: th.ID, Name: "Gold", Layout: "R = Recliner\nA  RR\n"}
+	if err := s.SaveScreen(ctx, sc); err != nil {
+		t.Fatal(err)
+	}
+	m := booking.Movie{ID: booking.NewID(), Title: "Priced", RuntimeMin: 100}
+	if err := s.SaveMovie(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	show, seats, err := booking.PlanShow(booking.NewID(), m, th, sc, later.Format(booking.LocalTimeLayout), map[string]string{"Recliner": "1"}, currency, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = booking.CreateCardShowStep(ctx, s.Store, time.Now, show, seats, nil, card.ID)
+	var f booking.InvalidFields
+	if !errors.As(err, &f) || f.For("card") == "" {
+		t.Errorf("a card without the screen's category: %v, want a field error on card", err)
+	}
+	if _, err := s.Show(ctx, show.ID); !errors.Is(err, booking.ErrShowNotFound) {
+		t.Errorf("the refused show was stored: %v", err)
+	}
+}
+
+// testOldShowIsStandard: a show stored without a table sells the implicit
+// standard type at its seats' prices.
+func testOldShowIsStandard(t *testing.T, s store) {
+	show, seats := newShow(t, s, 2, 2, later)
+	stored := showPrices(t, s, show.ID)
+	if stored.Stored() {
+		t.Fatalf("a show made without a table has one: %+v", stored)
+	}
+	want := booking.ShowPrices{Types: []booking.TicketType{booking.StandardType()}, Cells: booking.PriceTable{
+		{Category: "Classic", Type: "standard", Price: classicPrice}, {Category: "Prime", Type: "standard", Price: primePrice}}}
+	same(t, "the implicit table", want, booking.ShowPricesOf(stored, booking.Categories(seats)))
+}
+
+func standardTable(classic, prime booking.Money) booking.ShowPrices {
+	return booking.ShowPrices{Types: []booking.TicketType{booking.StandardType()}, Cells: booking.PriceTable{
+		{Category: "Classic", Type: "standard", Price: classic}, {Category: "Prime", Type: "standard", Price: prime}}}
+}
+
+// testShowPriceGains: while a seat is held, a show's table may gain a type
+// and prices in cells not offered.
+func testShowPriceGains(t *testing.T, s store) {
+	ctx := context.Background()
+	show, _ := newShow(t, s, 2, 2, later)
+	m := at(time.Minute)
+	hold(t, s, show.ID, "o1", m, "A1")
+	more := standardTable(classicPrice, primePrice)
+	more.Types = append(more.Types, compType)
+	more.Cells = append(more.Cells, booking.PriceCell{Category: "Classic", Type: "comp", Price: 0})
+	if err := booking.SaveShowPricesStep(ctx, s.Store, m.Clock(), m.Rules, show.ID, more); err != nil {
+		t.Fatalf("gain a type while held: %v", err)
+	}
+	more.Cells = more.Cells.Sorted([]string{"Classic", "Prime"}, more.Types)
+	same(t, "the table gained (in the grid's order)", more, showPrices(t, s, show.ID))
+	// The copied types stay as they are.
+	changed := more
+	changed.Types = []booking.TicketType{{ID: "standard", Name: "Renamed", Online: true, BoxOffice: true}, compType}
+	wantCode(t, "rename a copied type", booking.SaveShowPricesStep(ctx, s.Store, m.Clock(), m.Rules, show.ID, changed), booking.EINVALID)
+}
+
+func testShowPriceChangeWhileHeld(t *testing.T, s store) {
+	ctx := context.Background()
+	show, _ := newShow(t, s, 2, 2, later)
+	m := at(time.Minute)
+	hold(t, s, show.ID, "o1", m, "B1")
+	dearer := standardTable(classicPrice, primePrice+100)
+	wantCode(t, "change an offered price while held", booking.SaveShowPricesStep(ctx, s.Store, m.Clock(), m.Rules, show.ID, dearer), booking.ECONFLICT)
+	if showPrices(t, s, show.ID).Stored() {
+		t.Error("the refused edit stored a table")
+	}
+	removed := standardTable(classicPrice, primePrice)
+	removed.Cells = removed.Cells[:1]
+	removed.Types = append(removed.Types, compType)
+	removed.Cells = append(removed.Cells, booking.PriceCell{Category: "Prime", Type: "comp", Price: 0})
+	err := booking.SaveShowPricesStep(ctx, s.Store, m.Clock(), m.Rules, show.ID, removed)
+	if booking.ErrorCode(err) != booking.EINVALID && booking.ErrorCode(err) != booking.ECONFLICT {
+		t.Errorf("remove an offered price while held: %v, want 409 (or 422: Prime is not online)", err)
+	}
+	// Once the lock lapses (no payment), the change goes through and the
+	// seats cost the new price.
+	after := at(time.Minute + ttl)
+	if err := booking.SaveShowPricesStep(ctx, s.Store, after.Clock(), after.Rules, show.ID, dearer); err != nil {
+		t.Fatalf("change once the hold lapsed: %v", err)
+	}
+	for _, seat := range getSeats(t, s, show.ID) {
+		if seat.Category == "Prime" && seat.Price != primePrice+100 {
+			t.Errorf("seat %s costs %d after the change, want %d", seat.ID, seat.Price, primePrice+100)
+		}
+	}
+}
+
+func testShowPriceChangeWhilePaying(t *testing.T, s store) {
+	ctx := context.Background()
+	show, _ := newShow(t, s, 2, 2, later)
+	m := at(time.Minute)
+	h := hold(t, s, show.ID, "o1", m, "A1")
+	pay(t, s, h, m)
+	after := at(time.Minute + ttl + time.Second) // the lock lapsed; the payment is pending
+	wantCode(t, "change an offered price while paying", booking.SaveShowPricesStep(ctx, s.Store, after.Clock(), after.Rules, show.ID,
+		standardTable(classicPrice+1, primePrice)), booking.ECONFLICT)
+}
+
+func testTaxRateAndRent(t *testing.T, s store) {
+	ctx := context.Background()
+	th, _ := typesTheatre(t, s)
+	if err := booking.SetTheatreTaxRateStep(ctx, s.Store, time.Now, th.ID, 1250); err != nil {
+		t.Fatal(err)
+	}
+	// Saving the theatre from its form keeps the rate.
+	th.Name = "Typed Again"
+	if err := s.SaveTheatre(ctx, th); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Theatre(ctx, th.ID); err != nil || got.TaxRate != 1250 || got.Name != th.Name {
+		t.Errorf("Theatre = %+v, %v; want the rate 1250 and the new name", got, err)
+	}
+	m := booking.Movie{ID: booking.NewID(), Title: "Rented", RuntimeMin: 90}
+	if err := s.SaveMovie(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	if err := booking.SetMovieRentStep(ctx, s.Store, time.Now, m.ID, []int{50, 45, 40}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveMovie(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Movie(ctx, m.ID); err != nil || got.Rent != "50,45,40" {
+		t.Errorf("Movie = %+v, %v; want the rent 50,45,40", got, err)
+	}
+}
+
+// priceWatcher is the store, whose steps record the price of each seat
+// they read with SeatsOf in their last run.
+type priceWatcher struct {
+	booking.Store
+	mu   sync.Mutex
+	seen map[string]booking.Money
+}
+
+type watchedTx struct {
+	booking.Tx
+	w *priceWatcher
+}
+
+func (w *priceWatcher) Atomically(ctx context.Context, clock func() time.Time, step func(booking.Tx) error) error {
+	return w.Store.Atomically(ctx, clock, func(tx booking.Tx) error {
+		w.mu.Lock()
+		w.seen = map[string]booking.Money{}
+		w.mu.Unlock()
+		return step(watchedTx{tx, w})
+	})
+}
+
+func (t watchedTx) SeatsOf(showID string, ids []string, wholeRows bool) ([]booking.Seat, error) {
+	seats, err := t.Tx.SeatsOf(showID, ids, wholeRows)
+	t.w.mu.Lock()
+	for _, s := range seats {
+		t.w.seen[s.ID] = s.Price
+	}
+	t.w.mu.Unlock()
+	return seats, err
+}
+
+// testRaceShowPriceEdit: a change of an offered price racing a hold of the
+// show is 409, or comes before the hold (which then reads the new price):
+// never after a hold it did not see.
+func testRaceShowPriceEdit(t *testing.T, s store) {
+	ctx, cancel := context.WithTimeout(context.Background(), raceTimeout)
+	defer cancel()
+	m := at(time.Minute)
+	for i := range sized(30, 8) {
+		show, _ := newShow(t, s, 2, 2, later)
+		w := &priceWatcher{Store: s.Store}
+		newPrice := classicPrice + booking.Money(i+1)
+		var holdErr, editErr error
+		start := make(chan struct{})
+		var wg sync.WaitGroup
+		steps := []func(){
+			func() {
+				holdErr = booking.HoldSeatsStep(ctx, w, m.Clock(), newHold(show.ID, "o1", m, "A1"), m.Rules)
+			},
+			func() {
+				editErr = booking.SaveShowPricesStep(ctx, s.Store, m.Clock(), m.Rules, show.ID, standardTable(newPrice, primePrice))
+			},
+		}
+		if i%2 == 1 {
+			steps[0], steps[1] = steps[1], steps[0]
+		}
+		for _, step := range steps {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				step()
+			}()
+		}
+		close(start)
+		wg.Wait()
+		if holdErr != nil {
+			t.Fatalf("round %d: the hold failed: %v", i, holdErr)
+		}
+		switch {
+		case editErr == nil && w.seen["A1"] != newPrice:
+			t.Fatalf("round %d: the edit succeeded after a hold that read the price %d", i, w.seen["A1"])
+		case editErr != nil && booking.ErrorCode(editErr) != booking.ECONFLICT:
+			t.Fatalf("round %d: the edit: %v, want success or 409", i, editErr)
+		case editErr != nil && w.seen["A1"] != classicPrice:
+			t.Fatalf("round %d: the edit was refused, yet the hold read the price %d", i, w.seen["A1"])
+		}
+	}
+}

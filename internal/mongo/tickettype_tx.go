@@ -1,0 +1,183 @@
+package mongo
+
+import (
+	"fmt"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"boxoffice/internal/booking"
+)
+
+// The steps' reads and writes of ticket types, price cards and shows'
+// price tables (booking.TypesTx). A theatre's types are one document
+// (colTicketTypes, _id the theatre's id), in order; a card is one document
+// with its cells; a show's table and copied types are one document
+// (colShowPrices, _id the show's id), written with the show.
+
+type typeDoc struct {
+	ID          string `bson:"id"`
+	Name        string `bson:"name"`
+	Note        string `bson:"note"`
+	DoorCheck   bool   `bson:"door_check"`
+	Accompanied bool   `bson:"accompanied"`
+	Online      bool   `bson:"online"`
+	BoxOffice   bool   `bson:"box_office"`
+}
+
+type cellDoc struct {
+	Category string `bson:"category"`
+	Type     string `bson:"type"`
+	Price    int64  `bson:"price"`
+}
+
+// theatreTypesDoc is a document of colTicketTypes.
+type theatreTypesDoc struct {
+	ID    string    `bson:"_id"` // the theatre's id
+	Types []typeDoc `bson:"types"`
+}
+
+// priceCardDoc is a document of colPriceCards.
+type priceCardDoc struct {
+	ID        string    `bson:"_id"`
+	TheatreID string    `bson:"theatre_id"`
+	Name      string    `bson:"name"`
+	Cells     []cellDoc `bson:"cells"`
+}
+
+// showPricesDoc is a document of colShowPrices.
+type showPricesDoc struct {
+	ID        string    `bson:"_id"` // the show's id
+	TheatreID string    `bson:"theatre_id"`
+	Types     []typeDoc `bson:"types"`
+	Cells     []cellDoc `bson:"cells"`
+}
+
+func toTypeDocs(types []booking.TicketType) []typeDoc {
+	out := make([]typeDoc, len(types))
+	for i, t := range types {
+		out[i] = typeDoc{ID: t.ID, Name: t.Name, Note: t.Note, DoorCheck: t.DoorCheck, Accompanied: t.Accompanied, Online: t.Online, BoxOffice: t.BoxOffice}
+	}
+	return out
+}
+
+func fromTypeDocs(docs []typeDoc) []booking.TicketType {
+	out := make([]booking.TicketType, len(docs))
+	for i, d := range docs {
+		out[i] = booking.TicketType{ID: d.ID, Name: d.Name, Note: d.Note, DoorCheck: d.DoorCheck, Accompanied: d.Accompanied, Online: d.Online, BoxOffice: d.BoxOffice}
+	}
+	return out
+}
+
+func toCellDocs(cells booking.PriceTable) []cellDoc {
+	out := make([]cellDoc, len(cells))
+	for i, c := range cells {
+		out[i] = cellDoc{Category: c.Category, Type: c.Type, Price: int64(c.Price)}
+	}
+	return out
+}
+
+func fromCellDocs(docs []cellDoc) booking.PriceTable {
+	out := make(booking.PriceTable, len(docs))
+	for i, d := range docs {
+		out[i] = booking.PriceCell{Category: d.Category, Type: d.Type, Price: booking.Money(d.Price)}
+	}
+	return out
+}
+
+func (d priceCardDoc) card() booking.PriceCard {
+	return booking.PriceCard{ID: d.ID, TheatreID: d.TheatreID, Name: d.Name, Cells: fromCellDocs(d.Cells)}
+}
+
+func (t *tx) TicketTypes(theatreID string) ([]booking.TicketType, error) {
+	var d theatreTypesDoc
+	err := t.s.col(colTicketTypes).FindOne(t.ctx, byID(theatreID)).Decode(&d)
+	switch err := noDoc(err, booking.ErrTicketTypeNotFound, "read ticket types"); {
+	case err == booking.ErrTicketTypeNotFound:
+		return []booking.TicketType{}, nil
+	case err != nil:
+		return nil, err
+	}
+	return fromTypeDocs(d.Types), nil
+}
+
+func (t *tx) PutTicketTypes(theatreID string, types []booking.TicketType) error {
+	return replaceDoc(t, colTicketTypes, "put ticket types", theatreID, theatreTypesDoc{ID: theatreID, Types: toTypeDocs(types)})
+}
+
+func (t *tx) PriceCards(theatreID string) ([]booking.PriceCard, error) {
+	cur, err := t.s.col(colPriceCards).Find(t.ctx, bson.D{{Key: "theatre_id", Value: theatreID}},
+		options.Find().SetSort(bson.D{{Key: "name", Value: 1}, {Key: "_id", Value: 1}}))
+	if err != nil {
+		return nil, fmt.Errorf("read price cards: %w", err)
+	}
+	var docs []priceCardDoc
+	if err := cur.All(t.ctx, &docs); err != nil {
+		return nil, fmt.Errorf("read price cards: %w", err)
+	}
+	out := make([]booking.PriceCard, 0, len(docs))
+	for _, d := range docs {
+		out = append(out, d.card())
+	}
+	return out, nil
+}
+
+func (t *tx) PriceCardByID(id string) (booking.PriceCard, error) {
+	var d priceCardDoc
+	if err := t.s.col(colPriceCards).FindOne(t.ctx, byID(id)).Decode(&d); err != nil {
+		return booking.PriceCard{}, noDoc(err, booking.ErrPriceCardNotFound, "read price card")
+	}
+	return d.card(), nil
+}
+
+func (t *tx) PutPriceCard(c booking.PriceCard) error {
+	return replaceDoc(t, colPriceCards, "put price card", c.ID, priceCardDoc{ID: c.ID, TheatreID: c.TheatreID, Name: c.Name, Cells: toCellDocs(c.Cells)})
+}
+
+func (t *tx) DeletePriceCardRecord(id string) error {
+	return deleteDoc(t, colPriceCards, "delete price card", id)
+}
+
+func (t *tx) CountShowsWithType(theatreID, typeID string) (int, error) {
+	return countIn(t, colShowPrices, "count shows with type", bson.D{{Key: "theatre_id", Value: theatreID}, {Key: "types.id", Value: typeID}})
+}
+
+func (t *tx) ShowPrices(showID string) (booking.ShowPrices, error) {
+	var d showPricesDoc
+	err := t.s.col(colShowPrices).FindOne(t.ctx, byID(showID)).Decode(&d)
+	switch err := noDoc(err, booking.ErrShowNotFound, "read show prices"); {
+	case err == booking.ErrShowNotFound:
+		return booking.ShowPrices{}, nil
+	case err != nil:
+		return booking.ShowPrices{}, err
+	}
+	return booking.ShowPrices{Types: fromTypeDocs(d.Types), Cells: fromCellDocs(d.Cells)}, nil
+}
+
+func (t *tx) PutShowPrices(showID, theatreID string, p booking.ShowPrices) error {
+	return replaceDoc(t, colShowPrices, "put show prices", showID,
+		showPricesDoc{ID: showID, TheatreID: theatreID, Types: toTypeDocs(p.Types), Cells: toCellDocs(p.Cells)})
+}
+
+func (t *tx) SetCategoryPrice(showID, cat string, price booking.Money) error {
+	_, err := t.s.col(colSeats).UpdateMany(t.ctx, bson.D{{Key: "show_id", Value: showID}, {Key: "category", Value: cat}},
+		bson.D{{Key: "$set", Value: bson.D{{Key: "price", Value: int64(price)}}}})
+	if err != nil {
+		return fmt.Errorf("set category price: %w", err)
+	}
+	return nil
+}
+
+func (t *tx) SetTheatreTaxRate(theatreID string, rate booking.TaxRate) error {
+	if _, err := t.s.col(colTheatres).UpdateOne(t.ctx, byID(theatreID), bson.D{{Key: "$set", Value: bson.D{{Key: "tax_rate", Value: int(rate)}}}}); err != nil {
+		return fmt.Errorf("set tax rate: %w", err)
+	}
+	return nil
+}
+
+func (t *tx) SetMovieRent(movieID, rent string) error {
+	if _, err := t.s.col(colMovies).UpdateOne(t.ctx, byID(movieID), bson.D{{Key: "$set", Value: bson.D{{Key: "rent", Value: rent}}}}); err != nil {
+		return fmt.Errorf("set rent: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,165 @@
+package sqlite
+
+import (
+	"database/sql"
+
+	"boxoffice/internal/booking"
+)
+
+// The steps' reads and writes of ticket types, price cards and shows'
+// price tables (booking.TypesTx). A list is replaced whole: its rows are
+// deleted and inserted again in order (position).
+
+const typeColumns = `id, name, note, door_check, accompanied, online, box_office`
+
+func scanType(r interface{ Scan(...any) error }) (booking.TicketType, error) {
+	var t booking.TicketType
+	err := r.Scan(&t.ID, &t.Name, &t.Note, &t.DoorCheck, &t.Accompanied, &t.Online, &t.BoxOffice)
+	return t, err
+}
+
+func scanCell(r interface{ Scan(...any) error }) (booking.PriceCell, error) {
+	var c booking.PriceCell
+	err := r.Scan(&c.Category, &c.Type, &c.Price)
+	return c, err
+}
+
+func (t *tx) TicketTypes(theatreID string) ([]booking.TicketType, error) {
+	return listRows(t.ctx, t.tx, "ticket types", `SELECT `+typeColumns+` FROM ticket_types WHERE theatre_id = ? ORDER BY position`,
+		[]any{theatreID}, func(r *sql.Rows) (booking.TicketType, error) { return scanType(r) })
+}
+
+func (t *tx) PutTicketTypes(theatreID string, types []booking.TicketType) error {
+	if _, err := t.tx.ExecContext(t.ctx, `DELETE FROM ticket_types WHERE theatre_id = ?`, theatreID); err != nil {
+		return err
+	}
+	for i, ty := range types {
+		if _, err := t.tx.ExecContext(t.ctx, `INSERT INTO ticket_types (theatre_id, position, `+typeColumns+`)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, theatreID, i, ty.ID, ty.Name, ty.Note, ty.DoorCheck, ty.Accompanied, ty.Online, ty.BoxOffice); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t *tx) cardCells(cardID string) (booking.PriceTable, error) {
+	return listRows(t.ctx, t.tx, "price card cells", `SELECT category, type_id, price FROM price_card_cells WHERE card_id = ? ORDER BY position`,
+		[]any{cardID}, func(r *sql.Rows) (booking.PriceCell, error) { return scanCell(r) })
+}
+
+func (t *tx) PriceCards(theatreID string) ([]booking.PriceCard, error) {
+	cards, err := listRows(t.ctx, t.tx, "price cards", `SELECT id, theatre_id, name FROM price_cards WHERE theatre_id = ? ORDER BY name, id`,
+		[]any{theatreID}, func(r *sql.Rows) (booking.PriceCard, error) {
+			var c booking.PriceCard
+			err := r.Scan(&c.ID, &c.TheatreID, &c.Name)
+			return c, err
+		})
+	if err != nil {
+		return nil, err
+	}
+	for i := range cards {
+		if cards[i].Cells, err = t.cardCells(cards[i].ID); err != nil {
+			return nil, err
+		}
+	}
+	return cards, nil
+}
+
+func (t *tx) PriceCardByID(id string) (booking.PriceCard, error) {
+	var c booking.PriceCard
+	err := t.tx.QueryRowContext(t.ctx, `SELECT id, theatre_id, name FROM price_cards WHERE id = ?`, id).Scan(&c.ID, &c.TheatreID, &c.Name)
+	if err != nil {
+		return c, notFound(err, booking.ErrPriceCardNotFound)
+	}
+	c.Cells, err = t.cardCells(id)
+	return c, err
+}
+
+func (t *tx) PutPriceCard(c booking.PriceCard) error {
+	if err := t.DeletePriceCardRecord(c.ID); err != nil {
+		return err
+	}
+	if _, err := t.tx.ExecContext(t.ctx, `INSERT INTO price_cards (id, theatre_id, name) VALUES (?, ?, ?)`, c.ID, c.TheatreID, c.Name); err != nil {
+		return err
+	}
+	for i, cell := range c.Cells {
+		if _, err := t.tx.ExecContext(t.ctx, `INSERT INTO price_card_cells (card_id, position, category, type_id, price) VALUES (?, ?, ?, ?, ?)`,
+			c.ID, i, cell.Category, cell.Type, cell.Price); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t *tx) DeletePriceCardRecord(id string) error {
+	for _, q := range []string{`DELETE FROM price_card_cells WHERE card_id = ?`, `DELETE FROM price_cards WHERE id = ?`} {
+		if _, err := t.tx.ExecContext(t.ctx, q, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t *tx) CountShowsWithType(theatreID, typeID string) (int, error) {
+	var n int
+	err := t.tx.QueryRowContext(t.ctx, `SELECT count(*) FROM show_types WHERE theatre_id = ? AND id = ?`, theatreID, typeID).Scan(&n)
+	return n, err
+}
+
+func (t *tx) ShowPrices(showID string) (booking.ShowPrices, error) {
+	var p booking.ShowPrices
+	var err error
+	p.Types, err = listRows(t.ctx, t.tx, "show types", `SELECT `+typeColumns+` FROM show_types WHERE show_id = ? ORDER BY position`,
+		[]any{showID}, func(r *sql.Rows) (booking.TicketType, error) { return scanType(r) })
+	if err != nil {
+		return p, err
+	}
+	p.Cells, err = listRows(t.ctx, t.tx, "show prices", `SELECT category, type_id, price FROM show_prices WHERE show_id = ? ORDER BY position`,
+		[]any{showID}, func(r *sql.Rows) (booking.PriceCell, error) { return scanCell(r) })
+	return p, err
+}
+
+func (t *tx) PutShowPrices(showID, theatreID string, p booking.ShowPrices) error {
+	if err := deleteShowPrices(t, showID); err != nil {
+		return err
+	}
+	for i, ty := range p.Types {
+		if _, err := t.tx.ExecContext(t.ctx, `INSERT INTO show_types (show_id, theatre_id, position, `+typeColumns+`)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, showID, theatreID, i, ty.ID, ty.Name, ty.Note, ty.DoorCheck, ty.Accompanied, ty.Online, ty.BoxOffice); err != nil {
+			return err
+		}
+	}
+	for i, c := range p.Cells {
+		if _, err := t.tx.ExecContext(t.ctx, `INSERT INTO show_prices (show_id, position, category, type_id, price) VALUES (?, ?, ?, ?, ?)`,
+			showID, i, c.Category, c.Type, c.Price); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// deleteShowPrices deletes a show's table and types (replaced, or with
+// the show).
+func deleteShowPrices(t *tx, showID string) error {
+	for _, q := range []string{`DELETE FROM show_types WHERE show_id = ?`, `DELETE FROM show_prices WHERE show_id = ?`} {
+		if _, err := t.tx.ExecContext(t.ctx, q, showID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t *tx) SetCategoryPrice(showID, cat string, price booking.Money) error {
+	_, err := t.tx.ExecContext(t.ctx, `UPDATE seats SET price = ? WHERE show_id = ? AND category = ?`, price, showID, cat)
+	return err
+}
+
+func (t *tx) SetTheatreTaxRate(theatreID string, rate booking.TaxRate) error {
+	_, err := t.tx.ExecContext(t.ctx, `UPDATE theatres SET tax_rate = ? WHERE id = ?`, rate, theatreID)
+	return err
+}
+
+func (t *tx) SetMovieRent(movieID, rent string) error {
+	_, err := t.tx.ExecContext(t.ctx, `UPDATE movies SET rent = ? WHERE id = ?`, rent, movieID)
+	return err
+}
