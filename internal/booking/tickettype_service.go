@@ -200,7 +200,7 @@ func (c *Catalog) ShowPricing(ctx context.Context, showID string) (ShowPricing, 
 		if err != nil {
 			return err
 		}
-		sortByPlace(seats)
+		SortSeatsByPlace(seats)
 		stored, err := tx.ShowPrices(showID)
 		if err != nil {
 			return err

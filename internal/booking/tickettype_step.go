@@ -267,7 +267,7 @@ func SaveShowPricesStep(ctx context.Context, st Transactor, clock func() time.Ti
 		if err != nil {
 			return err
 		}
-		sortByPlace(seats)
+		SortSeatsByPlace(seats)
 		stored, err := tx.ShowPrices(showID)
 		if err != nil {
 			return err
@@ -383,9 +383,9 @@ func SetMovieRentStep(ctx context.Context, st Transactor, clock func() time.Time
 	})
 }
 
-// sortByPlace sorts seats in map order: from the screen, then left to
+// SortSeatsByPlace sorts seats in map order: from the screen, then left to
 // right.
-func sortByPlace(seats []Seat) {
+func SortSeatsByPlace(seats []Seat) {
 	slices.SortFunc(seats, func(a, b Seat) int {
 		if a.GridRow != b.GridRow {
 			return a.GridRow - b.GridRow
