@@ -250,9 +250,10 @@ func CreateCardShowStep(ctx context.Context, st Transactor, clock func() time.Ti
 
 // SaveShowPricesStep replaces a show's price table and types with want
 // (SPEC §15): always allowed when it only adds types and prices in cells
-// that were not offered; changing or removing an offered price, or what a
-// seat of a category costs at the least, is ErrInUse while a seat of the
-// show is locked live under rules or a hold of it has a payment pending.
+// that were not offered; changing or removing an offered price is
+// ErrInUse while a seat of the show is locked live under rules or a hold
+// of it has a payment pending. Each seat then costs its category's lowest
+// online price (a hold keeps the amount it was made at).
 // want must keep the show's types as they are (a show's copies do not
 // follow its theatre's) and may add others. It writes every seat of the
 // show when it changes an offered price, so that a hold racing it in
@@ -291,7 +292,6 @@ func SaveShowPricesStep(ctx context.Context, st Transactor, clock func() time.Ti
 		for _, cat := range Categories(seats) {
 			if low, ok := want.Cells.LowestOnline(cat.Name, want.Types); ok && low != cat.Price {
 				newPrice[cat.Name] = low
-				changed = true
 			}
 		}
 		if changed {

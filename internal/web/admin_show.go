@@ -28,6 +28,8 @@ func (s *Server) handleAdminShow(c echo.Context) error {
 		notice = &model.Notice{Kind: "info", Text: "The show is cancelled: sales have stopped, and its bookings are in the refund queue."}
 	case c.QueryParam("opening") != "":
 		notice = &model.Notice{Kind: "info", Text: "Sales opening saved."}
+	case c.QueryParam("prices") != "":
+		notice = &model.Notice{Kind: "info", Text: "Prices saved."}
 	}
 	return s.renderAdminShow(c, http.StatusOK, notice, nil)
 }
@@ -35,6 +37,12 @@ func (s *Server) handleAdminShow(c echo.Context) error {
 // renderAdminShow renders the show's admin page with status; opening, when
 // not nil, is the sales opening form as the admin sent it, with its error.
 func (s *Server) renderAdminShow(c echo.Context, status int, notice *model.Notice, opening *model.Field) error {
+	return s.renderAdminShowWith(c, status, notice, opening, nil)
+}
+
+// renderAdminShowWith is renderAdminShow with prices, when not nil, the
+// price table's form as the admin sent it, with its problems.
+func (s *Server) renderAdminShowWith(c echo.Context, status int, notice *model.Notice, opening *model.Field, prices *model.AdminShowPrices) error {
 	ctx := c.Request().Context()
 	showID := c.Param("showID")
 	r, err := s.svc.ShowReport(ctx, showID, adminCallbackLimit)
@@ -54,6 +62,11 @@ func (s *Server) renderAdminShow(c echo.Context, status int, notice *model.Notic
 	v.Notice = notice
 	if v.Opening, err = s.salesOpeningModel(ctx, show, m.Now, opening); err != nil {
 		return err
+	}
+	if v.Prices = prices; prices == nil {
+		if v.Prices, err = s.showPricesModel(c, showID, nil, nil); err != nil {
+			return err
+		}
 	}
 	if !show.Cancelled() {
 		v.CancelURL = adminShowURL(showID) + "/cancel"

@@ -47,7 +47,16 @@ func (s *Server) handleAdminShowCreate(c echo.Context) error {
 			prices[name] = c.FormValue("price_" + name)
 		}
 	}
-	show, err := s.catalog.NewShow(ctx, movieID, screenID, start, prices, "INR")
+	cards, err := s.catalog.PriceCards(ctx, sc.TheatreID)
+	if err != nil {
+		return err
+	}
+	var show booking.Show
+	if len(cards) > 0 {
+		show, err = s.catalog.NewShowWithCard(ctx, movieID, screenID, start, c.FormValue("card"), "INR")
+	} else {
+		show, err = s.catalog.NewShow(ctx, movieID, screenID, start, prices, "INR")
+	}
 	if ok, err := saveOrShow(err, func(verr error) error {
 		f, err := s.showForm(c, screenID, movieID, start, prices, verr)
 		if err != nil {
@@ -111,6 +120,19 @@ func (s *Server) showForm(c echo.Context, screenID, movieID, start string, price
 	errors.As(verr, &inv)
 	f.Start.Error = inv.For("start")
 	f.MovieErr = inv.For("movie")
+	cards, err := s.catalog.PriceCards(ctx, theatre.ID)
+	if err != nil {
+		return f, err
+	}
+	if len(cards) > 0 {
+		// The theatre prices its shows by card: the card replaces the
+		// prices per category.
+		for _, card := range cards {
+			f.Cards = append(f.Cards, model.Option{Value: card.ID, Label: card.Name, Selected: card.ID == c.FormValue("card")})
+		}
+		f.CardErr = inv.For("card")
+		return f, nil
+	}
 	for _, name := range l.CategoryNames() {
 		f.Prices = append(f.Prices, model.Field{Name: "price_" + name, Label: "Price of a " + name + " seat (₹)",
 			Value: prices[name], Error: inv.For("price_" + name)})

@@ -63,6 +63,7 @@ func (s *Server) handleAdminTheatre(c echo.Context) error {
 func (s *Server) theatreForm(c echo.Context, t booking.Theatre, err error) model.AdminForm {
 	f := s.form(c, "Theatre "+t.Name, "/admin/theatres/"+t.ID, "Save theatre", theatreFields(t), err)
 	f.DeleteAction = "/admin/theatres/" + t.ID + "/delete"
+	f.Links = []model.Option{{Value: typesURL(t.ID), Label: "Ticket types"}, {Value: cardsURL(t.ID), Label: "Price cards"}}
 	return f
 }
 

@@ -77,6 +77,8 @@ type AdminShow struct {
 	Door booking.DoorCount
 	// Opening is the show's sales opening and the form that sets it.
 	Opening SalesOpening
+	// Prices is the show's price table and the form that edits it.
+	Prices *AdminShowPrices
 }
 
 // SalesOpening is a show's sales opening on its admin page (SPEC §10).

@@ -58,6 +58,9 @@ type AdminForm struct {
 	DeleteAction string // "" when new
 	Notice       *Notice
 	Back         string // the catalog
+	// Links are pages of the thing being edited (a theatre's ticket
+	// types and price cards): Value the URL, Label the words.
+	Links []Option
 }
 
 // AdminScreenForm is the screen form: name and layout, its reference, and
@@ -86,4 +89,8 @@ type AdminShowForm struct {
 	Pick     string // GET target that reloads the form for another screen
 	MovieErr string
 	ScreenID string
+	// Cards are the screen's theatre's price cards: with any, the show is
+	// priced by the one chosen instead of Prices.
+	Cards   []Option
+	CardErr string
 }
