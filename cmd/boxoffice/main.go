@@ -135,6 +135,9 @@ Flags of seed:
   --cols C            seats per row, at most %d (default %d)
   --starts-at T       the first show's start, RFC 3339 (default: tomorrow 18:00 in %s)
   --every D           how far apart the shows start (default %s)
+  --price MINOR       every category's price, in minor units (default: Classic 18000, Prime 25000, Recliner 45000)
+  --tax-rate PERCENT  the theatre's tax rate, like 18 or 12.5 (default 0)
+  --rent W1,W2,...    the movie's rental terms: the distributor's percent per week, like 50,45,40 (default none)
   --database-url URL  as DATABASE_URL
 
 Flags of migrate:

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/google/go-cmp/cmp"
 	"io"
 	"net/http"
 	"os"
@@ -117,6 +118,9 @@ func TestUsageErrors(t *testing.T) {
 		{name: "seed shows", args: []string{"seed", "--shows", "0"}, want: "--shows must be at least 1"},
 		{name: "seed starts-at", args: []string{"seed", "--starts-at", "tomorrow"}, want: "not an RFC 3339 time"},
 		{name: "seed every", args: []string{"seed", "--every", "-1h"}, want: "--every must be a positive duration"},
+		{name: "seed price", args: []string{"seed", "--price", "-1"}, want: "--price must be from 1"},
+		{name: "seed tax rate", args: []string{"seed", "--tax-rate", "101"}, want: "--tax-rate: The tax rate \"101\" must be a percent from 0 to 100"},
+		{name: "seed rent", args: []string{"seed", "--rent", "50,x"}, want: "--rent: The rental terms \"50,x\" must be percents"},
 		{name: "migrate database", args: []string{"migrate"}, env: map[string]string{"DATABASE_URL": "redis://x"}, want: `unknown scheme "redis"`},
 		{name: "password hidden", args: []string{"serve"}, env: map[string]string{"DATABASE_URL": "mongodb://app:S3cret@db:27x17/box"}, want: `"mongodb://app:xxxxx@db:27x17/box"`},
 		{name: "https needs a secret", args: []string{"serve"}, env: map[string]string{"PUBLIC_URL": "https://tickets.example.com"}, want: "PAYMENT_WEBHOOK_SECRET must be set"},
@@ -195,6 +199,78 @@ func TestSeed(t *testing.T) {
 		if want := first.Add(time.Duration(i) * 3 * time.Hour); !show.StartsAt.Equal(want) || show.Theatre.TimeZone != catalog.SyntheticZone {
 			t.Errorf("show %d starts %v in %q, want %v (tomorrow 18:00 in %s, then every 3h)", i, show.StartsAt, show.Theatre.TimeZone, want, catalog.SyntheticZone)
 		}
+	}
+}
+
+// TestSeedTypes: a seeded show has the types of SPEC §20 in order, priced
+// from its category's price (adult), half of it (child) and 70 % of it
+// (senior) rounded half up, and comp at 0; --price gives every category
+// its price; --tax-rate and --rent are stored on its theatre and movie.
+func TestSeedTypes(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		args []string
+		want map[string][4]booking.Money // category: adult, child, senior, comp
+		tax  booking.TaxRate
+		rent string
+	}{
+		{"category prices", nil, map[string][4]booking.Money{
+			"Classic": {18000, 9000, 12600, 0}, "Prime": {25000, 12500, 17500, 0}, "Recliner": {45000, 22500, 31500, 0}}, 0, ""},
+		{"--price", []string{"--price", "25001", "--tax-rate", "12.5", "--rent", "50,45,40"}, map[string][4]booking.Money{
+			"Classic": {25001, 12501, 17501, 0}, "Prime": {25001, 12501, 17501, 0}, "Recliner": {25001, 12501, 17501, 0}}, 1250, "50,45,40"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dbURL, path := tempDatabaseURL(t)
+			var stdout, stderr bytes.Buffer
+			args := append([]string{"seed", "--shows", "1", "--rows", "3", "--cols", "2"}, tt.args...)
+			if err := run(context.Background(), args, env(map[string]string{"DATABASE_URL": dbURL}), &stdout, &stderr); err != nil {
+				t.Fatalf("seed: %v\n%s", err, stderr.String())
+			}
+			ctx := context.Background()
+			store := openStore(t, path)
+			id := strings.TrimSpace(stdout.String())
+			show, err := store.Show(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var p booking.ShowPrices
+			var theatreTypes []booking.TicketType
+			err = store.Atomically(ctx, time.Now, func(tx booking.Tx) (err error) {
+				if p, err = tx.ShowPrices(id); err != nil {
+					return err
+				}
+				theatreTypes, err = tx.TicketTypes(show.Theatre.ID)
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantTypes := []booking.TicketType{
+				{ID: "adult", Name: "Adult", Online: true, BoxOffice: true},
+				{ID: "child", Name: "Child", Note: "under 12", Accompanied: true, Online: true, BoxOffice: true},
+				{ID: "senior", Name: "Senior", DoorCheck: true, Online: true, BoxOffice: true},
+				{ID: "comp", Name: "Complimentary", BoxOffice: true},
+			}
+			if diff := cmp.Diff(wantTypes, p.Types); diff != "" {
+				t.Errorf("the show's types (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(wantTypes, theatreTypes); diff != "" {
+				t.Errorf("the theatre's types (-want +got):\n%s", diff)
+			}
+			for cat, prices := range tt.want {
+				for i, typ := range []string{"adult", "child", "senior", "comp"} {
+					if got, ok := p.Cells.Price(cat, typ); !ok || got != prices[i] {
+						t.Errorf("%s × %s = %d (offered %v), want %d", cat, typ, got, ok, prices[i])
+					}
+				}
+			}
+			if th, err := store.Theatre(ctx, show.Theatre.ID); err != nil || th.TaxRate != tt.tax || th.TimeZone != catalog.SyntheticZone {
+				t.Errorf("the seeded theatre %+v, %v; want tax %v in %s", th, err, tt.tax, catalog.SyntheticZone)
+			}
+			if m, err := store.Movie(ctx, show.Movie.ID); err != nil || m.Rent != tt.rent {
+				t.Errorf("the seeded movie %+v, %v; want rent %q", m, err, tt.rent)
+			}
+		})
 	}
 }
 

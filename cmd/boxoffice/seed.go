@@ -30,6 +30,9 @@ func (m *Main) seed(ctx context.Context, args []string, getenv func(string) stri
 	cols := fs.Int("cols", defaultSeedCols, "")
 	startsAt := fs.String("starts-at", "", "")
 	every := fs.Duration("every", catalog.DefaultSeedEvery, "")
+	price := fs.Int64("price", 0, "")
+	taxRate := fs.String("tax-rate", "0", "")
+	rent := fs.String("rent", "", "")
 	dbURL := fs.String("database-url", "", "")
 	if err := fs.Parse(args); err != nil {
 		return flagError(err)
@@ -54,6 +57,19 @@ func (m *Main) seed(ctx context.Context, args []string, getenv func(string) stri
 	if err := catalog.CheckSize(*rows, *cols); err != nil {
 		return usageError{fmt.Errorf("seed: %w", err)}
 	}
+	if *price < 0 || booking.Money(*price) > booking.MaxPrice {
+		return usageError{fmt.Errorf("seed: --price must be from 1 to %d (minor units, like 25000 for ₹250)", int64(booking.MaxPrice))}
+	}
+	tax, err := booking.ParseTaxRate(*taxRate)
+	if err != nil {
+		return usageError{fmt.Errorf("seed: --tax-rate: %s", booking.ErrorMessage(err))}
+	}
+	var terms []int
+	if *rent != "" {
+		if terms, err = booking.ParseRent(*rent); err != nil {
+			return usageError{fmt.Errorf("seed: --rent: %s", booking.ErrorMessage(err))}
+		}
+	}
 	db, _, err := openDatabaseFlag(ctx, *dbURL, getenv)
 	if err != nil {
 		return err
@@ -64,13 +80,47 @@ func (m *Main) seed(ctx context.Context, args []string, getenv func(string) stri
 	// One seat plan, copied per show just before it is stored, keeps memory
 	// flat however many seats are asked for.
 	plan := catalog.SyntheticLayout(*rows, *cols).Seats()
-	for _, show := range catalog.SyntheticShows(*shows, start, *every) {
-		if err := booking.CreateShowStep(ctx, db, time.Now, show, catalog.ForShow(plan, show.ID)); err != nil {
+	if *price > 0 {
+		for i := range plan {
+			plan[i].Price = booking.Money(*price)
+		}
+	}
+	prices := catalog.SyntheticPrices(booking.Categories(plan))
+	theatre, movie := catalog.SyntheticTheatre(), catalog.SyntheticMovie()
+	if err := seedCatalog(ctx, db, theatre, movie, tax, terms); err != nil {
+		return fmt.Errorf("seed: %w", err)
+	}
+	for _, show := range catalog.SyntheticShowsOf(theatre, movie, *shows, start, *every) {
+		if err := booking.CreatePricedShowStep(ctx, db, time.Now, show, catalog.ForShow(plan, show.ID), prices); err != nil {
 			return fmt.Errorf("seed: %w", err)
 		}
 		fmt.Fprintln(m.Stdout, show.ID)
 	}
 	fmt.Fprintf(m.Stderr, "seeded %d shows, %d seats, in %s\n", *shows, *shows*len(plan), time.Since(began).Round(time.Millisecond))
+	return nil
+}
+
+// seedCatalog stores the seeded theatre with its tax rate and its types
+// (catalog.SyntheticTypes), and the movie with its rental terms (none when
+// rent is empty), so that the shows' copies have records behind them.
+func seedCatalog(ctx context.Context, db booking.Transactor, theatre booking.Theatre, movie booking.Movie, tax booking.TaxRate, rent []int) error {
+	if err := booking.SaveTheatreStep(ctx, db, time.Now, theatre); err != nil {
+		return err
+	}
+	if err := booking.SetTheatreTaxRateStep(ctx, db, time.Now, theatre.ID, tax); err != nil {
+		return err
+	}
+	for _, t := range catalog.SyntheticTypes() {
+		if err := booking.SaveTicketTypeStep(ctx, db, time.Now, theatre.ID, "", t); err != nil {
+			return err
+		}
+	}
+	if err := booking.SaveMovieStep(ctx, db, time.Now, movie); err != nil {
+		return err
+	}
+	if len(rent) > 0 {
+		return booking.SetMovieRentStep(ctx, db, time.Now, movie.ID, rent)
+	}
 	return nil
 }
 

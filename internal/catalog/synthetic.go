@@ -76,8 +76,22 @@ func Synthetic(n, rows, cols int, start time.Time) []ShowSeats {
 // SyntheticShows returns n shows of one theatre and film, the first at start
 // and the others every after it, without their seats.
 func SyntheticShows(n int, start time.Time, every time.Duration) []booking.Show {
-	theatre := booking.Theatre{ID: booking.NewID(), Name: "Synthetic Multiplex", City: "Pune", TimeZone: SyntheticZone}
-	movie := booking.Movie{ID: booking.NewID(), Title: "Load Test", Rating: "U", RuntimeMin: 120, Language: "Hindi"}
+	return SyntheticShowsOf(SyntheticTheatre(), SyntheticMovie(), n, start, every)
+}
+
+// SyntheticTheatre is a new synthetic theatre, in SyntheticZone.
+func SyntheticTheatre() booking.Theatre {
+	return booking.Theatre{ID: booking.NewID(), Name: "Synthetic Multiplex", City: "Pune", TimeZone: SyntheticZone}
+}
+
+// SyntheticMovie is a new synthetic movie.
+func SyntheticMovie() booking.Movie {
+	return booking.Movie{ID: booking.NewID(), Title: "Load Test", Rating: "U", RuntimeMin: 120, Language: "Hindi"}
+}
+
+// SyntheticShowsOf returns n shows of movie at theatre, the first at start
+// and the others every after it, without their seats.
+func SyntheticShowsOf(theatre booking.Theatre, movie booking.Movie, n int, start time.Time, every time.Duration) []booking.Show {
 	shows := make([]booking.Show, n)
 	for i := range shows {
 		shows[i] = booking.Show{
@@ -88,4 +102,33 @@ func SyntheticShows(n int, start time.Time, every time.Duration) []booking.Show 
 		}
 	}
 	return shows
+}
+
+// SyntheticTypes are the ticket types of "boxoffice seed"'s theatre, in
+// order (SPEC §20): adult, child (accompanied, under 12), senior (door
+// check), each sold online and at the box office, and comp (box office
+// only).
+func SyntheticTypes() []booking.TicketType {
+	return []booking.TicketType{
+		{ID: "adult", Name: "Adult", Online: true, BoxOffice: true},
+		{ID: "child", Name: "Child", Note: "under 12", Accompanied: true, Online: true, BoxOffice: true},
+		{ID: "senior", Name: "Senior", DoorCheck: true, Online: true, BoxOffice: true},
+		{ID: "comp", Name: "Complimentary", BoxOffice: true},
+	}
+}
+
+// SyntheticPrices is the price table of a seeded show whose categories
+// are cats, each at its price (SPEC §20): adult the category's price,
+// child half of it, senior 70 % of it, both rounded half up, comp 0.
+func SyntheticPrices(cats []booking.Category) booking.ShowPrices {
+	p := booking.ShowPrices{Types: SyntheticTypes()}
+	for _, c := range cats {
+		p.Cells = append(p.Cells,
+			booking.PriceCell{Category: c.Name, Type: "adult", Price: c.Price},
+			booking.PriceCell{Category: c.Name, Type: "child", Price: booking.HalfUp(c.Price, 1, 2)},
+			booking.PriceCell{Category: c.Name, Type: "senior", Price: booking.HalfUp(c.Price, 7, 10)},
+			booking.PriceCell{Category: c.Name, Type: "comp", Price: 0},
+		)
+	}
+	return p
 }
