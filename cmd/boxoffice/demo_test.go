@@ -140,3 +140,46 @@ func TestKeepDemoKeepsDeletedShowsDeleted(t *testing.T) {
 		t.Errorf("two days on, the refresh added no shows (%d, was %d)", n, n0)
 	}
 }
+
+// TestDemoTypes (SPEC §15): the demo's shows sell adult, child
+// (accompanied, under 12) and senior (door check) from their theatre's
+// price card, priced in INR; each seat costs its category's adult price,
+// what checkout offers first.
+func TestDemoTypes(t *testing.T) {
+	ctx := context.Background()
+	_, path := tempDatabaseURL(t)
+	s := openStore(t, path)
+	now := time.Now()
+	if err := keepDemo(ctx, s, now, quietLogger()); err != nil {
+		t.Fatal(err)
+	}
+	ss := catalog.Demo(now).Shows[0]
+	var p booking.ShowPrices
+	if err := s.Atomically(ctx, time.Now, func(tx booking.Tx) (err error) { p, err = tx.ShowPrices(ss.Show.ID); return err }); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, ty := range p.Types {
+		ids = append(ids, ty.ID)
+	}
+	if len(ids) != 3 || ids[0] != "adult" || ids[1] != "child" || ids[2] != "senior" || !p.Types[1].Accompanied || p.Types[1].Note != "under 12" || !p.Types[2].DoorCheck {
+		t.Fatalf("the demo show's types %+v, want adult, child (accompanied, under 12), senior (door check)", p.Types)
+	}
+	for cat, want := range map[string][3]booking.Money{"Classic": {180_00, 110_00, 130_00}, "Prime": {250_00, 150_00, 180_00}} {
+		for i, typ := range ids {
+			if got, ok := p.Cells.Price(cat, typ); !ok || got != want[i] {
+				t.Errorf("%s × %s = %d (%v), want %d", cat, typ, got, ok, want[i])
+			}
+		}
+	}
+	seats, err := s.Seats(ctx, ss.Show.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, seat := range seats {
+		if seat.Category == "Classic" && seat.Price != 180_00 {
+			t.Errorf("seat %s costs %d, want the adult price 18000", seat.ID, seat.Price)
+			break
+		}
+	}
+}

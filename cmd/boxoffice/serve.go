@@ -225,6 +225,16 @@ func keepDemo(ctx context.Context, store booking.Store, now time.Time, logger *s
 				return fmt.Errorf("seed demo: %w", err)
 			}
 		}
+		for _, th := range demo.Theatres {
+			if err := booking.EnsureTicketTypesStep(ctx, store, time.Now, th.ID, demo.Types); err != nil {
+				return fmt.Errorf("seed demo: %w", err)
+			}
+		}
+		for _, card := range demo.Cards {
+			if err := booking.SavePriceCardStep(ctx, store, time.Now, card, booking.CategoryNames(booking.CategoriesOfTable(card.Cells))); err != nil {
+				return fmt.Errorf("seed demo: %w", err)
+			}
+		}
 		for _, m := range demo.Movies { // the marker last
 			if err := booking.SaveMovieStep(ctx, store, time.Now, m); err != nil {
 				return fmt.Errorf("seed demo: %w", err)
@@ -237,7 +247,12 @@ func keepDemo(ctx context.Context, store booking.Store, now time.Time, logger *s
 	for _, ss := range demo.Shows {
 		// Stored with the names its theatre, screen and movie have now,
 		// as an admin may have renamed them since the demo made them.
-		_, err := booking.CreateCatalogShowStep(ctx, store, time.Now, ss.Show, ss.Seats, nil)
+		_, err := booking.CreateCardShowStep(ctx, store, time.Now, ss.Show, ss.Seats, nil, ss.CardID)
+		if errors.Is(err, booking.ErrPriceCardNotFound) {
+			// A demo seeded before price cards, or whose card an admin
+			// deleted: its shows sell the implicit standard type.
+			_, err = booking.CreateCatalogShowStep(ctx, store, time.Now, ss.Show, ss.Seats, nil)
+		}
 		switch {
 		case booking.ErrorCode(err) == booking.ENOTFOUND: // an admin deleted its theatre, screen or movie: no more of its shows
 		case errors.Is(err, booking.ErrShowExists):

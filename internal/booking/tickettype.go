@@ -127,6 +127,22 @@ func (p PriceTable) LowestOnline(cat string, types []TicketType) (Money, bool) {
 	return low, found
 }
 
+// DefaultOnline is the price of a seat of cat as checkout first offers it
+// (SPEC §15): of the first type in the order of types that is sold online,
+// not accompanied, and offered for cat; without one, the lowest online
+// price. A show's seats carry it as their price.
+func (p PriceTable) DefaultOnline(cat string, types []TicketType) (Money, bool) {
+	for _, t := range types {
+		if !t.Online || t.Accompanied {
+			continue
+		}
+		if price, ok := p.Price(cat, t.ID); ok {
+			return price, true
+		}
+	}
+	return p.LowestOnline(cat, types)
+}
+
 // Sorted is the table in the order of categories and then types, with
 // cells of unknown categories or types last: one order to store and
 // compare in.
@@ -249,6 +265,18 @@ func ShowPricesOf(stored ShowPrices, categories []Category) ShowPrices {
 	out := ShowPrices{Types: []TicketType{StandardType()}}
 	for _, c := range categories {
 		out.Cells = append(out.Cells, PriceCell{Category: c.Name, Type: StandardTypeID, Price: c.Price})
+	}
+	return out
+}
+
+// CategoriesOfTable are the categories p prices, in the order of their
+// first cell, without prices.
+func CategoriesOfTable(p PriceTable) []Category {
+	var out []Category
+	for _, c := range p {
+		if !slices.ContainsFunc(out, func(x Category) bool { return x.Name == c.Category }) {
+			out = append(out, Category{Name: c.Category})
+		}
 	}
 	return out
 }

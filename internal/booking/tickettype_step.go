@@ -87,6 +87,35 @@ func SaveTicketTypeStep(ctx context.Context, st Transactor, clock func() time.Ti
 	})
 }
 
+// EnsureTicketTypesStep adds each of types the theatre has no type of its
+// id yet, after the ones it has, in one step: the demo's seeding, which
+// may run again after it was cut short.
+func EnsureTicketTypesStep(ctx context.Context, st Transactor, clock func() time.Time, theatreID string, types []TicketType) error {
+	return st.Atomically(ctx, clock, func(tx Tx) error {
+		if err := tx.Serialize(typesKey(theatreID)); err != nil {
+			return err
+		}
+		have, err := tx.TicketTypes(theatreID)
+		if err != nil {
+			return err
+		}
+		out := slices.Clone(have)
+		for _, t := range types {
+			if _, ok := TypeByID(out, t.ID); ok {
+				continue
+			}
+			if err := ValidateTicketType(t, out); err != nil {
+				return err
+			}
+			out = append(out, t)
+		}
+		if len(out) == len(have) {
+			return nil
+		}
+		return tx.PutTicketTypes(theatreID, out)
+	})
+}
+
 // MoveTicketTypeStep moves the theatre's type id one place up (earlier)
 // or down; at the end it stays.
 func MoveTicketTypeStep(ctx context.Context, st Transactor, clock func() time.Time, theatreID, id string, up bool) error {
@@ -182,13 +211,13 @@ func DeletePriceCardStep(ctx context.Context, st Transactor, clock func() time.T
 	})
 }
 
-// pricedSeats are seats with the price of each seat set to the lowest
-// online price of its category in p: what a seat costs at the least, as
-// the map shows it. p must offer each category online (ValidatePriceTable).
+// pricedSeats are seats with the price of each seat set to its category's
+// DefaultOnline price in p: what checkout charges before a buyer chooses
+// another type. p must offer each category online (ValidatePriceTable).
 func pricedSeats(seats []Seat, p ShowPrices) []Seat {
 	out := slices.Clone(seats)
 	for i := range out {
-		if low, ok := p.Cells.LowestOnline(out[i].Category, p.Types); ok {
+		if low, ok := p.Cells.DefaultOnline(out[i].Category, p.Types); ok {
 			out[i].Price = low
 		}
 	}
@@ -208,8 +237,8 @@ func checkShowPrices(p ShowPrices, seats []Seat) error {
 }
 
 // CreatePricedShowStep stores a new show with its seats and its own price
-// table p, as CreateShowStep does; each seat costs its category's lowest
-// online price in p. A table that does not offer every category of the
+// table p, as CreateShowStep does; each seat costs its category's
+// DefaultOnline price in p. A table that does not offer every category of the
 // seats online and at the box office is EINVALID. "boxoffice seed" makes
 // its shows with it.
 func CreatePricedShowStep(ctx context.Context, st Transactor, clock func() time.Time, show Show, seats []Seat, p ShowPrices) error {
@@ -240,7 +269,7 @@ func errPriceCardUnfit(card string, err error) error {
 // CreateCardShowStep is CreateCatalogShowStep for a show made with the
 // price card cardID of its theatre: in the same step it reads the card
 // and the theatre's types, copies both into the show (ShowPrices) and
-// prices each seat at its category's lowest online price. A card deleted
+// prices each seat at its category's DefaultOnline price. A card deleted
 // meanwhile is ErrPriceCardNotFound, one of another theatre or that does
 // not offer each of the screen's categories online and at the box office
 // a field error on "card".
@@ -252,8 +281,8 @@ func CreateCardShowStep(ctx context.Context, st Transactor, clock func() time.Ti
 // (SPEC §15): always allowed when it only adds types and prices in cells
 // that were not offered; changing or removing an offered price is
 // ErrInUse while a seat of the show is locked live under rules or a hold
-// of it has a payment pending. Each seat then costs its category's lowest
-// online price (a hold keeps the amount it was made at).
+// of it has a payment pending. Each seat then costs its category's
+// DefaultOnline price (a hold keeps the amount it was made at).
 // want must keep the show's types as they are (a show's copies do not
 // follow its theatre's) and may add others. It writes every seat of the
 // show when it changes an offered price, so that a hold racing it in
@@ -290,7 +319,7 @@ func SaveShowPricesStep(ctx context.Context, st Transactor, clock func() time.Ti
 		}
 		newPrice := map[string]Money{}
 		for _, cat := range Categories(seats) {
-			if low, ok := want.Cells.LowestOnline(cat.Name, want.Types); ok && low != cat.Price {
+			if low, ok := want.Cells.DefaultOnline(cat.Name, want.Types); ok && low != cat.Price {
 				newPrice[cat.Name] = low
 			}
 		}

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -113,7 +114,38 @@ type DemoCatalog struct {
 	Theatres []booking.Theatre
 	Screens  []booking.Screen
 	Movies   []booking.Movie
-	Shows    []ShowSeats
+	// Types are every demo theatre's ticket types (DemoTypes), Cards
+	// each theatre's price card, which its shows are made with.
+	Types []booking.TicketType
+	Cards []booking.PriceCard
+	Shows []ShowSeats
+}
+
+// DemoTypes are the demo theatres' ticket types (SPEC §15): adult, child
+// (accompanied, under 12) and senior (door check), each sold online and
+// at the box office.
+func DemoTypes() []booking.TicketType {
+	return []booking.TicketType{
+		{ID: "adult", Name: "Adult", Online: true, BoxOffice: true},
+		{ID: "child", Name: "Child", Note: "under 12", Accompanied: true, Online: true, BoxOffice: true},
+		{ID: "senior", Name: "Senior", Note: "60 and over", DoorCheck: true, Online: true, BoxOffice: true},
+	}
+}
+
+// demoCardCells prices each of categories (with its price) for the demo's
+// types: an adult pays the category's price, a child 60 % and a senior
+// 70 % of it, rounded half up to whole tens of rupees.
+func demoCardCells(cats []booking.Category) booking.PriceTable {
+	tens := func(m booking.Money, pct int64) booking.Money { return booking.HalfUp(m, pct, 100*10_00) * 10_00 }
+	var out booking.PriceTable
+	for _, c := range cats {
+		out = append(out,
+			booking.PriceCell{Category: c.Name, Type: "adult", Price: c.Price},
+			booking.PriceCell{Category: c.Name, Type: "child", Price: tens(c.Price, 60)},
+			booking.PriceCell{Category: c.Name, Type: "senior", Price: tens(c.Price, 70)},
+		)
+	}
+	return out
 }
 
 // Demo returns a small, realistic catalog: three theatres in Indian cities,
@@ -130,11 +162,23 @@ func Demo(now time.Time) DemoCatalog {
 		movies[i] = m
 	}
 	out.Movies = movies
+	out.Types = DemoTypes()
 	end := now.Add(DemoDays * 24 * time.Hour)
 	today := now.In(ist)
 	for ti, dt := range demoTheatres {
 		theatre := booking.Theatre{ID: "demo-" + slug(dt.name), Name: dt.name, City: dt.city, TimeZone: DemoZone}
 		out.Theatres = append(out.Theatres, theatre)
+		card := booking.PriceCard{ID: theatre.ID + "-standard", TheatreID: theatre.ID, Name: "Standard"}
+		var cats []booking.Category
+		for _, screen := range dt.screens {
+			for _, c := range booking.Categories(screen.layout.Seats()) {
+				if !slices.ContainsFunc(cats, func(x booking.Category) bool { return x.Name == c.Name }) {
+					cats = append(cats, c)
+				}
+			}
+		}
+		card.Cells = demoCardCells(cats)
+		out.Cards = append(out.Cards, card)
 		for si, screen := range dt.screens {
 			seats := screen.layout.Seats()
 			sc := booking.Screen{ID: theatre.ID + "-" + slug(screen.name), TheatreID: theatre.ID, Name: screen.name}
@@ -160,7 +204,7 @@ func Demo(now time.Time) DemoCatalog {
 						Movie: movie, Theatre: theatre, Screen: screen.name, ScreenID: sc.ID,
 						StartsAt: startsAt.UTC(), Currency: "INR",
 					}
-					out.Shows = append(out.Shows, ShowSeats{Show: show, Seats: ForShow(seats, show.ID)})
+					out.Shows = append(out.Shows, ShowSeats{Show: show, Seats: ForShow(seats, show.ID), CardID: card.ID})
 				}
 			}
 		}

@@ -15,6 +15,9 @@ import (
 type ShowSeats struct {
 	Show  booking.Show
 	Seats []booking.Seat
+	// CardID is the price card the show is made with; "" for none (the
+	// implicit standard type at its seats' prices).
+	CardID string
 }
 
 // Band is a run of rows sold as one category, e.g. three rows of Classic.

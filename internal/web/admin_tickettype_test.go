@@ -165,8 +165,8 @@ func TestTicketTypesAndCardsAdmin(t *testing.T) {
 	showID := strings.TrimPrefix(res.Header.Get("Location"), "/admin/shows/")
 	seats, _ := a.store.Seats(context.Background(), showID)
 	for _, s := range seats {
-		if want := map[string]booking.Money{"Classic": 90_00, "Prime": 250_00}[s.Category]; s.Price != want {
-			t.Errorf("seat %s costs %d, want its category's lowest online price %d", s.ID, s.Price, want)
+		if want := map[string]booking.Money{"Classic": 180_00, "Prime": 250_00}[s.Category]; s.Price != want {
+			t.Errorf("seat %s costs %d, want its category's adult price %d", s.ID, s.Price, want)
 		}
 	}
 

@@ -240,9 +240,10 @@ func testCardShowCopies(t *testing.T, s store) {
 	show := cardShow(t, s, th, sc, card.ID)
 	want := booking.ShowPrices{Types: []booking.TicketType{adultType, childType, compType}, Cells: fullCard}
 	same(t, "the show's table", want, showPrices(t, s, show.ID))
-	// Each seat costs its category's lowest online price.
+	// Each seat costs its category's price of the first type sold online
+	// that is not accompanied (adult, not the cheaper child).
 	for _, seat := range getSeats(t, s, show.ID) {
-		if wantP := map[string]booking.Money{"Classic": 100_00, "Prime": 150_00}[seat.Category]; seat.Price != wantP {
+		if wantP := map[string]booking.Money{"Classic": 200_00, "Prime": 300_00}[seat.Category]; seat.Price != wantP {
 			t.Errorf("seat %s costs %d, want %d", seat.ID, seat.Price, wantP)
 		}
 	}
