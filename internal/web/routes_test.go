@@ -37,6 +37,15 @@ func TestHEADOnEveryGETRoute(t *testing.T) {
 	if err := booking.SaveMovieStep(ctx, a.store, time.Now, mv); err != nil {
 		t.Fatal(err)
 	}
+	adult := booking.TicketType{ID: "adult", Name: "Adult", Online: true, BoxOffice: true}
+	if err := booking.SaveTicketTypeStep(ctx, a.store, time.Now, th.ID, "", adult); err != nil {
+		t.Fatal(err)
+	}
+	card := booking.PriceCard{ID: "card1", TheatreID: th.ID, Name: "Weekday", Cells: booking.PriceTable{
+		{Category: "Classic", Type: "adult", Price: 180_00}, {Category: "Prime", Type: "adult", Price: 250_00}}}
+	if err := booking.SavePriceCardStep(ctx, a.store, time.Now, card, []string{"Classic", "Prime"}); err != nil {
+		t.Fatal(err)
+	}
 	admins, err := a.store.ListAdmins(ctx)
 	if err != nil || len(admins) != 1 {
 		t.Fatalf("ListAdmins: %v, %v", admins, err)
@@ -87,6 +96,11 @@ func TestHEADOnEveryGETRoute(t *testing.T) {
 		"/admin/theatres/:id":               {admin, "/admin/theatres/" + th.ID, http.StatusOK},
 		"/admin/theatres/:id/screens/new":   {admin, "/admin/theatres/" + th.ID + "/screens/new", http.StatusOK},
 		"/admin/screens/:id":                {admin, "/admin/screens/" + sc.ID, http.StatusOK},
+		"/admin/theatres/:id/types":         {admin, "/admin/theatres/" + th.ID + "/types", http.StatusOK},
+		"/admin/theatres/:id/types/:typeID": {admin, "/admin/theatres/" + th.ID + "/types/adult", http.StatusOK},
+		"/admin/theatres/:id/cards":         {admin, "/admin/theatres/" + th.ID + "/cards", http.StatusOK},
+		"/admin/theatres/:id/cards/new":     {admin, "/admin/theatres/" + th.ID + "/cards/new", http.StatusOK},
+		"/admin/cards/:cardID":              {admin, "/admin/cards/" + card.ID, http.StatusOK},
 		"/admin/screens/:id/layout.txt":     {admin, "/admin/screens/" + sc.ID + "/layout.txt", http.StatusOK},
 		"/admin/movies/new":                 {admin, "/admin/movies/new", http.StatusOK},
 		"/admin/movies/:id":                 {admin, "/admin/movies/" + mv.ID, http.StatusOK},
