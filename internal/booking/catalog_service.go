@@ -22,6 +22,7 @@ type Catalog struct {
 // and the transactions of its steps (catalog_step.go, DeleteShowStep).
 type catalogStore interface {
 	CatalogStore
+	TypesStore
 	Transactor
 }
 

@@ -72,6 +72,7 @@ type Store interface {
 
 	AdminStore
 	CatalogStore
+	TypesStore
 	MailStore
 	CallbackOutboxStore
 	PruneStore
@@ -165,6 +166,23 @@ type CatalogStore interface {
 	Movie(ctx context.Context, id string) (Movie, error)
 	// ListMovies lists the movies, by title.
 	ListMovies(ctx context.Context) ([]Movie, error)
+}
+
+// TypesStore is ticket types, price cards and shows' price tables (SPEC
+// §15) as read outside a step, for the admin pages; each read is of one
+// snapshot. Saving them are steps (tickettype_step.go).
+type TypesStore interface {
+	// TicketTypes are the theatre's stored types in order; none is an
+	// empty list (TypesOf makes it the implicit standard).
+	TicketTypes(ctx context.Context, theatreID string) ([]TicketType, error)
+	// PriceCards are the theatre's price cards, by name, with their cells.
+	PriceCards(ctx context.Context, theatreID string) ([]PriceCard, error)
+	// PriceCard is one card with its cells: ErrPriceCardNotFound.
+	PriceCard(ctx context.Context, id string) (PriceCard, error)
+	// ShowPricing is the show's seats in map order, its stored price
+	// table (empty when it has none) and its theatre's types, read at one
+	// moment: ErrShowNotFound.
+	ShowPricing(ctx context.Context, showID string) (seats []Seat, stored ShowPrices, theatreTypes []TicketType, err error)
 }
 
 // AdminStore is the part of the store port the admin pages use: accounts,

@@ -8,27 +8,15 @@ import (
 )
 
 // The catalog's ticket types, price cards and shows' price tables (SPEC
-// §15), as the admin pages manage them. Reads run in a step of their own
-// (read), so that each adapter writes them once, as Tx reads.
-
-// read runs the reads of f in one transaction.
-func (c *Catalog) read(ctx context.Context, f func(Tx) error) error {
-	return c.store.Atomically(ctx, c.clock.Now, f)
-}
+// §15), as the admin pages manage them.
 
 // TicketTypes are the theatre's stored types, in order (none: TypesOf
-// makes them the implicit standard).
+// makes them the implicit standard); ErrTheatreNotFound.
 func (c *Catalog) TicketTypes(ctx context.Context, theatreID string) ([]TicketType, error) {
-	var out []TicketType
-	err := c.read(ctx, func(tx Tx) error {
-		if _, err := tx.TheatreByID(theatreID); err != nil {
-			return err
-		}
-		var err error
-		out, err = tx.TicketTypes(theatreID)
-		return err
-	})
-	return out, err
+	if _, err := c.store.Theatre(ctx, theatreID); err != nil {
+		return nil, err
+	}
+	return c.store.TicketTypes(ctx, theatreID)
 }
 
 // SaveTicketType adds t to the theatre (oldID "") or replaces its type
@@ -73,22 +61,12 @@ func (c *Catalog) TheatreCategories(ctx context.Context, theatreID string) ([]st
 
 // PriceCards are the theatre's cards, by name.
 func (c *Catalog) PriceCards(ctx context.Context, theatreID string) ([]PriceCard, error) {
-	var out []PriceCard
-	err := c.read(ctx, func(tx Tx) (err error) {
-		out, err = tx.PriceCards(theatreID)
-		return err
-	})
-	return out, err
+	return c.store.PriceCards(ctx, theatreID)
 }
 
 // PriceCard is one card.
 func (c *Catalog) PriceCard(ctx context.Context, id string) (PriceCard, error) {
-	var out PriceCard
-	err := c.read(ctx, func(tx Tx) (err error) {
-		out, err = tx.PriceCardByID(id)
-		return err
-	})
-	return out, err
+	return c.store.PriceCard(ctx, id)
 }
 
 // SavePriceCard validates and stores a card of its theatre (a new one,
@@ -190,34 +168,17 @@ type ShowPricing struct {
 // ShowPricing reads a show's table, its categories and the types it may
 // gain.
 func (c *Catalog) ShowPricing(ctx context.Context, showID string) (ShowPricing, error) {
-	var out ShowPricing
-	err := c.read(ctx, func(tx Tx) error {
-		show, err := tx.ShowByID(showID)
-		if err != nil {
-			return err
+	seats, stored, theatreTypes, err := c.store.ShowPricing(ctx, showID)
+	if err != nil {
+		return ShowPricing{}, err
+	}
+	out := ShowPricing{Categories: seatCategories(seats), Prices: ShowPricesOf(stored, Categories(seats))}
+	for _, t := range theatreTypes {
+		if _, ok := TypeByID(out.Prices.Types, t.ID); !ok {
+			out.More = append(out.More, t)
 		}
-		seats, err := tx.AllSeats(showID)
-		if err != nil {
-			return err
-		}
-		SortSeatsByPlace(seats)
-		stored, err := tx.ShowPrices(showID)
-		if err != nil {
-			return err
-		}
-		out = ShowPricing{Categories: seatCategories(seats), Prices: ShowPricesOf(stored, Categories(seats))}
-		theatreTypes, err := tx.TicketTypes(show.Theatre.ID)
-		if err != nil {
-			return err
-		}
-		for _, t := range theatreTypes {
-			if _, ok := TypeByID(out.Prices.Types, t.ID); !ok {
-				out.More = append(out.More, t)
-			}
-		}
-		return nil
-	})
-	return out, err
+	}
+	return out, nil
 }
 
 // SaveShowPrices sets the show's table to cells, adding the theatre's

@@ -260,7 +260,7 @@ func CreatePricedShowStep(ctx context.Context, st Transactor, clock func() time.
 	})
 }
 
-// ErrPriceCardUnfit is a card that does not price every category of the
+// errPriceCardUnfit is a card that does not price every category of the
 // show's screen online and at the box office.
 func errPriceCardUnfit(card string, err error) error {
 	return InvalidFields{{Field: "card", Message: "The price card " + card + " does not fit this screen: " + err.Error()}}

@@ -1,6 +1,7 @@
 package mongo
 
 import (
+	"context"
 	"fmt"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -180,4 +181,53 @@ func (t *tx) SetMovieRent(movieID, rent string) error {
 		return fmt.Errorf("set rent: %w", err)
 	}
 	return nil
+}
+
+var _ booking.TypesStore = (*Store)(nil)
+
+// readTx runs f over the steps' reads in one snapshot: a transaction
+// with snapshot read concern that writes nothing.
+func (s *Store) readTx(ctx context.Context, what string, f func(*tx) error) error {
+	_, err := inTx(ctx, s, func(ctx context.Context) (struct{}, error) {
+		return struct{}{}, f(&tx{s: s, ctx: ctx})
+	})
+	return wrap(what, err)
+}
+
+// TicketTypes are the theatre's types in order.
+func (s *Store) TicketTypes(ctx context.Context, theatreID string) (out []booking.TicketType, err error) {
+	err = s.readTx(ctx, "ticket types", func(t *tx) error { out, err = t.TicketTypes(theatreID); return err })
+	return out, err
+}
+
+// PriceCards are the theatre's price cards with their cells.
+func (s *Store) PriceCards(ctx context.Context, theatreID string) (out []booking.PriceCard, err error) {
+	err = s.readTx(ctx, "price cards", func(t *tx) error { out, err = t.PriceCards(theatreID); return err })
+	return out, err
+}
+
+// PriceCard is one price card with its cells.
+func (s *Store) PriceCard(ctx context.Context, id string) (out booking.PriceCard, err error) {
+	err = s.readTx(ctx, "price card", func(t *tx) error { out, err = t.PriceCardByID(id); return err })
+	return out, err
+}
+
+// ShowPricing is the show's seats, stored table and theatre's types.
+func (s *Store) ShowPricing(ctx context.Context, showID string) (seats []booking.Seat, stored booking.ShowPrices, types []booking.TicketType, err error) {
+	err = s.readTx(ctx, "show pricing", func(t *tx) error {
+		show, err := t.ShowByID(showID)
+		if err != nil {
+			return err
+		}
+		if seats, err = t.AllSeats(showID); err != nil {
+			return err
+		}
+		booking.SortSeatsByPlace(seats)
+		if stored, err = t.ShowPrices(showID); err != nil {
+			return err
+		}
+		types, err = t.TicketTypes(show.Theatre.ID)
+		return err
+	})
+	return seats, stored, types, err
 }

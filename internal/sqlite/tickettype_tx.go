@@ -1,7 +1,9 @@
 package sqlite
 
 import (
+	"context"
 	"database/sql"
+	"fmt"
 
 	"boxoffice/internal/booking"
 )
@@ -162,4 +164,56 @@ func (t *tx) SetTheatreTaxRate(theatreID string, rate booking.TaxRate) error {
 func (t *tx) SetMovieRent(movieID, rent string) error {
 	_, err := t.tx.ExecContext(t.ctx, `UPDATE movies SET rent = ? WHERE id = ?`, rent, movieID)
 	return err
+}
+
+var _ booking.TypesStore = (*Store)(nil)
+
+// readTx runs f over a read transaction of the read pool: the reads of
+// booking.TypesStore are the steps' own, of one snapshot, and take no
+// write lock.
+func (s *Store) readTx(ctx context.Context, what string, f func(*tx) error) error {
+	rtx, err := s.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return fmt.Errorf("sqlite: %s: %w", what, err)
+	}
+	defer rtx.Rollback()
+	return wrapErr(what, f(&tx{s: s, ctx: ctx, tx: rtx}))
+}
+
+// TicketTypes are the theatre's types in order.
+func (s *Store) TicketTypes(ctx context.Context, theatreID string) (out []booking.TicketType, err error) {
+	err = s.readTx(ctx, "ticket types", func(t *tx) error { out, err = t.TicketTypes(theatreID); return err })
+	return out, err
+}
+
+// PriceCards are the theatre's price cards with their cells.
+func (s *Store) PriceCards(ctx context.Context, theatreID string) (out []booking.PriceCard, err error) {
+	err = s.readTx(ctx, "price cards", func(t *tx) error { out, err = t.PriceCards(theatreID); return err })
+	return out, err
+}
+
+// PriceCard is one price card with its cells.
+func (s *Store) PriceCard(ctx context.Context, id string) (out booking.PriceCard, err error) {
+	err = s.readTx(ctx, "price card", func(t *tx) error { out, err = t.PriceCardByID(id); return err })
+	return out, err
+}
+
+// ShowPricing is the show's seats, stored table and theatre's types.
+func (s *Store) ShowPricing(ctx context.Context, showID string) (seats []booking.Seat, stored booking.ShowPrices, types []booking.TicketType, err error) {
+	err = s.readTx(ctx, "show pricing", func(t *tx) error {
+		show, err := t.ShowByID(showID)
+		if err != nil {
+			return err
+		}
+		if seats, err = t.AllSeats(showID); err != nil {
+			return err
+		}
+		booking.SortSeatsByPlace(seats)
+		if stored, err = t.ShowPrices(showID); err != nil {
+			return err
+		}
+		types, err = t.TicketTypes(show.Theatre.ID)
+		return err
+	})
+	return seats, stored, types, err
 }

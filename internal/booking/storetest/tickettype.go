@@ -67,6 +67,10 @@ func ticketTypes(t *testing.T, s store, theatreID string) []booking.TicketType {
 	if err != nil {
 		t.Fatalf("TicketTypes: %v", err)
 	}
+	read, err := s.Store.TicketTypes(context.Background(), theatreID)
+	if diff := cmp.Diff(out, read); err != nil || diff != "" {
+		t.Errorf("Store.TicketTypes (%v) differs from the step's read (-step +store):\n%s", err, diff)
+	}
 	return out
 }
 
@@ -169,11 +173,21 @@ func testTypeInUseByShow(t *testing.T, s store) {
 	ctx := context.Background()
 	th, sc := typesTheatre(t, s)
 	card := saveCard(t, s, th, fullCard)
-	cardShow(t, s, th, sc, card.ID)
+	show := cardShow(t, s, th, sc, card.ID)
 	if err := booking.DeletePriceCardStep(ctx, s.Store, time.Now, card.ID); err != nil {
 		t.Fatalf("delete the card: %v", err)
 	}
 	wantCode(t, "delete a type a show sells", booking.DeleteTicketTypeStep(ctx, s.Store, time.Now, th.ID, "child"), booking.ECONFLICT)
+	// A deleted show takes its table with it: the type may go.
+	if err := s.DeleteShow(ctx, show.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := showPrices(t, s, show.ID); got.Stored() {
+		t.Errorf("a deleted show's table stays: %+v", got)
+	}
+	if err := booking.DeleteTicketTypeStep(ctx, s.Store, time.Now, th.ID, "child"); err != nil {
+		t.Errorf("delete a type no show sells any more: %v", err)
+	}
 }
 
 // cardShow creates a show on sc with card cardID.
@@ -227,8 +241,17 @@ func testCardRules(t *testing.T, s store) {
 	if diff := cmp.Diff([]booking.PriceCard{card}, got); err != nil || diff != "" {
 		t.Errorf("PriceCards (%v) (-want +got):\n%s", err, diff)
 	}
+	if read, err := s.Store.PriceCards(ctx, th.ID); err != nil || !cmp.Equal(got, read) {
+		t.Errorf("Store.PriceCards = %+v, %v; want %+v", read, err, got)
+	}
+	if read, err := s.Store.PriceCard(ctx, card.ID); err != nil || !cmp.Equal(card, read) {
+		t.Errorf("Store.PriceCard = %+v, %v; want %+v", read, err, card)
+	}
 	if err := booking.DeletePriceCardStep(ctx, s.Store, time.Now, card.ID); err != nil {
 		t.Fatal(err)
+	}
+	if _, err := s.Store.PriceCard(ctx, card.ID); !errors.Is(err, booking.ErrPriceCardNotFound) {
+		t.Errorf("Store.PriceCard of a deleted card: %v, want ErrPriceCardNotFound", err)
 	}
 	wantErr(t, "delete it again", booking.DeletePriceCardStep(ctx, s.Store, time.Now, card.ID), booking.ErrPriceCardNotFound)
 }
@@ -240,6 +263,13 @@ func testCardShowCopies(t *testing.T, s store) {
 	show := cardShow(t, s, th, sc, card.ID)
 	want := booking.ShowPrices{Types: []booking.TicketType{adultType, childType, compType}, Cells: fullCard}
 	same(t, "the show's table", want, showPrices(t, s, show.ID))
+	seats, stored, types, err := s.Store.ShowPricing(ctx, show.ID)
+	if err != nil || !cmp.Equal(want, stored) || len(seats) != 4 || !cmp.Equal(types, want.Types) {
+		t.Errorf("Store.ShowPricing = %d seats, %+v, %+v, %v; want 4 seats, the table and the theatre's types", len(seats), stored, types, err)
+	}
+	if _, _, _, err := s.Store.ShowPricing(ctx, "nope"); !errors.Is(err, booking.ErrShowNotFound) {
+		t.Errorf("Store.ShowPricing of no show: %v, want ErrShowNotFound", err)
+	}
 	// Each seat costs its category's price of the first type sold online
 	// that is not accompanied (adult, not the cheaper child).
 	for _, seat := range getSeats(t, s, show.ID) {
