@@ -160,11 +160,39 @@ func (t *tx) PutShowPrices(showID, theatreID string, p booking.ShowPrices) error
 		showPricesDoc{ID: showID, TheatreID: theatreID, Types: toTypeDocs(p.Types), Cells: toCellDocs(p.Cells)})
 }
 
+// SetCategoryPrice sets the seats' price, and the show's price range
+// (min_price, max_price), which the listing reads off the show's document,
+// from its seats' prices as they are now.
 func (t *tx) SetCategoryPrice(showID, cat string, price booking.Money) error {
 	_, err := t.s.col(colSeats).UpdateMany(t.ctx, bson.D{{Key: "show_id", Value: showID}, {Key: "category", Value: cat}},
 		bson.D{{Key: "$set", Value: bson.D{{Key: "price", Value: int64(price)}}}})
 	if err != nil {
 		return fmt.Errorf("set category price: %w", err)
+	}
+	cur, err := t.s.col(colSeats).Find(t.ctx, bson.D{{Key: "show_id", Value: showID}},
+		options.Find().SetProjection(bson.D{{Key: "price", Value: 1}}))
+	if err != nil {
+		return fmt.Errorf("read seat prices: %w", err)
+	}
+	var prices []struct {
+		Price int64 `bson:"price"`
+	}
+	if err := cur.All(t.ctx, &prices); err != nil {
+		return fmt.Errorf("read seat prices: %w", err)
+	}
+	var lo, hi int64
+	for i, p := range prices {
+		if i == 0 || p.Price < lo {
+			lo = p.Price
+		}
+		if p.Price > hi {
+			hi = p.Price
+		}
+	}
+	if _, err := t.s.col(colShows).UpdateOne(t.ctx, byID(showID), bson.D{{Key: "$set", Value: bson.D{
+		{Key: "min_price", Value: lo}, {Key: "max_price", Value: hi},
+	}}}); err != nil {
+		return fmt.Errorf("set price range: %w", err)
 	}
 	return nil
 }

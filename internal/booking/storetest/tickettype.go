@@ -380,6 +380,11 @@ func testShowPriceChangeWhileHeld(t *testing.T, s store) {
 			t.Errorf("seat %s costs %d after the change, want %d", seat.ID, seat.Price, primePrice+100)
 		}
 	}
+	// The listing's price range follows.
+	up, err := s.UpcomingShows(ctx, later, 10, after)
+	if err != nil || len(up) != 1 || up[0].MinPrice != classicPrice || up[0].MaxPrice != primePrice+100 {
+		t.Errorf("UpcomingShows after the change = %+v, %v; want the range %d to %d", up, err, classicPrice, primePrice+100)
+	}
 }
 
 func testShowPriceChangeWhilePaying(t *testing.T, s store) {
