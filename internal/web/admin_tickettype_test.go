@@ -154,11 +154,32 @@ func TestTicketTypesAndCardsAdmin(t *testing.T) {
 	if !strings.Contains(res.body, "Weekday") {
 		t.Errorf("the 409 does not name the card:\n%s", res.body)
 	}
+	// …and where it is sold stays too; its name may change, a bad one 422.
+	wantStatus(t, admin.get(typesPath+"/comp"), http.StatusOK)
+	res = admin.post(typesPath+"/comp", url.Values{"_csrf": {tok}, "name": {"Comp"}, "online": {"1"}, "box_office": {"1"}})
+	wantStatus(t, res, http.StatusConflict)
+	res = admin.post(typesPath+"/comp", url.Values{"_csrf": {tok}, "name": {""}, "box_office": {"1"}})
+	wantStatus(t, res, http.StatusUnprocessableEntity)
+	if res.doc(t).Find(`[data-field-error="name"]`).Length() != 1 {
+		t.Error("an edit without a name does not name the field")
+	}
+	wantStatus(t, admin.post(typesPath+"/comp", url.Values{"_csrf": {tok}, "name": {"House seat"}, "box_office": {"1"}}), http.StatusSeeOther)
+	if d := admin.get(typesPath).doc(t); !strings.Contains(d.Find(`[data-type-id="comp"]`).Text(), "House seat") {
+		t.Error("the renamed type is not listed by its new name")
+	}
 
 	// A show made with the card copies its table.
 	form := admin.get("/admin/shows/new?screen=" + scID).doc(t)
 	if form.Find(`select[name="card"] option`).Length() != 1 || form.Find(`input[name="price_Classic"]`).Length() != 0 {
 		t.Error("the show form of a theatre with cards does not offer the card instead of prices")
+	}
+	res = admin.post("/admin/shows", url.Values{"_csrf": {tok}, "screen": {scID}, "movie": {mvID}, "start": {"2036-07-01T19:30"}, "card": {"nope"}})
+	wantStatus(t, res, http.StatusUnprocessableEntity)
+	if res.doc(t).Find(`[data-field-error="card"]`).Length() != 1 {
+		t.Error("an unknown card is not named on the show form")
+	}
+	if n, _ := a.store.CountShows(context.Background()); n != 1 { // the test app's own show
+		t.Fatalf("a refused show was stored: %d shows", n)
 	}
 	res = admin.post("/admin/shows", url.Values{"_csrf": {tok}, "screen": {scID}, "movie": {mvID}, "start": {"2036-07-01T19:30"}, "card": {cards[0].ID}})
 	wantStatus(t, res, http.StatusSeeOther)
