@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 )
 
 // statements are the prepared statements of the hot paths. Those on the
@@ -12,10 +13,19 @@ import (
 type statements struct {
 	all []*sql.Stmt
 
-	lock        *sql.Stmt
-	holdSeats   *sql.Stmt // the seats a hold asks for
-	holdRows    *sql.Stmt // and the rest of their rows, for the gap rule
-	activeHolds *sql.Stmt // an owner's active holds of a show
+	lock      *sql.Stmt
+	holdSeats *sql.Stmt // the seats a hold asks for
+	holdRows  *sql.Stmt // and the rest of their rows, for the gap rule
+	// lockN, holdSeatsN and holdRowsN are lock, holdSeats and holdRows
+	// for lists of 1 to listedMax seats, by length (index n-1), each with
+	// a parameter a seat: json_each's parse and virtual table cost more
+	// than the statement (listedSQL).
+	lockN, holdSeatsN, holdRowsN []*sql.Stmt
+	// holdStatesN and holdRowStatesN are holdSeatsN and holdRowsN
+	// reading only the columns that change (stateColumns), for a show
+	// whose layout is cached (tx.SeatsOf).
+	holdStatesN, holdRowStatesN []*sql.Stmt
+	activeHolds                 *sql.Stmt // an owner's active holds of a show
 	// pendingPayments are a hold's payments still pending.
 	pendingPayments *sql.Stmt
 	releaseHold     *sql.Stmt // seats still locked by a hold back to available
@@ -38,6 +48,38 @@ type statements struct {
 // prepared statement serves any number of seats.
 const lockSQL = `UPDATE seats SET status = 'locked', hold_id = ?, hold_owner = ?, locked_at = ?
 	WHERE show_id = ? AND seat_id IN (SELECT value FROM json_each(?))`
+
+// listedMax is the longest list of seats with statements of its own
+// length (statements.lockN); longer lists take the JSON array. MAX_SEATS
+// is 10 by default.
+const listedMax = 16
+
+// listedSQL is q, a statement whose last parameter is the seat ids as a
+// JSON array (SELECT value FROM json_each(?) or (?2)), for n ids as n
+// parameters (?, numbered after the ones before).
+func listedSQL(q string, n int) string {
+	list := strings.Repeat("?,", n-1) + "?"
+	q = strings.Replace(q, "SELECT value FROM json_each(?2)", list, 1)
+	return strings.Replace(q, "SELECT value FROM json_each(?)", list, 1)
+}
+
+// listed is the statement for ids, of their length when there is one,
+// else json, the statement that takes them as a JSON array; and its
+// arguments: before, then the ids.
+func listed(json *sql.Stmt, byLen []*sql.Stmt, ids []string, before ...any) (*sql.Stmt, []any) {
+	if n := len(ids); n >= 1 && n <= len(byLen) {
+		args := make([]any, 0, len(before)+n)
+		args = append(args, before...)
+		for _, id := range ids {
+			args = append(args, id)
+		}
+		return byLen[n-1], args
+	}
+	return json, append(before, idsJSON(ids))
+}
+
+// statesOnly is q, a read of seatColumns, reading stateColumns instead.
+func statesOnly(q string) string { return strings.Replace(q, seatColumns, stateColumns, 1) }
 
 // holdSeatsSQL reads the seats a hold asks for. Arguments: show id, the
 // seat ids as a JSON array.
@@ -104,6 +146,13 @@ func prepareStatements(ctx context.Context, write, read *sql.DB) (*statements, e
 	st.lock = prep(write, lockSQL)
 	st.holdSeats = prep(write, holdSeatsSQL)
 	st.holdRows = prep(write, holdRowsSQL)
+	for n := 1; n <= listedMax; n++ {
+		st.lockN = append(st.lockN, prep(write, listedSQL(lockSQL, n)))
+		st.holdSeatsN = append(st.holdSeatsN, prep(write, listedSQL(holdSeatsSQL, n)))
+		st.holdRowsN = append(st.holdRowsN, prep(write, listedSQL(holdRowsSQL, n)))
+		st.holdStatesN = append(st.holdStatesN, prep(write, listedSQL(statesOnly(holdSeatsSQL), n)))
+		st.holdRowStatesN = append(st.holdRowStatesN, prep(write, listedSQL(statesOnly(holdRowsSQL), n)))
+	}
 	st.activeHolds = prep(write, activeHoldsSQL)
 	st.pendingPayments = prep(write, `SELECT `+paymentColumns+` FROM payments INDEXED BY payments_hold
 		WHERE hold_id = ? AND state = 'pending'`)
@@ -118,7 +167,7 @@ func prepareStatements(ctx context.Context, write, read *sql.DB) (*statements, e
 		VALUES (?,?,?,?,?,?,?,?,?)`)
 	st.show = prep(read, `SELECT `+showColumns+` FROM shows WHERE id = ?`)
 	st.seats = prep(read, seatsSQL)
-	st.seatStates = prep(read, `SELECT seat_id, status, coalesce(hold_id, ''), coalesce(locked_at, 0), coalesce(booking_id, '')
+	st.seatStates = prep(read, `SELECT `+stateColumns+`
 		FROM seats WHERE show_id = ? AND status <> 'available' ORDER BY seat_id`)
 	st.findSession = prep(read, `SELECT data FROM sessions WHERE token = ? AND expiry > ?`)
 	if len(errs) > 0 {
