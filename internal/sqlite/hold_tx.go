@@ -136,7 +136,11 @@ func (t *tx) RelockSeats(h booking.Hold, at time.Time) (int, error) {
 }
 
 func (t *tx) FreeSeats(h booking.Hold) error {
-	_, err := t.stmt(t.s.stmts.releaseHold).ExecContext(t.ctx, h.ShowID, h.Owner, h.ID)
+	free, args := t.s.stmts.releaseHold, []any{h.ShowID, h.Owner, h.ID}
+	if n := len(h.SeatIDs); n >= 1 && n <= listedMax {
+		free, args = listed(nil, t.s.stmts.releaseN, h.SeatIDs, args...)
+	}
+	_, err := t.stmt(free).ExecContext(t.ctx, args...)
 	return err
 }
 

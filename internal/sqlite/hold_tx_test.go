@@ -95,3 +95,14 @@ func TestStepEndedByItsContextCommitsNothing(t *testing.T) {
 		t.Errorf("A1 is %s after a step whose context ended, want available", seats[0].Status)
 	}
 }
+
+// TestFreeSeatsPlan: freeing a hold's seats (tx.FreeSeats) finds them by
+// the primary key, not through the index it changes.
+func TestFreeSeatsPlan(t *testing.T) {
+	s, _ := mustOpen(t)
+	mustCreateShow(t, s, "s1", 3, 4)
+	plan := queryPlan(t, s, listedSQL(releaseSeatsSQL, 2), "s1", "o1", "h1", "A1", "B2")
+	if len(plan) != 1 || !strings.HasPrefix(plan[0], "SEARCH seats USING PRIMARY KEY (show_id=? AND seat_id=?)") {
+		t.Errorf("query plan %q, want a search of the primary key by show and seat", plan)
+	}
+}

@@ -25,7 +25,10 @@ type statements struct {
 	// reading only the columns that change (stateColumns), for a show
 	// whose layout is cached (tx.SeatsOf).
 	holdStatesN, holdRowStatesN []*sql.Stmt
-	activeHolds                 *sql.Stmt // an owner's active holds of a show
+	// releaseN is releaseHold for a hold of 1 to listedMax seats, found
+	// by their primary keys (releaseSeatsSQL).
+	releaseN    []*sql.Stmt
+	activeHolds *sql.Stmt // an owner's active holds of a show
 	// pendingPayments are a hold's payments still pending.
 	pendingPayments *sql.Stmt
 	releaseHold     *sql.Stmt // seats still locked by a hold back to available
@@ -104,6 +107,16 @@ const activeHoldsSQL = `SELECT ` + holdColumns + ` FROM holds INDEXED BY holds_a
 // id, the hold's owner, hold id.
 const releaseSQL = releaseWhereSQL + `hold_id = ?`
 
+// releaseSeatsSQL is releaseSQL finding the hold's seats by their primary
+// keys, among the seats it was made with, rather than through seats_hold:
+// an UPDATE of the index it searches collects the rows first, which made
+// it dearer than the lock (BenchmarkHoldRoute/held-allow,
+// docs/PERFORMANCE.md). A hold locks no other seats. Arguments: show id,
+// owner, hold id, then the seat ids (listedSQL).
+const releaseSeatsSQL = `UPDATE ` + byKey + `
+	SET status = 'available', hold_id = NULL, hold_owner = NULL, locked_at = NULL
+	WHERE show_id = ? AND hold_owner = ? AND status = 'locked' AND hold_id = ? AND seat_id IN (SELECT value FROM json_each(?))`
+
 // releaseWhereSQL frees the seats of a show that an owner locks and that
 // meet the condition appended to it. Arguments: show id, owner, then the
 // condition's.
@@ -150,6 +163,7 @@ func prepareStatements(ctx context.Context, write, read *sql.DB) (*statements, e
 		st.lockN = append(st.lockN, prep(write, listedSQL(lockSQL, n)))
 		st.holdSeatsN = append(st.holdSeatsN, prep(write, listedSQL(holdSeatsSQL, n)))
 		st.holdRowsN = append(st.holdRowsN, prep(write, listedSQL(holdRowsSQL, n)))
+		st.releaseN = append(st.releaseN, prep(write, listedSQL(releaseSeatsSQL, n)))
 		st.holdStatesN = append(st.holdStatesN, prep(write, listedSQL(statesOnly(holdSeatsSQL), n)))
 		st.holdRowStatesN = append(st.holdRowStatesN, prep(write, listedSQL(statesOnly(holdRowsSQL), n)))
 	}
