@@ -29,6 +29,7 @@ type statements struct {
 	// by their primary keys (releaseSeatsSQL).
 	releaseN    []*sql.Stmt
 	activeHolds *sql.Stmt // an owner's active holds of a show
+	holdStart   *sql.Stmt // what a hold step starts from (tx.HoldStart)
 	// pendingPayments are a hold's payments still pending.
 	pendingPayments *sql.Stmt
 	releaseHold     *sql.Stmt // seats still locked by a hold back to available
@@ -102,6 +103,21 @@ const holdRowsSQL = `SELECT ` + seatColumns + ` FROM seats INDEXED BY seats_by_p
 const activeHoldsSQL = `SELECT ` + holdColumns + ` FROM holds INDEXED BY holds_active_owner
 	WHERE show_id = ? AND owner = ? AND state = 'active'`
 
+// holdStartSQL reads what a hold step starts from in one statement
+// (booking.HoldStartReader): the show's sale facts, as showSale, joined to
+// the owner's active holds of the show, as activeHoldsSQL, each with
+// whether one of its payments is pending with its checkout not closed.
+// No row: no such show; one row whose hold id is NULL: no active hold.
+// Arguments: show id, owner.
+const holdStartSQL = `SELECT s.starts_at, s.cancelled_at, s.currency,
+	h.id, coalesce(h.show_id, ''), coalesce(h.owner, ''), coalesce(h.seat_ids, ''), coalesce(h.amount, 0),
+	coalesce(h.currency, ''), h.created_at, coalesce(h.state, ''), coalesce(h.address, ''), coalesce(h.extensions, 0),
+	h.id IS NOT NULL AND EXISTS (SELECT 1 FROM payments INDEXED BY payments_hold
+		WHERE payments.hold_id = h.id AND payments.state = 'pending' AND payments.checkout_closed_at IS NULL)
+	FROM shows AS s LEFT JOIN holds AS h INDEXED BY holds_active_owner
+		ON h.show_id = s.id AND h.owner = ?2 AND h.state = 'active'
+	WHERE s.id = ?1`
+
 // releaseSQL frees the seats a hold still locks; it never touches a seat
 // that another hold has locked since or that was booked. Arguments: show
 // id, the hold's owner, hold id.
@@ -168,6 +184,7 @@ func prepareStatements(ctx context.Context, write, read *sql.DB) (*statements, e
 		st.holdRowStatesN = append(st.holdRowStatesN, prep(write, listedSQL(statesOnly(holdRowsSQL), n)))
 	}
 	st.activeHolds = prep(write, activeHoldsSQL)
+	st.holdStart = prep(write, holdStartSQL)
 	st.pendingPayments = prep(write, `SELECT `+paymentColumns+` FROM payments INDEXED BY payments_hold
 		WHERE hold_id = ? AND state = 'pending'`)
 	st.releaseHold = prep(write, releaseSQL)
