@@ -12,7 +12,7 @@ import (
 func (t *tx) SaleFacts(showID string) (booking.Show, error) {
 	var startsAt, cancelledAt, salesOpenAt sql.NullInt64
 	show := booking.Show{ID: showID}
-	err := t.stmt(t.s.stmts.showSale).QueryRowContext(t.ctx, showID).Scan(&startsAt, &cancelledAt, &show.Currency, &salesOpenAt)
+	err := t.stmt(t.s.stmts.showSale).QueryRowContext(t.ctx, showID).Scan(&startsAt, &cancelledAt, &show.Currency, &salesOpenAt, &show.Theatre.TimeZone)
 	if err != nil {
 		return booking.Show{}, notFound(err, booking.ErrShowNotFound)
 	}
@@ -40,17 +40,18 @@ func (t *tx) HoldStart(showID, owner string) (booking.Show, []booking.Hold, []bo
 	for rows.Next() {
 		var (
 			startsAt, cancelledAt, createdAt sql.NullInt64
+			salesOpenAt                      sql.NullInt64
 			id                               sql.NullString
 			h                                booking.Hold
 			seatIDs                          string
 			p                                bool
 		)
-		if err := rows.Scan(&startsAt, &cancelledAt, &show.Currency,
+		if err := rows.Scan(&startsAt, &cancelledAt, &show.Currency, &salesOpenAt, &show.Theatre.TimeZone,
 			&id, &h.ShowID, &h.Owner, &seatIDs, &h.Amount, &h.Currency, &createdAt, &h.State, &h.Address, &h.Extensions, &p); err != nil {
 			return booking.Show{}, nil, nil, err
 		}
 		found = true
-		show.StartsAt, show.CancelledAt = fromNanos(startsAt), fromNanos(cancelledAt)
+		show.StartsAt, show.CancelledAt, show.SalesOpenAt = fromNanos(startsAt), fromNanos(cancelledAt), fromNanos(salesOpenAt)
 		if id.Valid {
 			h.ID, h.SeatIDs, h.CreatedAt = id.String, splitIDs(seatIDs), fromNanos(createdAt)
 			holds, paying = append(holds, h), append(paying, p)

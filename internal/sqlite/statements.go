@@ -109,7 +109,7 @@ const activeHoldsSQL = `SELECT ` + holdColumns + ` FROM holds INDEXED BY holds_a
 // whether one of its payments is pending with its checkout not closed.
 // No row: no such show; one row whose hold id is NULL: no active hold.
 // Arguments: show id, owner.
-const holdStartSQL = `SELECT s.starts_at, s.cancelled_at, s.currency,
+const holdStartSQL = `SELECT s.starts_at, s.cancelled_at, s.currency, s.sales_open_at, s.theatre_tz,
 	h.id, coalesce(h.show_id, ''), coalesce(h.owner, ''), coalesce(h.seat_ids, ''), coalesce(h.amount, 0),
 	coalesce(h.currency, ''), h.created_at, coalesce(h.state, ''), coalesce(h.address, ''), coalesce(h.extensions, 0),
 	h.id IS NOT NULL AND EXISTS (SELECT 1 FROM payments INDEXED BY payments_hold
@@ -192,7 +192,7 @@ func prepareStatements(ctx context.Context, write, read *sql.DB) (*statements, e
 	st.insertHold = prep(write, insertHoldSQL)
 	st.setHoldState = prep(write, `UPDATE holds SET state = ? WHERE id = ?`)
 	st.heldFrom = prep(write, heldFromSQL)
-	st.showSale = prep(write, `SELECT starts_at, cancelled_at, currency, sales_open_at FROM shows WHERE id = ?`)
+	st.showSale = prep(write, `SELECT starts_at, cancelled_at, currency, sales_open_at, theatre_tz FROM shows WHERE id = ?`)
 	st.insertShow = prep(write, `INSERT INTO shows (`+showColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
 	st.insertSeat = prep(write, `INSERT INTO seats (show_id, seat_id, row_label, number, grid_row, grid_col, category, price, kind)
 		VALUES (?,?,?,?,?,?,?,?,?)`)
