@@ -2,6 +2,8 @@ package web_test
 
 import (
 	"context"
+	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -166,4 +168,65 @@ func TestListingDaysInTheatreZones(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestAdminDateFilterInTheatreZone (SPEC §10): a show is on date D of the
+// admin's overview when it starts on D in its theatre's zone: 00:30 in
+// Berlin on the 15th is 23:30 UTC on the 14th (and 19:30 in New York,
+// the server's zone). Admin pages name every time's zone.
+func TestAdminDateFilterInTheatreZone(t *testing.T) {
+	a := newZonedApp(t)
+	day := func(d, h, min int) time.Time { return time.Date(2026, 3, d, h, min, 0, 0, time.UTC) }
+	addZonedShow(t, a, "berlin-late", "a", berlinZone, day(15, 0, 30))
+	addZonedShow(t, a, "kolkata-early", "a", kolkataZone, day(15, 0, 30)) // 19:00 UTC on the 14th
+	addZonedShow(t, a, "berlin-14", "a", berlinZone, day(14, 23, 0))
+	admin := a.client()
+	admin.mustLogin()
+	for date, want := range map[string][]string{
+		"2026-03-15": {"berlin-late", "kolkata-early"},
+		"2026-03-14": {"berlin-14"},
+	} {
+		d := admin.get("/admin?date=" + date).doc(t)
+		var got []string
+		d.Find(`[data-show-id]`).Each(func(_ int, s *goquery.Selection) {
+			if id := s.AttrOr("data-show-id", ""); !slices.Contains(got, id) {
+				got = append(got, id)
+			}
+		})
+		slices.Sort(got)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("/admin?date=%s (-want +got):\n%s", date, diff)
+		}
+		if date == "2026-03-15" {
+			if text := d.Text(); !strings.Contains(text, "00:30 CET") || !strings.Contains(text, "00:30 IST") {
+				t.Errorf("the overview does not name the zones of its times (00:30 CET, 00:30 IST):\n%s", text)
+			}
+		}
+	}
+}
+
+// TestDoorInTheatreZone (SPEC §10, §11): the door lists a Berlin show
+// starting within two hours by its Berlin date and time, zone named, and
+// says when a ticket was admitted in Berlin time, whatever the server's
+// zone (New York).
+func TestDoorInTheatreZone(t *testing.T) {
+	a := newZonedApp(t)
+	a.clock.Set(time.Date(2026, 3, 14, 22, 45, 0, 0, time.UTC)) // 23:45 CET, 18:45 in New York
+	addZonedShow(t, a, "berlin-late", "a", berlinZone, time.Date(2026, 3, 15, 0, 30, 0, 0, time.UTC))
+	b := a.bookAt("berlin-late", "A1")
+	door := a.client()
+	door.mustLogin()
+	d := door.get("/admin/checkin").doc(t)
+	opt := d.Find(`select[name="show"] option[value="berlin-late"]`)
+	if label := opt.Text(); !strings.HasPrefix(label, "Sun 15 Mar 00:30 CET") {
+		t.Errorf("the door names the show %q, want it at Sun 15 Mar 00:30 CET", label)
+	}
+	if _, ok := opt.Attr("selected"); !ok {
+		t.Error("the door does not admit to the show starting within two hours by default")
+	}
+	wantStatus(t, door.admit(b.TicketCode, "berlin-late"), http.StatusOK)
+	res := door.admit(b.TicketCode, "berlin-late")
+	if text := res.doc(t).Text(); !strings.Contains(text, "Admitted at 23:45 CET, Sat 14 Mar") {
+		t.Errorf("the second scan does not say the admission in Berlin time (23:45 CET, Sat 14 Mar):\n%s", text)
+	}
 }
