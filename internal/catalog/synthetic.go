@@ -76,7 +76,7 @@ func Synthetic(n, rows, cols int, start time.Time) []ShowSeats {
 // SyntheticShows returns n shows of one theatre and film, the first at start
 // and the others every after it, without their seats.
 func SyntheticShows(n int, start time.Time, every time.Duration) []booking.Show {
-	theatre := booking.Theatre{ID: booking.NewID(), Name: "Synthetic Multiplex", City: "Pune", TimeZone: SyntheticZone}
+	theatre := booking.Theatre{ID: booking.NewID(), Name: "Synthetic Multiplex", City: "Pune", TimeZone: SyntheticZone, Currency: "INR"}
 	movie := booking.Movie{ID: booking.NewID(), Title: "Load Test", Rating: "U", RuntimeMin: 120, Language: "Hindi"}
 	shows := make([]booking.Show, n)
 	for i := range shows {
@@ -84,7 +84,7 @@ func SyntheticShows(n int, start time.Time, every time.Duration) []booking.Show 
 			ID: booking.NewID(), Movie: movie, Theatre: theatre,
 			Screen:   fmt.Sprintf("Screen %d", i%8+1),
 			StartsAt: start.Add(time.Duration(i) * every).UTC(),
-			Currency: "INR",
+			Currency: theatre.Currency,
 		}
 	}
 	return shows

@@ -67,7 +67,7 @@ var upsertReplace = options.Replace().SetUpsert(true)
 // PutTheatre replaces the whole document, so a field an older version
 // wrote (rev) goes with the first save.
 func (t *tx) PutTheatre(th booking.Theatre) error {
-	doc := catalogTheatre{ID: th.ID, Name: th.Name, City: th.City, TimeZone: th.TimeZone}
+	doc := catalogTheatre{ID: th.ID, Name: th.Name, City: th.City, TimeZone: th.TimeZone, Currency: th.Currency}
 	return replaceDoc(t, colTheatres, "upsert theatre", th.ID, doc)
 }
 

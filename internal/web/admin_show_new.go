@@ -47,7 +47,7 @@ func (s *Server) handleAdminShowCreate(c echo.Context) error {
 			prices[name] = c.FormValue("price_" + name)
 		}
 	}
-	show, err := s.catalog.NewShow(ctx, movieID, screenID, start, prices, "INR")
+	show, err := s.catalog.NewShow(ctx, movieID, screenID, start, prices)
 	if ok, err := saveOrShow(err, func(verr error) error {
 		f, err := s.showForm(c, screenID, movieID, start, prices, verr)
 		if err != nil {
@@ -112,7 +112,7 @@ func (s *Server) showForm(c echo.Context, screenID, movieID, start string, price
 	f.Start.Error = inv.For("start")
 	f.MovieErr = inv.For("movie")
 	for _, name := range l.CategoryNames() {
-		f.Prices = append(f.Prices, model.Field{Name: "price_" + name, Label: "Price of a " + name + " seat (₹)",
+		f.Prices = append(f.Prices, model.Field{Name: "price_" + name, Label: "Price of a " + name + " seat (" + theatre.Currency + ")",
 			Value: prices[name], Error: inv.For("price_" + name)})
 	}
 	return f, nil
