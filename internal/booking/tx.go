@@ -49,4 +49,5 @@ type Tx interface {
 	OutboxTx
 	CatalogTx
 	OnSaleTx
+	QueueTx
 }

@@ -456,9 +456,9 @@ func (s *countingStore) OpenOnSales(ctx context.Context, now time.Time) ([]booki
 	return s.Store.OpenOnSales(ctx, now)
 }
 
-func (s *countingStore) QueuePosition(ctx context.Context, e booking.QueueEntry) (int, error) {
+func (s *countingStore) QueuePosition(ctx context.Context, onSaleID, joinID string) (int, bool, error) {
 	s.reads.Add(1)
-	return s.Store.QueuePosition(ctx, e)
+	return s.Store.QueuePosition(ctx, onSaleID, joinID)
 }
 
 func (s *countingStore) Show(ctx context.Context, id string) (booking.Show, error) {
