@@ -33,13 +33,26 @@ func (t *tx) UnnumberedQueue(onSaleID string, early bool, limit int) ([]string, 
 	})
 }
 
-// NumberQueue sets the positions in one statement: the ids, and their
-// offsets from from, are a JSON array, each id found by the primary key.
+// NumberQueue sets the positions one entry at a time, each found by the
+// primary key, with one statement prepared for the batch. (One UPDATE …
+// FROM json_each of the batch would be planned as a scan of the whole
+// queue with the batch searched for each entry.)
 func (t *tx) NumberQueue(onSaleID string, joinIDs []string, from int) error {
-	_, err := t.tx.ExecContext(t.ctx, `UPDATE queue_entries SET position = ?2 + j.key
-		FROM json_each(?3) AS j WHERE queue_entries.onsale_id = ?1 AND queue_entries.join_id = j.value`,
-		onSaleID, from, idsJSON(joinIDs))
-	return err
+	st, err := t.tx.PrepareContext(t.ctx, `UPDATE queue_entries SET position = ? WHERE onsale_id = ? AND join_id = ?`)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	for i, id := range joinIDs {
+		res, err := st.ExecContext(t.ctx, from+i, onSaleID, id)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n != 1 {
+			return fmt.Errorf("number queue entry %s: %d rows, %v", id, n, err)
+		}
+	}
+	return nil
 }
 
 func (t *tx) SetQueueNumbering(onSaleID string, n booking.QueueNumbering) error {
