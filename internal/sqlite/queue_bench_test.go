@@ -57,13 +57,17 @@ func BenchmarkQueuePosition(b *testing.B) {
 	}
 }
 
-// numberedQueue is a store with an on-sale whose queue of n entries is
-// numbered, the entries' join ids, and how long numbering them took.
-func numberedQueue(tb testing.TB, n int) (*Store, booking.OnSale, []string, time.Duration) {
+// queueT0 is the opening of the on-sales of seedQueue.
+var queueT0 = time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)
+
+// seedQueue is a store with an on-sale opening at queueT0 whose queue has n
+// entries, not numbered, joined a millisecond apart, the first third
+// before T0, and the entries' join ids in join order.
+func seedQueue(tb testing.TB, n int) (*Store, booking.OnSale, []string) {
 	tb.Helper()
 	ctx := context.Background()
 	s, _ := mustOpen(tb)
-	t0 := time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)
+	t0 := queueT0
 	show, seats := testShow("show-q", 2, 2)
 	show.StartsAt = t0.Add(24 * time.Hour)
 	if err := booking.CreateShowStep(ctx, s, time.Now, show, seats); err != nil {
@@ -98,9 +102,17 @@ func numberedQueue(tb testing.TB, n int) (*Store, booking.OnSale, []string, time
 		tb.Fatal(err)
 	}
 	tb.Logf("joined %d in %v", n, time.Since(start).Round(time.Millisecond))
+	return s, o, ids
+}
 
-	start = time.Now()
-	settled := func() time.Time { return t0.Add(booking.SettlingMargin) }
+// numberedQueue is seedQueue's store with the queue numbered, and how long
+// numbering it took.
+func numberedQueue(tb testing.TB, n int) (*Store, booking.OnSale, []string, time.Duration) {
+	tb.Helper()
+	ctx := context.Background()
+	s, o, ids := seedQueue(tb, n)
+	start := time.Now()
+	settled := func() time.Time { return queueT0.Add(booking.SettlingMargin) }
 	total, steps := 0, 0
 	for {
 		k, err := booking.NumberQueueStep(ctx, s, settled, o.ID, booking.QueueNumberBatch)
