@@ -583,3 +583,37 @@ func TestOnSaleCarrierNAT(t *testing.T) {
 		t.Error("without passes one address held 12 seats with a cap of 10")
 	}
 }
+
+// TestQueueWaitsUntilNumbered (SPEC §18): a position is numbered from
+// booking.SettlingMargin after T0 on, also for a visitor who joined after
+// T0: until then the page says waiting without a position, and asks again
+// on its next refresh; then those from before T0 come first.
+func TestQueueWaitsUntilNumbered(t *testing.T) {
+	a := newAdminApp(t)
+	admin := a.client()
+	admin.mustLogin()
+	id := admin.createOnSale(onSaleForm(1, "2m", testShowID))
+	t0 := onSaleT0.Truncate(time.Second) // the form's opens_at has whole seconds
+	a.clock.Set(t0.Add(-10 * time.Minute))
+	early := a.client()
+	early.mustJoin(id)
+	a.clock.Set(t0.Add(time.Second))
+	late := a.client()
+	late.mustJoin(id)
+	a.clock.Set(t0.Add(booking.SettlingMargin - time.Nanosecond))
+	for _, v := range []*client{late, early} {
+		_, live := v.queue(id)
+		if _, has := live.Attr("data-position"); has || queueState(live) != "waiting" {
+			t.Errorf("before the settling margin: state %q, position shown %v; want waiting without one", queueState(live), has)
+		}
+	}
+	a.clock.Set(t0.Add(booking.SettlingMargin))
+	_, live := late.queue(id)
+	if p := queuePosition(t, live); p != 1 || queueState(live) != "waiting" {
+		t.Errorf("the one who joined after T0: %q at %d, want waiting at 1", queueState(live), p)
+	}
+	_, live = early.queue(id)
+	if p := queuePosition(t, live); p != 0 {
+		t.Errorf("the one who joined before T0 is at %d, want 0", p)
+	}
+}
