@@ -584,36 +584,37 @@ func TestOnSaleCarrierNAT(t *testing.T) {
 	}
 }
 
-// TestQueueWaitsUntilNumbered (SPEC §18): a position is numbered from
-// booking.SettlingMargin after T0 on, also for a visitor who joined after
-// T0: until then the page says waiting without a position, and asks again
-// on its next refresh; then those from before T0 come first.
+// TestQueueWaitsUntilNumbered (SPEC §18): positions are numbered in
+// batches by the requests that need one; a visitor with more entries
+// ahead than booking.QueueNumberSteps batches number stays waiting without
+// a position, and gets it on a later request, with no place given twice.
 func TestQueueWaitsUntilNumbered(t *testing.T) {
+	ctx := context.Background()
 	a := newAdminApp(t)
 	admin := a.client()
 	admin.mustLogin()
 	id := admin.createOnSale(onSaleForm(1, "2m", testShowID))
-	t0 := onSaleT0.Truncate(time.Second) // the form's opens_at has whole seconds
-	a.clock.Set(t0.Add(-10 * time.Minute))
-	early := a.client()
-	early.mustJoin(id)
-	a.clock.Set(t0.Add(time.Second))
-	late := a.client()
-	late.mustJoin(id)
-	a.clock.Set(t0.Add(booking.SettlingMargin - time.Nanosecond))
-	for _, v := range []*client{late, early} {
-		_, live := v.queue(id)
-		if _, has := live.Attr("data-position"); has || queueState(live) != "waiting" {
-			t.Errorf("before the settling margin: state %q, position shown %v; want waiting without one", queueState(live), has)
+	o, err := a.store.OnSale(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ahead := booking.QueueNumberSteps*booking.QueueNumberBatch + 500
+	for i := range ahead {
+		e := booking.NewQueueEntry(o, booking.NewID(), o.OpensAt.Add(-10*time.Minute+time.Duration(i)*time.Microsecond))
+		if err := a.store.JoinQueue(ctx, e); err != nil {
+			t.Fatal(err)
 		}
 	}
-	a.clock.Set(t0.Add(booking.SettlingMargin))
-	_, live := late.queue(id)
-	if p := queuePosition(t, live); p != 1 || queueState(live) != "waiting" {
-		t.Errorf("the one who joined after T0: %q at %d, want waiting at 1", queueState(live), p)
+	a.clock.Set(o.OpensAt.Add(time.Second))
+	v := a.client()
+	v.mustJoin(id)
+	a.clock.Set(o.OpensAt.Add(time.Second + booking.SettlingMargin))
+	_, live := v.queue(id)
+	if _, has := live.Attr("data-position"); has || queueState(live) != "waiting" {
+		t.Errorf("behind %d unnumbered: state %q, position shown %v; want waiting without one", ahead, queueState(live), has)
 	}
-	_, live = early.queue(id)
-	if p := queuePosition(t, live); p != 0 {
-		t.Errorf("the one who joined before T0 is at %d, want 0", p)
+	_, live = v.queue(id)
+	if p := queuePosition(t, live); p != ahead || queueState(live) != "waiting" {
+		t.Errorf("asked again: %q at %d, want waiting at %d", queueState(live), p, ahead)
 	}
 }

@@ -421,9 +421,10 @@ func testOnSalePositions(t *testing.T, s store) {
 
 // testOnSalePositionsSettle: joins reach the store out of the order of
 // their times (processes' clocks differ, one insert is slower than
-// another), each within booking.SettlingMargin of its time. A place read
-// as soon as PositionKnown allows, and then kept (the queue page keeps it
-// in its cookie), is never given to two visitors, and none is skipped.
+// another), each within booking.SettlingMargin of its time. A place
+// numbered and read as soon as PositionKnown allows, and then kept (the
+// queue page keeps it in its cookie), is never given to two visitors, and
+// none is skipped.
 func testOnSalePositionsSettle(t *testing.T, s store) {
 	ctx := context.Background()
 	r := onSaleRequest("settle")
