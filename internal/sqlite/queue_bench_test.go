@@ -65,6 +65,12 @@ var queueT0 = time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)
 // before T0, and the entries' join ids in join order.
 func seedQueue(tb testing.TB, n int) (*Store, booking.OnSale, []string) {
 	tb.Helper()
+	return seedQueueEarly(tb, n, n/3)
+}
+
+// seedQueueEarly is seedQueue with the first early entries before T0.
+func seedQueueEarly(tb testing.TB, n, early int) (*Store, booking.OnSale, []string) {
+	tb.Helper()
 	ctx := context.Background()
 	s, _ := mustOpen(tb)
 	t0 := queueT0
@@ -90,7 +96,7 @@ func seedQueue(tb testing.TB, n int) (*Store, booking.OnSale, []string) {
 		}
 		defer st.Close()
 		for i := range n {
-			e := booking.NewQueueEntry(o, booking.NewID(), t0.Add(time.Duration(i-n/3)*time.Millisecond))
+			e := booking.NewQueueEntry(o, booking.NewID(), t0.Add(time.Duration(i-early)*time.Millisecond))
 			ids[i] = e.JoinID
 			if _, err := st.ExecContext(ctx, e.OnSaleID, e.JoinID, e.JoinedAt.UnixNano(), e.Before, e.Rank); err != nil {
 				return err

@@ -2,6 +2,8 @@ package sqlite
 
 import (
 	"context"
+	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -69,5 +71,40 @@ func TestQueuePositionNumbersOnDemand(t *testing.T) {
 	var k int
 	if err := s2.read.QueryRowContext(ctx, `SELECT numbered FROM onsales WHERE id = ?`, o2.ID).Scan(&k); err != nil || k != 2*booking.QueueNumberBatch {
 		t.Errorf("numbered %d (%v) to reach the 1,001st, want %d", k, err, 2*booking.QueueNumberBatch)
+	}
+}
+
+// TestQueuePositionCrowdRunsOneStep: twenty visitors of one process asking
+// at once for places in the first batch run one numbering step between
+// them, not one each: the others wait for it and read their places.
+func TestQueuePositionCrowdRunsOneStep(t *testing.T) {
+	ctx := context.Background()
+	const n, early = 30_000, 500
+	s, o, ids := seedQueueEarly(t, n, early)
+	svc := booking.NewService(s, booking.NewManualClock(queueT0.Add(booking.SettlingMargin)), booking.Policy{})
+	var wg sync.WaitGroup
+	errs := make(chan error, 20)
+	for i := range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			j := early + i*20 // after T0: at position j, in the first batch
+			p, ok, err := svc.QueuePosition(ctx, booking.QueueEntry{OnSaleID: o.ID, JoinID: ids[j]})
+			if err != nil || !ok || p != j {
+				errs <- fmt.Errorf("entry %d: position %d, %v, %v", j, p, ok, err)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	var k int
+	if err := s.read.QueryRowContext(ctx, `SELECT numbered FROM onsales WHERE id = ?`, o.ID).Scan(&k); err != nil {
+		t.Fatal(err)
+	}
+	if k != booking.QueueNumberBatch {
+		t.Errorf("numbered %d, want %d: the crowd ran steps of its own", k, booking.QueueNumberBatch)
 	}
 }
