@@ -95,7 +95,7 @@ func TestKeepDemo(t *testing.T) {
 	createShow(t, s, "Synthetic", 4)
 	_, admins := tempDatabaseURL(t)
 	adm := openStore(t, admins)
-	if err := booking.SaveTheatreStep(ctx, adm, time.Now, booking.Theatre{ID: "t1", Name: "Own", City: "Goa", TimeZone: "Asia/Kolkata"}); err != nil {
+	if err := booking.SaveTheatreStep(ctx, adm, time.Now, booking.Theatre{ID: "t1", Name: "Own", City: "Goa", TimeZone: "Asia/Kolkata", Currency: "INR"}); err != nil {
 		t.Fatal(err)
 	}
 	for name, st := range map[string]booking.Store{"seeded": s, "an admin's": adm} {

@@ -82,14 +82,18 @@ func (f fields) err() error {
 	return InvalidFields(f)
 }
 
-// ValidateTheatre checks a theatre before it is stored: a name, a city and
-// an IANA time zone (Asia/Kolkata), in which its show times are shown.
+// ValidateTheatre checks a theatre before it is stored: a name, a city, an
+// IANA time zone (Asia/Kolkata), in which its show times are shown, and a
+// supported currency (Currencies), in which its shows are priced.
 func ValidateTheatre(t Theatre) error {
 	var f fields
 	f.text("name", "The name", t.Name, 80)
 	f.text("city", "The city", t.City, 60)
 	if _, err := t.Location(); err != nil {
 		f.add("time_zone", "%q is not a time zone; write one like Asia/Kolkata or Europe/London.", Truncate(t.TimeZone, 40))
+	}
+	if _, ok := CurrencyExponent(t.Currency); !ok {
+		f.add("currency", "%q is not a currency we sell in; choose one of %s.", Truncate(t.Currency, 12), strings.Join(Currencies(), ", "))
 	}
 	return f.err()
 }
@@ -137,10 +141,16 @@ func ValidateScreen(sc Screen) (Layout, error) {
 	return l, f.err()
 }
 
-// ParsePrice reads a price as a person types it in the currency's major
+// ParsePrice reads a price in a currency of two decimals (INR): see
+// ParsePriceIn.
+func ParsePrice(s string) (Money, error) { return ParsePriceIn(s, "INR") }
+
+// ParsePriceIn reads a price as a person types it in currency's major
 // unit ("250", "99.50", "1,250": commas only between groups of three
-// digits) into minor units, up to MaxPrice.
-func ParsePrice(s string) (Money, error) {
+// digits) into its minor units, up to MaxPrice: a currency without minor
+// units (JPY) takes no decimals.
+func ParsePriceIn(s, currency string) (Money, error) {
+	exp := exponentOf(currency)
 	s = strings.TrimSpace(s)
 	whole, frac, hasFrac := strings.Cut(s, ".")
 	if groups := strings.Split(whole, ","); len(groups) > 1 {
@@ -151,7 +161,7 @@ func ParsePrice(s string) (Money, error) {
 		}
 		whole = strings.Join(groups, "")
 	}
-	if whole == "" || len(whole) > 7 || (hasFrac && (len(frac) == 0 || len(frac) > 2)) {
+	if whole == "" || len(whole) > 9-exp || (hasFrac && (len(frac) == 0 || len(frac) > exp)) {
 		return 0, fmt.Errorf("not a price")
 	}
 	for _, part := range []string{whole, frac} {
@@ -161,19 +171,16 @@ func ParsePrice(s string) (Money, error) {
 			}
 		}
 	}
-	w, _ := strconv.ParseInt(whole, 10, 64)
-	var minor int64
-	if hasFrac {
-		minor, _ = strconv.ParseInt((frac + "0")[:2], 10, 64)
-	}
-	if m := Money(w*100 + minor); m <= MaxPrice {
+	v, _ := strconv.ParseInt(whole+(frac + strings.Repeat("0", exp))[:exp], 10, 64)
+	if m := Money(v); m <= MaxPrice {
 		return m, nil
 	}
 	return 0, fmt.Errorf("more than a seat can cost")
 }
 
 // MaxPrice is the most a seat may cost, in minor units: a million in the
-// major unit, under the eight digits a provider's amount may have.
+// major unit of a currency of two decimals, under the eight digits a
+// provider's amount may have.
 const MaxPrice Money = 1_000_000_00
 
 // LocalTimeLayout is how a show's start is typed: the form's
@@ -182,12 +189,17 @@ const LocalTimeLayout = "2006-01-02T15:04"
 
 // PlanShow is the show an admin plans: movie on screen of theatre, starting
 // at start (LocalTimeLayout, in the theatre's zone) at now or later, with a
-// price (as typed) for every seat category of the screen's layout. Its
-// seats are copied from the layout. A time that does not exist in the zone
+// price (as typed, in the theatre's currency) for every seat category of
+// the screen's layout: the show copies the theatre's currency. Its seats
+// are copied from the layout. A time that does not exist in the zone
 // (skipped when the clocks go forward) is refused; one that happens twice
 // (when they go back) is the first.
-func PlanShow(id string, movie Movie, theatre Theatre, screen Screen, start string, prices map[string]string, currency string, now time.Time) (Show, []Seat, error) {
+func PlanShow(id string, movie Movie, theatre Theatre, screen Screen, start string, prices map[string]string, now time.Time) (Show, []Seat, error) {
 	var f fields
+	currency := theatre.Currency
+	if _, ok := CurrencyExponent(currency); !ok {
+		f.add("screen", "The theatre %s has no currency: set one first.", theatre.Name)
+	}
 	loc, err := theatre.Location()
 	if err != nil {
 		loc = time.UTC
@@ -212,12 +224,12 @@ func PlanShow(id string, movie Movie, theatre Theatre, screen Screen, start stri
 	parsed := map[string]Money{}
 	for _, name := range layout.CategoryNames() {
 		field := "price_" + name
-		p, err := ParsePrice(prices[name])
+		p, err := ParsePriceIn(prices[name], currency)
 		switch {
 		case strings.TrimSpace(prices[name]) == "":
 			f.add(field, "Give the price of a %s seat.", name)
 		case err != nil:
-			f.add(field, "%q is not a price for %s; write it like 250 or 99.50.", Truncate(prices[name], 12), name)
+			f.add(field, "%q is not a price for %s; write it like %s.", Truncate(prices[name], 12), name, priceExample(currency))
 		case p <= 0:
 			f.add(field, "The price of a %s seat must be more than nothing.", name)
 		default:
@@ -227,6 +239,7 @@ func PlanShow(id string, movie Movie, theatre Theatre, screen Screen, start stri
 	if len(f) > 0 {
 		return Show{}, nil, f.err()
 	}
+	theatre.Currency = "" // the show's own is Show.Currency
 	show := Show{
 		ID: id, Movie: movie, Theatre: theatre, Screen: screen.Name, ScreenID: screen.ID,
 		StartsAt: startsAt.UTC(), Currency: currency,
@@ -236,6 +249,14 @@ func PlanShow(id string, movie Movie, theatre Theatre, screen Screen, start stri
 		return Show{}, nil, err
 	}
 	return show, seats, nil
+}
+
+// priceExample is how a price is written in currency, for a message.
+func priceExample(currency string) string {
+	if exponentOf(currency) == 0 {
+		return "1500"
+	}
+	return "250 or 99.50"
 }
 
 // firstOccurrence is the earliest instant that reads as t's local time in
@@ -265,6 +286,16 @@ func CheckDeleteTheatre(screens, shows int) error {
 		return ErrInUse("The theatre has %d show(s); a theatre with shows stays.", shows)
 	}
 	return nil
+}
+
+// CheckCurrencyChange is whether a theatre priced in from, with shows
+// shows, may be priced in to instead: its shows copied from, so a theatre
+// with a show keeps it (ErrInUse, 409).
+func CheckCurrencyChange(from, to string, shows int) error {
+	if from == to || shows == 0 {
+		return nil
+	}
+	return ErrInUse("The theatre's shows are priced in %s: its currency can change only while it has no show (it has %d).", from, shows)
 }
 
 // CheckDeleteScreen is whether a screen that shows shows were made on may

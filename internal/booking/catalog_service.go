@@ -35,9 +35,11 @@ func (s *Service) Catalog() *Catalog {
 // id, which is returned.
 func (c *Catalog) SaveTheatre(ctx context.Context, t Theatre) (string, error) {
 	t.Name, t.City, t.TimeZone = strings.TrimSpace(t.Name), strings.TrimSpace(t.City), strings.TrimSpace(t.TimeZone)
+	t.Currency = strings.ToUpper(strings.TrimSpace(t.Currency))
 	if err := ValidateTheatre(t); err != nil {
 		return "", err
 	}
+
 	if t.ID == "" {
 		t.ID = c.newID()
 	}
@@ -69,11 +71,12 @@ func (c *Catalog) SaveMovie(ctx context.Context, m Movie) (string, error) {
 	return m.ID, SaveMovieStep(ctx, c.store, c.clock.Now, m)
 }
 
-// NewShow plans a show of movieID on screenID (PlanShow) and stores it with
-// its seats, copied from the screen's layout (CreateCatalogShowStep, which
+// NewShow plans a show of movieID on screenID (PlanShow), priced in its
+// theatre's currency, and stores it with its seats, copied from the
+// screen's layout (CreateCatalogShowStep, which
 // reads the movie, screen and theatre again). A movie or screen deleted
 // meanwhile is the form's problem, as one missing before.
-func (c *Catalog) NewShow(ctx context.Context, movieID, screenID, start string, prices map[string]string, currency string) (Show, error) {
+func (c *Catalog) NewShow(ctx context.Context, movieID, screenID, start string, prices map[string]string) (Show, error) {
 	var f fields
 	movie, err := c.store.Movie(ctx, movieID)
 	switch {
@@ -96,11 +99,11 @@ func (c *Catalog) NewShow(ctx context.Context, movieID, screenID, start string, 
 	if err != nil {
 		return Show{}, err
 	}
-	show, seats, err := PlanShow(c.newID(), movie, theatre, screen, start, prices, currency, c.clock.Now())
+	show, seats, err := PlanShow(c.newID(), movie, theatre, screen, start, prices, c.clock.Now())
 	if err != nil {
 		return Show{}, err
 	}
-	show, err = CreateCatalogShowStep(ctx, c.store, c.clock.Now, show, seats, &ShowPlanBasis{Layout: screen.Layout, TimeZone: theatre.TimeZone})
+	show, err = CreateCatalogShowStep(ctx, c.store, c.clock.Now, show, seats, &ShowPlanBasis{Layout: screen.Layout, TimeZone: theatre.TimeZone, Currency: theatre.Currency})
 	switch {
 	case errors.Is(err, ErrMovieNotFound):
 		f.add("movie", "Choose a movie.")

@@ -24,13 +24,30 @@ func screenKey(id string) string  { return "catalog:screen:" + id }
 func movieKey(id string) string   { return "catalog:movie:" + id }
 
 // SaveTheatreStep inserts or updates t and sets its name, city and zone in
-// the shows at it, in one step.
+// the shows at it, in one step. Its currency changes only while no show
+// is priced in the old one (CheckCurrencyChange: ECONFLICT).
 func SaveTheatreStep(ctx context.Context, st Transactor, clock func() time.Time, t Theatre) error {
 	return st.Atomically(ctx, clock, func(tx Tx) error {
 		// A show created at once copies the theatre: it commits first,
-		// and is updated here, or runs again after and copies the edit.
+		// and is updated here (or refused a new currency), or runs again
+		// after and copies the edit.
 		if err := tx.Serialize(theatreKey(t.ID)); err != nil {
 			return err
+		}
+		switch old, err := tx.TheatreByID(t.ID); {
+		case errors.Is(err, ErrTheatreNotFound):
+		case err != nil:
+			return err
+		case old.Currency != t.Currency:
+			shows, err := tx.CountTheatreShows(t.ID)
+			if err != nil {
+				return err
+			}
+			// The theatre's price cards (SPEC §15) are priced in it too:
+			// when they exist, count them here and pass them on.
+			if err := CheckCurrencyChange(old.Currency, t.Currency, shows); err != nil {
+				return err
+			}
 		}
 		if err := tx.PutTheatre(t); err != nil {
 			return err
@@ -157,13 +174,13 @@ func DeleteMovieStep(ctx context.Context, st Transactor, clock func() time.Time,
 	})
 }
 
-// ShowPlanBasis is what a show's seats and start were planned from: its
-// screen's layout and its theatre's zone.
-type ShowPlanBasis struct{ Layout, TimeZone string }
+// ShowPlanBasis is what a show's seats, start and prices were planned
+// from: its screen's layout, its theatre's zone and currency.
+type ShowPlanBasis struct{ Layout, TimeZone, Currency string }
 
-// ErrShowPlanStale is a show whose screen's layout or theatre's zone changed
-// while it was planned.
-var ErrShowPlanStale = &Error{Code: ECONFLICT, Message: "The screen's layout or the theatre's time zone changed meanwhile; please create the show again."}
+// ErrShowPlanStale is a show whose screen's layout or theatre's zone or
+// currency changed while it was planned.
+var ErrShowPlanStale = &Error{Code: ECONFLICT, Message: "The screen's layout or the theatre's time zone or currency changed meanwhile; please create the show again."}
 
 // CreateCatalogShowStep stores a show planned from the catalog (PlanShow)
 // with its seats, as CreateShowStep does (ErrShowDeleted, ErrShowExists
@@ -175,9 +192,9 @@ var ErrShowPlanStale = &Error{Code: ECONFLICT, Message: "The screen's layout or 
 // show is never made on a deleted screen, nor keeps a name edited while
 // it was created.
 //
-// With plan, the screen's layout and the theatre's zone the show was planned
-// from (PlanShow: its seats and its start's instant come from them), a
-// layout or zone changed meanwhile is ErrShowPlanStale: the show is
+// With plan, the screen's layout and the theatre's zone and currency the
+// show was planned from (PlanShow: its seats, its start's instant and its
+// prices come from them), one changed meanwhile is ErrShowPlanStale: the show is
 // planned again rather than stored with seats or a time of before.
 func CreateCatalogShowStep(ctx context.Context, st Transactor, clock func() time.Time, show Show, seats []Seat, plan *ShowPlanBasis) (Show, error) {
 	return createCatalogShow(ctx, st, clock, show, seats, plan, "")
@@ -218,10 +235,13 @@ func createCatalogShow(ctx context.Context, st Transactor, clock func() time.Tim
 		if err != nil {
 			return err
 		}
-		if plan != nil && (plan.Layout != screen.Layout || plan.TimeZone != theatre.TimeZone) {
+		if plan != nil && (plan.Layout != screen.Layout || plan.TimeZone != theatre.TimeZone || plan.Currency != theatre.Currency) {
 			return ErrShowPlanStale
 		}
 		out.Movie, out.Theatre, out.Screen = movie, theatre, screen.Name
+		// The show's copy of its theatre carries no currency: the show's
+		// own (Show.Currency) is the one it is priced in.
+		out.Theatre.Currency = ""
 		if cardID == "" {
 			return tx.InsertShow(out, seats)
 		}

@@ -33,7 +33,7 @@ func TestValidateTheatreNamesFields(t *testing.T) {
 			t.Errorf("%s: %q does not say %q", field, msg, part)
 		}
 	}
-	if err := booking.ValidateTheatre(booking.Theatre{Name: "Regal", City: "Pune", TimeZone: "Asia/Kolkata"}); err != nil {
+	if err := booking.ValidateTheatre(booking.Theatre{Name: "Regal", City: "Pune", TimeZone: "Asia/Kolkata", Currency: "INR"}); err != nil {
 		t.Errorf("a valid theatre: %v", err)
 	}
 }
@@ -42,8 +42,8 @@ func TestValidateTheatreNamesFields(t *testing.T) {
 // stored in UTC, across daylight saving time; a local time the clocks skip
 // is refused, one they repeat is the first.
 func TestPlanShowTimeZones(t *testing.T) {
-	london := booking.Theatre{ID: "t1", Name: "Prince Charles", City: "London", TimeZone: "Europe/London"}
-	kolkata := booking.Theatre{ID: "t2", Name: "Regal", City: "Pune", TimeZone: "Asia/Kolkata"}
+	london := booking.Theatre{ID: "t1", Name: "Prince Charles", City: "London", TimeZone: "Europe/London", Currency: "INR"}
+	kolkata := booking.Theatre{ID: "t2", Name: "Regal", City: "Pune", TimeZone: "Asia/Kolkata", Currency: "INR"}
 	screen := booking.Screen{ID: "s1", TheatreID: "t1", Name: "1", Layout: "C = Classic\nP = Prime\nA  CC\nB  PP\n"}
 	movie := booking.Movie{ID: "m1", Title: "Film", RuntimeMin: 100}
 	prices := map[string]string{"Classic": "180", "Prime": "250.50"}
@@ -65,7 +65,7 @@ func TestPlanShowTimeZones(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			show, seats, err := booking.PlanShow("show1", movie, tt.theatre, screen, tt.start, prices, "INR", now)
+			show, seats, err := booking.PlanShow("show1", movie, tt.theatre, screen, tt.start, prices, now)
 			if tt.err != "" {
 				var inv booking.InvalidFields
 				if !errors.As(err, &inv) || !strings.Contains(inv.For("start"), tt.err) {
@@ -79,7 +79,9 @@ func TestPlanShowTimeZones(t *testing.T) {
 			if !show.StartsAt.Equal(tt.want) || show.StartsAt.Location() != time.UTC {
 				t.Errorf("StartsAt %v, want %v in UTC", show.StartsAt, tt.want)
 			}
-			if show.ScreenID != "s1" || show.Theatre != tt.theatre || len(seats) != 4 {
+			wantTheatre := tt.theatre
+			wantTheatre.Currency = "" // the show's is show.Currency
+			if show.ScreenID != "s1" || show.Theatre != wantTheatre || show.Currency != "INR" || len(seats) != 4 {
 				t.Errorf("show %+v with %d seats", show, len(seats))
 			}
 			for _, s := range seats {
@@ -95,11 +97,51 @@ func TestPlanShowTimeZones(t *testing.T) {
 	}
 }
 
+// TestParsePriceIn: a price is read in its currency's minor units: a yen
+// has none, so "1,500" is 1500 and "15.50" is refused.
+func TestParsePriceIn(t *testing.T) {
+	for _, tt := range []struct {
+		in, currency string
+		want         booking.Money
+	}{
+		{"1,500", "JPY", 1500},
+		{"12.50", "EUR", 1250},
+		{"12.5", "EUR", 1250},
+		{"250", "INR", 25000},
+		{"100,000,000", "JPY", 100_000_000},
+	} {
+		if got, err := booking.ParsePriceIn(tt.in, tt.currency); err != nil || got != tt.want {
+			t.Errorf("ParsePriceIn(%q, %s) = %d, %v; want %d", tt.in, tt.currency, got, err, tt.want)
+		}
+	}
+	for _, in := range []string{"15.50", "15.", "1000000000"} {
+		if _, err := booking.ParsePriceIn(in, "JPY"); err == nil {
+			t.Errorf("ParsePriceIn(%q, JPY) succeeded", in)
+		}
+	}
+}
+
+// TestPlanShowInTheatreCurrency: a show copies its theatre's currency, its
+// prices read in that currency's minor units.
+func TestPlanShowInTheatreCurrency(t *testing.T) {
+	tokyo := booking.Theatre{ID: "t1", Name: "Toho", City: "Tokyo", TimeZone: "Asia/Tokyo", Currency: "JPY"}
+	screen := booking.Screen{ID: "s1", Name: "1", Layout: "C = Classic\nA  CC\n"}
+	show, seats, err := booking.PlanShow("x", booking.Movie{ID: "m"}, tokyo, screen, "2030-01-01T10:00",
+		map[string]string{"Classic": "1,800"}, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	if err != nil || show.Currency != "JPY" || len(seats) != 2 || seats[0].Price != 1800 {
+		t.Fatalf("PlanShow in a JPY theatre = %+v, %+v, %v; want JPY at 1800", show, seats, err)
+	}
+	tokyo.Currency = "XYZ"
+	if err := booking.ValidateTheatre(tokyo); booking.ErrorCode(err) != booking.EINVALID || !strings.Contains(err.Error(), "not a currency") {
+		t.Errorf("ValidateTheatre with XYZ = %v, want refused", err)
+	}
+}
+
 func TestPlanShowNeedsEveryPrice(t *testing.T) {
-	theatre := booking.Theatre{ID: "t1", Name: "Regal", City: "Pune", TimeZone: "Asia/Kolkata"}
+	theatre := booking.Theatre{ID: "t1", Name: "Regal", City: "Pune", TimeZone: "Asia/Kolkata", Currency: "INR"}
 	screen := booking.Screen{ID: "s1", Name: "1", Layout: "C = Classic\nP = Prime\nA  CC\nB  PP\n"}
 	_, _, err := booking.PlanShow("x", booking.Movie{ID: "m"}, theatre, screen, "2030-01-01T10:00",
-		map[string]string{"Classic": "0", "Prime": "lots"}, "INR", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+		map[string]string{"Classic": "0", "Prime": "lots"}, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	var inv booking.InvalidFields
 	if !errors.As(err, &inv) || !strings.Contains(inv.For("price_Classic"), "more than nothing") || !strings.Contains(inv.For("price_Prime"), "not a price") {
 		t.Errorf("PlanShow with bad prices = %v", err)

@@ -3,8 +3,6 @@ package booking
 import (
 	"context"
 	"fmt"
-	"slices"
-	"strings"
 	"time"
 )
 
@@ -63,12 +61,7 @@ func PreviousHoldIn(tx HoldTx, showID, owner string) (PreviousHold, []Hold, erro
 	if err != nil || len(active) == 0 {
 		return PreviousHold{}, nil, err
 	}
-	latest := slices.MaxFunc(active, func(a, b Hold) int {
-		if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
-			return c
-		}
-		return strings.Compare(a.ID, b.ID)
-	})
+	latest := active[latestHold(active)]
 	payments, err := tx.PendingPayments(latest.ID)
 	if err != nil {
 		return PreviousHold{}, nil, err
@@ -80,6 +73,32 @@ func PreviousHoldIn(tx HoldTx, showID, owner string) (PreviousHold, []Hold, erro
 		}
 	}
 	return prev, active, nil
+}
+
+// latestHold is the index in active, not empty, of the most recent hold
+// (by CreatedAt, then id).
+func latestHold(active []Hold) int {
+	latest := 0
+	for i, h := range active[1:] {
+		l := active[latest]
+		if c := h.CreatedAt.Compare(l.CreatedAt); c > 0 || c == 0 && h.ID > l.ID {
+			latest = i + 1
+		}
+	}
+	return latest
+}
+
+// HoldStartReader is a Tx that reads what a hold step starts from in one
+// go, where each read costs a statement of its own (SQLite). The step then
+// decides as it does on SaleFacts, ActiveHolds and PendingPayments.
+// HoldStart reads before the step's Serialize of the owner and show: only
+// a store whose Serialize does nothing (whose step holds the write lock
+// throughout) may offer it.
+type HoldStartReader interface {
+	// HoldStart is SaleFacts(showID) and ActiveHolds(showID, owner), with
+	// paying[i] saying whether active[i] has a payment pending whose
+	// checkout has not closed (PreviousHold.Paying).
+	HoldStart(showID, owner string) (show Show, active []Hold, paying []bool, err error)
 }
 
 // HoldSeatsStep is the hold of SPEC §2, one atomic step: h.SeatIDs of
@@ -134,6 +153,9 @@ type holdStart struct {
 // m), then, serialised on the owner and show (two holds of one session at
 // once may both find no previous hold), the owner's previous hold.
 func beginHold(tx Tx, h Hold, m Moment) (holdStart, error) {
+	if r, ok := tx.(HoldStartReader); ok {
+		return beginHoldAtOnce(tx, r, h, m)
+	}
 	show, err := tx.SaleFacts(h.ShowID)
 	if err != nil {
 		return holdStart{}, err
@@ -147,6 +169,26 @@ func beginHold(tx Tx, h Hold, m Moment) (holdStart, error) {
 	prev, active, err := PreviousHoldIn(tx, h.ShowID, h.Owner)
 	if err != nil {
 		return holdStart{}, err
+	}
+	return holdStart{show: show, prev: prev, active: active, done: prev.ID == h.ID}, nil
+}
+
+// beginHoldAtOnce is beginHold by a HoldStartReader.
+func beginHoldAtOnce(tx Tx, r HoldStartReader, h Hold, m Moment) (holdStart, error) {
+	show, active, paying, err := r.HoldStart(h.ShowID, h.Owner)
+	if err != nil {
+		return holdStart{}, err
+	}
+	if err := show.CheckOnSale(m); err != nil {
+		return holdStart{}, err
+	}
+	if err := tx.Serialize("owner:" + h.ShowID + ":" + h.Owner); err != nil {
+		return holdStart{}, err
+	}
+	var prev PreviousHold
+	if len(active) > 0 {
+		i := latestHold(active)
+		prev = PreviousHold{ID: active[i].ID, SeatIDs: active[i].SeatIDs, Paying: paying[i]}
 	}
 	return holdStart{show: show, prev: prev, active: active, done: prev.ID == h.ID}, nil
 }

@@ -1,32 +1,81 @@
 package booking
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
 
-// Money is an amount in minor units of its currency (paise for INR), so that
-// sums are exact.
+// Money is an amount in minor units of its currency (paise for INR, yen
+// for JPY), so that sums are exact.
 type Money int64
 
-var currencySymbols = map[string]string{"INR": "₹", "USD": "$", "EUR": "€", "GBP": "£"}
+// currency is what boxoffice knows of an ISO 4217 currency it supports.
+type currency struct {
+	symbol string
+	// exponent is its minor units: an amount of 1 major unit is 10^exponent
+	// of them (2 for INR's paise, 0 for JPY, which has none).
+	exponent int
+}
 
-// Format renders m for a person, with the currency's symbol and no decimals
-// when the amount is whole: "₹250", "₹99.50".
+// currencies are the ISO 4217 codes a theatre may price its shows in. A
+// code outside them is refused when a theatre is saved (ValidateTheatre).
+var currencies = map[string]currency{
+	"INR": {"₹", 2},
+	"EUR": {"€", 2},
+	"GBP": {"£", 2},
+	"USD": {"$", 2},
+	"JPY": {"¥", 0},
+}
+
+// Currencies are the codes of the supported currencies, sorted.
+func Currencies() []string {
+	codes := make([]string, 0, len(currencies))
+	for c := range currencies {
+		codes = append(codes, c)
+	}
+	slices.Sort(codes)
+	return codes
+}
+
+// CurrencyExponent is the number of minor-unit digits of code (2 for INR,
+// 0 for JPY), and whether code is a currency boxoffice supports.
+func CurrencyExponent(code string) (int, bool) {
+	c, ok := currencies[code]
+	return c.exponent, ok
+}
+
+// exponentOf is code's exponent, 2 for a code boxoffice does not know (an
+// amount stored before the table, or a provider's event).
+func exponentOf(code string) int {
+	if c, ok := currencies[code]; ok {
+		return c.exponent
+	}
+	return 2
+}
+
+// Format renders m for a person, with the currency's symbol and its minor
+// units, none when the amount is whole: "₹250", "₹99.50", "¥1,500".
 func (m Money) Format(currency string) string {
 	sign := ""
 	v := int64(m)
 	if v < 0 {
 		sign, v = "-", -v
 	}
-	sym, ok := currencySymbols[currency]
-	if !ok {
-		sym = currency + " "
+	sym := currency + " "
+	if c, ok := currencies[currency]; ok {
+		sym = c.symbol
 	}
-	whole, frac := v/100, v%100
+	exp := exponentOf(currency)
+	unit := int64(1)
+	for range exp {
+		unit *= 10
+	}
+	whole, frac := v/unit, v%unit
 	s := groupThousands(strconv.FormatInt(whole, 10))
 	if frac != 0 {
-		s += "." + strconv.FormatInt(frac/10, 10) + strconv.FormatInt(frac%10, 10)
+		f := strconv.FormatInt(frac, 10)
+		s += "." + strings.Repeat("0", exp-len(f)) + f
 	}
 	return sign + sym + s
 }

@@ -24,7 +24,10 @@ func TestMoneyFormat(t *testing.T) {
 		{"million", 100000000, "USD", "$1,000,000"},
 		{"euro", 1999, "EUR", "€19.99"},
 		{"pound", 500, "GBP", "£5"},
-		{"unknown currency", 123450, "JPY", "JPY 1,234.50"},
+		{"yen has no minor units", 123450, "JPY", "¥123,450"},
+		{"euro cents", 1250, "EUR", "€12.50"},
+		{"euro cent", 5, "EUR", "€0.05"},
+		{"unknown currency", 123450, "CHF", "CHF 1,234.50"},
 		{"negative", -9950, "INR", "-₹99.50"},
 		{"negative thousands", -100000, "INR", "-₹1,000"},
 	}

@@ -253,13 +253,13 @@ func QueueRank(key []byte, joinID string) string {
 	return hex.EncodeToString(m.Sum(nil))
 }
 
-// PositionKnown reports whether e's position may be computed at now, and
-// kept: from SettlingMargin after T0, or after e joined if later, when
-// every join before it is in the database. For a join after T0 too: a
-// join before T0 by a clock behind, or a later join with an earlier time
+// PositionKnown reports whether e's position may be asked for at now:
+// from SettlingMargin after T0, or after e joined if later, when every
+// join before it is in the database. For a join after T0 too: a join
+// before T0 by a clock behind, or a later join with an earlier time
 // (another process's clock, a slower insert), may still be on its way,
-// and a place counted before it arrives would be given twice (and the
-// last one to no one).
+// and would be numbered after e (NumberQueueStep numbers what is stored,
+// so no place is given twice either way; waiting keeps join order).
 func (o OnSale) PositionKnown(e QueueEntry, now time.Time) bool {
 	return !now.Before(latest(o.OpensAt, e.JoinedAt).Add(SettlingMargin))
 }

@@ -69,9 +69,38 @@ func (s *Service) JoinQueue(ctx context.Context, o OnSale) (QueueEntry, error) {
 	return e, nil
 }
 
-// QueuePosition is e's position in its queue, from 0.
-func (s *Service) QueuePosition(ctx context.Context, e QueueEntry) (int, error) {
-	return s.store.QueuePosition(ctx, e)
+// QueuePosition is e's position in its queue, from 0: its entry's
+// number, one point read. An entry not numbered yet has the queue
+// numbered on (NumberQueueStep), a batch at a time, until it is or
+// QueueNumberSteps steps have run; false when it still has none (before
+// SettlingMargin after T0, or a queue too far behind), and the visitor
+// waits without a position until their next request. One request of this
+// process numbers a queue at a time: the others wait for it and read
+// again, so that a crowd asking at once runs the steps its places need,
+// not one each, nor write conflicts with each other.
+func (s *Service) QueuePosition(ctx context.Context, e QueueEntry) (int, bool, error) {
+	p, ok, err := s.store.QueuePosition(ctx, e.OnSaleID, e.JoinID)
+	if err != nil || ok {
+		return p, ok, err
+	}
+	release, err := s.queues.enter(ctx, e.OnSaleID)
+	if err != nil {
+		return 0, false, err
+	}
+	defer release()
+	for i := 0; ; i++ {
+		p, ok, err := s.store.QueuePosition(ctx, e.OnSaleID, e.JoinID)
+		if err != nil || ok || i == QueueNumberSteps {
+			return p, ok, err
+		}
+		n, err := NumberQueueStep(ctx, s.store, s.clock.Now, e.OnSaleID, QueueNumberBatch)
+		if err != nil {
+			return 0, false, err
+		}
+		if n == 0 {
+			return 0, false, nil
+		}
+	}
 }
 
 // CountQueue counts an on-sale's queue.

@@ -17,7 +17,10 @@ type Service struct {
 	clock Clock
 	// holds lets one hold step of a show at a time into a store that asks
 	// for it (HoldGater); nil lets them all in.
-	holds      *showGate
+	holds *showGate
+	// queues lets one request at a time number an on-sale's queue in
+	// this process (QueuePosition); the others wait and read again.
+	queues     *showGate
 	rules      Rules
 	maxSeats   int
 	newID      func() string
@@ -68,7 +71,7 @@ func NewService(store Store, clock Clock, p Policy) *Service {
 	}
 	rules := Rules{TTL: p.HoldTTL, SalesClose: p.SalesClose, SeatsPerAddress: p.SeatsPerAddress, AllowGaps: p.AllowGaps}
 	s := &Service{store: store, clock: clock, rules: rules, maxSeats: p.MaxSeats,
-		newID: NewID, ticket: NewTicketCode, autoRefund: p.RefundAutomatically, mailLease: p.MailLease}
+		newID: NewID, ticket: NewTicketCode, autoRefund: p.RefundAutomatically, mailLease: p.MailLease, queues: newShowGate()}
 	if g, ok := store.(HoldGater); ok && g.GateHoldsPerShow() {
 		s.holds = newShowGate()
 	}

@@ -23,6 +23,11 @@ type Theatre struct {
 	// TimeZone is the IANA zone its show times are given and shown in
 	// (Asia/Kolkata). Shows made before theatres had one have "".
 	TimeZone string
+	// Currency is the ISO 4217 code its shows are priced in (Currencies):
+	// a show copies it when it is created, so it changes only while the
+	// theatre has no show (CheckCurrencyChange). A show's copy of its
+	// theatre (Show.Theatre) leaves it "": Show.Currency is the show's.
+	Currency string
 	// TaxRate is the tax included in its prices (SPEC §17). Saving the
 	// theatre keeps it; SetTheatreTaxRateStep sets it.
 	TaxRate TaxRate

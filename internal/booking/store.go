@@ -99,10 +99,10 @@ type OnSaleStore interface {
 	OpenOnSales(ctx context.Context, now time.Time) ([]OnSale, error)
 	// JoinQueue stores e, one row and nothing else.
 	JoinQueue(ctx context.Context, e QueueEntry) error
-	// QueuePosition is e's position in its on-sale's queue, from 0: those
-	// who joined before T0 first, by Rank (then join id), then the others
-	// by JoinedAt (then join id). One indexed count.
-	QueuePosition(ctx context.Context, e QueueEntry) (int, error)
+	// QueuePosition is the position, from 0, that NumberQueueStep gave
+	// the entry joinID of on-sale onSaleID's queue: one point read; false
+	// while it has none yet (or there is no such entry).
+	QueuePosition(ctx context.Context, onSaleID, joinID string) (int, bool, error)
 	// CountQueue counts the entries of an on-sale's queue.
 	CountQueue(ctx context.Context, onSaleID string) (int, error)
 }

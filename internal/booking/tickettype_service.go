@@ -96,9 +96,9 @@ func (c *Catalog) DeletePriceCard(ctx context.Context, id string) error {
 }
 
 // NewShowWithCard is NewShow for a theatre with price cards: the show's
-// prices come from the card cardID (CreateCardShowStep), not typed per
-// category.
-func (c *Catalog) NewShowWithCard(ctx context.Context, movieID, screenID, start, cardID, currency string) (Show, error) {
+// prices, in its theatre's currency, come from the card cardID
+// (CreateCardShowStep), not typed per category.
+func (c *Catalog) NewShowWithCard(ctx context.Context, movieID, screenID, start, cardID string) (Show, error) {
 	var f fields
 	if cardID == "" {
 		f.add("card", "Choose a price card.")
@@ -134,11 +134,11 @@ func (c *Catalog) NewShowWithCard(ctx context.Context, movieID, screenID, start,
 	for _, name := range layout.CategoryNames() {
 		placeholder[name] = "1"
 	}
-	show, seats, err := PlanShow(c.newID(), movie, theatre, screen, start, placeholder, currency, c.clock.Now())
+	show, seats, err := PlanShow(c.newID(), movie, theatre, screen, start, placeholder, c.clock.Now())
 	if err != nil {
 		return Show{}, err
 	}
-	show, err = CreateCardShowStep(ctx, c.store, c.clock.Now, show, seats, &ShowPlanBasis{Layout: screen.Layout, TimeZone: theatre.TimeZone}, cardID)
+	show, err = CreateCardShowStep(ctx, c.store, c.clock.Now, show, seats, &ShowPlanBasis{Layout: screen.Layout, TimeZone: theatre.TimeZone, Currency: theatre.Currency}, cardID)
 	switch {
 	case errors.Is(err, ErrMovieNotFound):
 		f.add("movie", "Choose a movie.")

@@ -49,5 +49,6 @@ type Tx interface {
 	OutboxTx
 	CatalogTx
 	OnSaleTx
+	QueueTx
 	TypesTx
 }

@@ -166,7 +166,7 @@ func Demo(now time.Time) DemoCatalog {
 	end := now.Add(DemoDays * 24 * time.Hour)
 	today := now.In(ist)
 	for ti, dt := range demoTheatres {
-		theatre := booking.Theatre{ID: "demo-" + slug(dt.name), Name: dt.name, City: dt.city, TimeZone: DemoZone}
+		theatre := booking.Theatre{ID: "demo-" + slug(dt.name), Name: dt.name, City: dt.city, TimeZone: DemoZone, Currency: "INR"}
 		out.Theatres = append(out.Theatres, theatre)
 		card := booking.PriceCard{ID: theatre.ID + "-standard", TheatreID: theatre.ID, Name: "Standard"}
 		var cats []booking.Category
@@ -202,7 +202,7 @@ func Demo(now time.Time) DemoCatalog {
 					show := booking.Show{
 						ID:    sc.ID + "-" + startsAt.Format("20060102-1504"),
 						Movie: movie, Theatre: theatre, Screen: screen.name, ScreenID: sc.ID,
-						StartsAt: startsAt.UTC(), Currency: "INR",
+						StartsAt: startsAt.UTC(), Currency: theatre.Currency,
 					}
 					out.Shows = append(out.Shows, ShowSeats{Show: show, Seats: ForShow(seats, show.ID), CardID: card.ID})
 				}

@@ -81,7 +81,7 @@ func SyntheticShows(n int, start time.Time, every time.Duration) []booking.Show 
 
 // SyntheticTheatre is a new synthetic theatre, in SyntheticZone.
 func SyntheticTheatre() booking.Theatre {
-	return booking.Theatre{ID: booking.NewID(), Name: "Synthetic Multiplex", City: "Pune", TimeZone: SyntheticZone}
+	return booking.Theatre{ID: booking.NewID(), Name: "Synthetic Multiplex", City: "Pune", TimeZone: SyntheticZone, Currency: "INR"}
 }
 
 // SyntheticMovie is a new synthetic movie.
@@ -98,7 +98,7 @@ func SyntheticShowsOf(theatre booking.Theatre, movie booking.Movie, n int, start
 			ID: booking.NewID(), Movie: movie, Theatre: theatre,
 			Screen:   fmt.Sprintf("Screen %d", i%8+1),
 			StartsAt: start.Add(time.Duration(i) * every).UTC(),
-			Currency: "INR",
+			Currency: theatre.Currency,
 		}
 	}
 	return shows

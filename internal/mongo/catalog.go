@@ -20,10 +20,19 @@ type catalogTheatre struct {
 	City     string `bson:"city"`
 	TimeZone string `bson:"time_zone"`
 	TaxRate  int    `bson:"tax_rate,omitempty"`
+	// Currency is its shows' ISO 4217 code; the conversion
+	// 0026_theatre_currency sets it in documents written before theatres
+	// had one, and a document written since by an older process reads as
+	// INR, as SQLite's column default.
+	Currency string `bson:"currency"`
 }
 
 func (d catalogTheatre) theatre() booking.Theatre {
-	return booking.Theatre{ID: d.ID, Name: d.Name, City: d.City, TimeZone: d.TimeZone, TaxRate: booking.TaxRate(d.TaxRate)}
+	cur := d.Currency
+	if cur == "" {
+		cur = "INR"
+	}
+	return booking.Theatre{ID: d.ID, Name: d.Name, City: d.City, TimeZone: d.TimeZone, Currency: cur, TaxRate: booking.TaxRate(d.TaxRate)}
 }
 
 // catalogScreen is a document of the screens collection; shows carry a copy

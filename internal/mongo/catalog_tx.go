@@ -69,7 +69,7 @@ var upsertReplace = options.Replace().SetUpsert(true)
 // wrote (rev).
 func (t *tx) PutTheatre(th booking.Theatre) error {
 	return setDoc(t, colTheatres, "upsert theatre", th.ID, bson.D{
-		{Key: "name", Value: th.Name}, {Key: "city", Value: th.City}, {Key: "time_zone", Value: th.TimeZone},
+		{Key: "name", Value: th.Name}, {Key: "city", Value: th.City}, {Key: "time_zone", Value: th.TimeZone}, {Key: "currency", Value: th.Currency},
 	}, bson.D{{Key: "rev", Value: ""}})
 }
 

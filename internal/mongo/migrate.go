@@ -35,7 +35,7 @@ func (s *Store) Migrate(ctx context.Context) error {
 			return fmt.Errorf("mongo: migrate: create %s: %w", name, err)
 		}
 	}
-	for _, set := range []map[string][]mongo.IndexModel{indexes(), pruneIndexes()} {
+	for _, set := range []map[string][]mongo.IndexModel{indexes(), pruneIndexes(), queueNumberIndexes()} {
 		for name, models := range set {
 			if _, err := s.col(name).Indexes().CreateMany(ctx, models); err != nil {
 				return fmt.Errorf("mongo: migrate: indexes of %s: %w", name, err)
@@ -87,12 +87,6 @@ func indexes() map[string][]mongo.IndexModel {
 			idx("closes_at", bson.D{{Key: "closes_at", Value: 1}}),
 			// The open on-sales covering a show (a creation's check).
 			idx("shows_closes_at", bson.D{{Key: "shows", Value: 1}, {Key: "closes_at", Value: 1}}),
-		},
-		colQueue: {
-			// A position is one count over one of these: those who joined
-			// before T0 by rank, the others by when they joined (then id).
-			idx("onsale_before_rank", bson.D{{Key: "onsale", Value: 1}, {Key: "before", Value: 1}, {Key: "rank", Value: 1}}),
-			idx("onsale_before_joined", bson.D{{Key: "onsale", Value: 1}, {Key: "before", Value: 1}, {Key: "joined_at", Value: 1}, {Key: "_id", Value: 1}}),
 		},
 		colScreens: {
 			// A theatre's screens, listed by name without a sort in memory.
@@ -246,6 +240,55 @@ var conversions = []conversion{
 			bson.D{{Key: "$set", Value: bson.D{{Key: "state", Value: string(booking.BookingRefunded)}}}})
 		return err
 	}},
+	// Queue positions are numbered and stored (SQLite's
+	// 0025_queue_positions): see convertQueuePositions.
+	{name: "0025_queue_positions", run: convertQueuePositions},
+	// SQLite's 0026_theatre_currency: a theatre gets the currency of its
+	// shows (of its latest one), or INR when it has none. Idempotent: a
+	// theatre that has a currency is left as it is.
+	{name: "0026_theatre_currency", run: migrateTheatreCurrency},
+}
+
+// migrateTheatreCurrency sets the currency of each theatre stored without
+// one from its latest show (the theatre.id index), INR when it has none.
+func migrateTheatreCurrency(ctx context.Context, s *Store) error {
+	noCurrency := bson.D{{Key: "$or", Value: bson.A{
+		bson.D{{Key: "currency", Value: bson.D{{Key: "$exists", Value: false}}}},
+		bson.D{{Key: "currency", Value: ""}},
+	}}}
+	cur, err := s.col(colTheatres).Find(ctx, noCurrency, options.Find().SetProjection(bson.D{{Key: "_id", Value: 1}}))
+	if err != nil {
+		return err
+	}
+	var theatres []struct {
+		ID string `bson:"_id"`
+	}
+	if err := cur.All(ctx, &theatres); err != nil {
+		return err
+	}
+	for _, th := range theatres {
+		currency := "INR"
+		var show struct {
+			Currency string `bson:"currency"`
+		}
+		err := s.col(colShows).FindOne(ctx,
+			bson.D{{Key: "theatre.id", Value: th.ID}, {Key: "currency", Value: bson.D{{Key: "$ne", Value: ""}}}},
+			options.FindOne().SetSort(bson.D{{Key: "starts_at", Value: -1}}).SetProjection(bson.D{{Key: "currency", Value: 1}}),
+		).Decode(&show)
+		switch {
+		case err == nil:
+			currency = show.Currency
+		case !errors.Is(err, mongo.ErrNoDocuments):
+			return err
+		}
+		// Only while it still has none: a save meanwhile wins.
+		filter := append(bson.D{{Key: "_id", Value: th.ID}}, noCurrency...)
+		if _, err := s.col(colTheatres).UpdateOne(ctx, filter,
+			bson.D{{Key: "$set", Value: bson.D{{Key: "currency", Value: currency}}}}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // convertOnce runs c unless it is recorded in migrations, then records it,

@@ -65,12 +65,15 @@ func (d onSaleDoc) onSale() booking.OnSale {
 }
 
 // queueDoc is one join of an on-sale's queue; its _id is the join id.
+// Unnumbered is true until numbering gives it a position, which unsets it
+// (queue_number.go).
 type queueDoc struct {
-	JoinID   string `bson:"_id"`
-	OnSale   string `bson:"onsale"`
-	JoinedAt int64  `bson:"joined_at"`
-	Before   bool   `bson:"before"`
-	Rank     string `bson:"rank"`
+	JoinID     string `bson:"_id"`
+	OnSale     string `bson:"onsale"`
+	JoinedAt   int64  `bson:"joined_at"`
+	Before     bool   `bson:"before"`
+	Rank       string `bson:"rank"`
+	Unnumbered bool   `bson:"unnumbered,omitempty"`
 }
 
 // OnSale returns one on-sale.
@@ -115,45 +118,9 @@ func findOnSales(ctx context.Context, col *mongo.Collection, filter bson.D, opts
 // JoinQueue inserts e: one InsertOne, outside any transaction.
 func (s *Store) JoinQueue(ctx context.Context, e booking.QueueEntry) error {
 	_, err := s.col(colQueue).InsertOne(ctx, queueDoc{
-		JoinID: e.JoinID, OnSale: e.OnSaleID, JoinedAt: nanos(e.JoinedAt), Before: e.Before, Rank: e.Rank,
+		JoinID: e.JoinID, OnSale: e.OnSaleID, JoinedAt: nanos(e.JoinedAt), Before: e.Before, Rank: e.Rank, Unnumbered: true,
 	})
 	return wrap("join queue", err)
-}
-
-// QueuePosition counts the entries before e: for an entry from before T0,
-// one count over onsale_before_rank; for a later one, every entry from
-// before T0 and one range of onsale_before_joined.
-func (s *Store) QueuePosition(ctx context.Context, e booking.QueueEntry) (int, error) {
-	col := s.col(colQueue)
-	if e.Before {
-		n, err := col.CountDocuments(ctx, bson.D{
-			{Key: "onsale", Value: e.OnSaleID}, {Key: "before", Value: true},
-			{Key: "$or", Value: bson.A{
-				bson.D{{Key: "rank", Value: bson.D{{Key: "$lt", Value: e.Rank}}}},
-				bson.D{{Key: "rank", Value: e.Rank}, {Key: "_id", Value: bson.D{{Key: "$lt", Value: e.JoinID}}}},
-			}},
-		})
-		if err != nil {
-			return 0, fmt.Errorf("mongo: queue position: %w", err)
-		}
-		return int(n), nil
-	}
-	early, err := col.CountDocuments(ctx, bson.D{{Key: "onsale", Value: e.OnSaleID}, {Key: "before", Value: true}})
-	if err != nil {
-		return 0, fmt.Errorf("mongo: queue position: %w", err)
-	}
-	at := nanos(e.JoinedAt)
-	late, err := col.CountDocuments(ctx, bson.D{
-		{Key: "onsale", Value: e.OnSaleID}, {Key: "before", Value: false},
-		{Key: "$or", Value: bson.A{
-			bson.D{{Key: "joined_at", Value: bson.D{{Key: "$lt", Value: at}}}},
-			bson.D{{Key: "joined_at", Value: at}, {Key: "_id", Value: bson.D{{Key: "$lt", Value: e.JoinID}}}},
-		}},
-	})
-	if err != nil {
-		return 0, fmt.Errorf("mongo: queue position: %w", err)
-	}
-	return int(early + late), nil
 }
 
 // CountQueue counts an on-sale's queue entries (a prefix of either index).

@@ -135,10 +135,11 @@ func (s *Store) showExists(ctx context.Context, showID string) error {
 }
 
 // onSaleProjection is what a step reads of a show's sale facts (Tx.SaleFacts): what
-// booking.Show.CheckOnSale decides on, and the currency a hold is priced in.
+// booking.Show.CheckOnSale decides on (the theatre's zone names the opening),
+// and the currency a hold is priced in.
 var onSaleProjection = bson.D{
 	{Key: "starts_at", Value: 1}, {Key: "cancelled_at", Value: 1}, {Key: "currency", Value: 1},
-	{Key: "sales_open_at", Value: 1},
+	{Key: "sales_open_at", Value: 1}, {Key: "theatre.tz", Value: 1},
 }
 
 // notCancelled selects the shows that run: cancelled_at 0, or absent in

@@ -35,7 +35,7 @@ func TestNewShowWhileItsScreenGoes(t *testing.T) {
 	ctx := context.Background()
 	s, _ := mustOpen(t)
 	now := time.Date(2026, 4, 1, 10, 0, 0, 0, time.UTC)
-	th := booking.Theatre{ID: "th", Name: "Regal", City: "Pune", TimeZone: "Asia/Kolkata"}
+	th := booking.Theatre{ID: "th", Name: "Regal", City: "Pune", TimeZone: "Asia/Kolkata", Currency: "INR"}
 	sc := booking.Screen{ID: "sc", TheatreID: th.ID, Name: "Audi 1", Layout: "C = Classic\nA  CC\n"}
 	m := booking.Movie{ID: "mv", Title: "Anand", RuntimeMin: 122}
 	for _, err := range []error{
@@ -54,7 +54,7 @@ func TestNewShowWhileItsScreenGoes(t *testing.T) {
 	renamed := m
 	renamed.Title = "Anand (restored)"
 	st.other = func(ctx context.Context) error { return booking.SaveMovieStep(ctx, s, time.Now, renamed) }
-	show, err := cat.NewShow(ctx, m.ID, sc.ID, "2026-05-01T18:30", prices, "INR")
+	show, err := cat.NewShow(ctx, m.ID, sc.ID, "2026-05-01T18:30", prices)
 	if err != nil {
 		t.Fatalf("NewShow while its movie is renamed: %v", err)
 	}
@@ -68,7 +68,7 @@ func TestNewShowWhileItsScreenGoes(t *testing.T) {
 		t.Fatal(err)
 	}
 	st.other = func(ctx context.Context) error { return booking.DeleteScreenStep(ctx, s, time.Now, empty.ID) }
-	_, err = cat.NewShow(ctx, m.ID, empty.ID, "2026-05-01T21:30", prices, "INR")
+	_, err = cat.NewShow(ctx, m.ID, empty.ID, "2026-05-01T21:30", prices)
 	var inv booking.InvalidFields
 	if !errors.As(err, &inv) || inv.For("screen") != "Choose a screen." {
 		t.Fatalf("NewShow on a screen deleted meanwhile = %v, want the form's %q", err, "Choose a screen.")
@@ -82,14 +82,14 @@ func TestNewShowWhileItsScreenGoes(t *testing.T) {
 	edited := sc
 	edited.Layout = "C = Classic\nA  CCC\n"
 	st.other = func(ctx context.Context) error { return booking.SaveScreenStep(ctx, s, time.Now, edited) }
-	if _, err := cat.NewShow(ctx, m.ID, sc.ID, "2026-05-02T18:30", prices, "INR"); !errors.Is(err, booking.ErrShowPlanStale) {
+	if _, err := cat.NewShow(ctx, m.ID, sc.ID, "2026-05-02T18:30", prices); !errors.Is(err, booking.ErrShowPlanStale) {
 		t.Errorf("NewShow while its screen's layout changes = %v, want ErrShowPlanStale", err)
 	}
 	// And the theatre's zone.
 	moved := th
 	moved.TimeZone = "Europe/Paris"
 	st.other = func(ctx context.Context) error { return booking.SaveTheatreStep(ctx, s, time.Now, moved) }
-	if _, err := cat.NewShow(ctx, m.ID, sc.ID, "2026-05-02T21:30", prices, "INR"); !errors.Is(err, booking.ErrShowPlanStale) {
+	if _, err := cat.NewShow(ctx, m.ID, sc.ID, "2026-05-02T21:30", prices); !errors.Is(err, booking.ErrShowPlanStale) {
 		t.Errorf("NewShow while its theatre's zone changes = %v, want ErrShowPlanStale", err)
 	}
 	if n, err := s.CountShows(ctx); err != nil || n != 1 {

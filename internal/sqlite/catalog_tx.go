@@ -6,8 +6,8 @@ import "boxoffice/internal/booking"
 
 func (t *tx) TheatreByID(id string) (booking.Theatre, error) {
 	var th booking.Theatre
-	err := t.tx.QueryRowContext(t.ctx, `SELECT id, name, city, time_zone, tax_rate FROM theatres WHERE id = ?`, id).
-		Scan(&th.ID, &th.Name, &th.City, &th.TimeZone, &th.TaxRate)
+	err := t.tx.QueryRowContext(t.ctx, `SELECT id, name, city, time_zone, currency, tax_rate FROM theatres WHERE id = ?`, id).
+		Scan(&th.ID, &th.Name, &th.City, &th.TimeZone, &th.Currency, &th.TaxRate)
 	return th, notFound(err, booking.ErrTheatreNotFound)
 }
 
@@ -42,9 +42,10 @@ func (t *tx) CountMovieShows(movieID string) (int, error) {
 }
 
 func (t *tx) PutTheatre(th booking.Theatre) error {
-	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO theatres (id, name, city, time_zone) VALUES (?, ?, ?, ?)
-		ON CONFLICT (id) DO UPDATE SET name = excluded.name, city = excluded.city, time_zone = excluded.time_zone`,
-		th.ID, th.Name, th.City, th.TimeZone)
+	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO theatres (id, name, city, time_zone, currency) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (id) DO UPDATE SET name = excluded.name, city = excluded.city, time_zone = excluded.time_zone,
+			currency = excluded.currency`,
+		th.ID, th.Name, th.City, th.TimeZone, th.Currency)
 	return err
 }
 

@@ -43,6 +43,15 @@ func newLayout(seats []booking.Seat) *layout {
 	return l
 }
 
+// seat is the seat with id as laid out (available), and whether l has it.
+func (l *layout) seat(id string) (booking.Seat, bool) {
+	k, ok := slices.BinarySearchFunc(l.byID, id, func(i int, id string) int { return strings.Compare(l.seats[i].ID, id) })
+	if !ok {
+		return booking.Seat{}, false
+	}
+	return l.seats[l.byID[k]], true
+}
+
 // layoutCache is a bounded LRU of layouts by show id.
 type layoutCache struct {
 	mu    sync.Mutex

@@ -328,3 +328,40 @@ func TestPaymentsMadeBeforeMigration18(t *testing.T) {
 		t.Errorf("BeginCheckout after 0018 = %+v, moved %v, %v; want attempt 1, the old checkout closed", got, moved, err)
 	}
 }
+
+// TestTheatresMadeBeforeMigration26: a theatre of a database of today's
+// schema (0024) gets the currency of its shows, and one without shows INR;
+// a show's currency then stays the theatre's (a change is 409).
+func TestTheatresMadeBeforeMigration26(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "v24.db")
+	db := openAtVersion(t, path, 24)
+	for _, q := range []string{
+		`INSERT INTO theatres (id, name, city, time_zone) VALUES ('berlin', 'Kino', 'Berlin', 'Europe/Berlin')`,
+		`INSERT INTO theatres (id, name, city, time_zone) VALUES ('pune', 'Regal', 'Pune', 'Asia/Kolkata')`,
+		`INSERT INTO theatres (id, name, city, time_zone) VALUES ('empty', 'New', 'Goa', 'Asia/Kolkata')`,
+		`INSERT INTO shows (id, currency, starts_at, theatre_id) VALUES ('s1', 'EUR', 4102444800000000000, 'berlin')`,
+		`INSERT INTO shows (id, currency, starts_at, theatre_id) VALUES ('s2', 'INR', 4102444800000000000, 'pune')`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	db.Close()
+
+	s := reopen(t, path)
+	for id, want := range map[string]string{"berlin": "EUR", "pune": "INR", "empty": "INR"} {
+		th, err := s.Theatre(ctx, id)
+		if err != nil || th.Currency != want {
+			t.Errorf("theatre %s after 0026: %+v, %v; want currency %s", id, th, err, want)
+		}
+	}
+	th, err := s.Theatre(ctx, "berlin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	th.Currency = "GBP"
+	if err := booking.SaveTheatreStep(ctx, s, time.Now, th); booking.ErrorCode(err) != booking.ECONFLICT {
+		t.Errorf("changing the currency of a migrated theatre with a show = %v, want 409", err)
+	}
+}

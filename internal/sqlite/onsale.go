@@ -89,29 +89,6 @@ func (s *Store) JoinQueue(ctx context.Context, e booking.QueueEntry) error {
 	})
 }
 
-// QueuePosition counts the entries before e: one range of queue_by_rank
-// for an entry from before T0; for a later one, every entry from before
-// T0 and one range of queue_by_time.
-func (s *Store) QueuePosition(ctx context.Context, e booking.QueueEntry) (int, error) {
-	var n int
-	var err error
-	if e.Before {
-		err = s.read.QueryRowContext(ctx, `SELECT count(*) FROM queue_entries INDEXED BY queue_by_rank
-			WHERE onsale_id = ?1 AND before_open = 1 AND (rank < ?2 OR (rank = ?2 AND join_id < ?3))`,
-			e.OnSaleID, e.Rank, e.JoinID).Scan(&n)
-	} else {
-		err = s.read.QueryRowContext(ctx, `SELECT
-			(SELECT count(*) FROM queue_entries INDEXED BY queue_by_rank WHERE onsale_id = ?1 AND before_open = 1) +
-			(SELECT count(*) FROM queue_entries INDEXED BY queue_by_time
-				WHERE onsale_id = ?1 AND before_open = 0 AND (joined_at < ?2 OR (joined_at = ?2 AND join_id < ?3)))`,
-			e.OnSaleID, e.JoinedAt.UnixNano(), e.JoinID).Scan(&n)
-	}
-	if err != nil {
-		return 0, fmt.Errorf("sqlite: queue position: %w", err)
-	}
-	return n, nil
-}
-
 // CountQueue counts an on-sale's queue entries.
 func (s *Store) CountQueue(ctx context.Context, onSaleID string) (int, error) {
 	var n int

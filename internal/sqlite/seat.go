@@ -33,6 +33,10 @@ func cutoff(m booking.Moment) int64 { return m.LapsedBefore().UnixNano() }
 const seatColumns = `seat_id, row_label, number, grid_row, grid_col, category, price, kind,
 	status, coalesce(hold_id, ''), coalesce(locked_at, 0), coalesce(booking_id, '')`
 
+// stateColumns are the columns of a seat that change after CreateShow, in
+// the order seatStates and tx.SeatsOf scan them; a layout has the others.
+const stateColumns = `seat_id, status, coalesce(hold_id, ''), coalesce(locked_at, 0), coalesce(booking_id, '')`
+
 // mapOrderSQL is the map order booking.Store.Seats promises: by grid place,
 // and seats in one place (which CreateShow does not forbid) by seat_id, in
 // the BINARY collation's byte order, as the MongoDB adapter sorts them, so

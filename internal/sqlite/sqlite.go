@@ -317,13 +317,20 @@ func (s *Store) tryTx(ctx context.Context, fn func(*sql.Tx) error) error {
 		return err
 	}
 	defer unlock()
-	tx, err := s.write.BeginTx(ctx, nil)
+	// The transaction itself does not watch ctx (modernc would start a
+	// goroutine for BEGIN to interrupt it): it is checked before the
+	// commit instead, and fn's statements watch it as they choose.
+	tx, err := s.write.BeginTx(context.WithoutCancel(ctx), nil)
 	if err != nil {
 		return cancelledFirst(ctx, err)
 	}
 	if err := fn(tx); err != nil {
 		_ = tx.Rollback()
 		return cancelledFirst(ctx, err)
+	}
+	if err := ctx.Err(); err != nil {
+		_ = tx.Rollback()
+		return err
 	}
 	if err := tx.Commit(); err != nil {
 		return cancelledFirst(ctx, err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 )
 
 // statements are the prepared statements of the hot paths. Those on the
@@ -12,10 +13,23 @@ import (
 type statements struct {
 	all []*sql.Stmt
 
-	lock        *sql.Stmt
-	holdSeats   *sql.Stmt // the seats a hold asks for
-	holdRows    *sql.Stmt // and the rest of their rows, for the gap rule
+	lock      *sql.Stmt
+	holdSeats *sql.Stmt // the seats a hold asks for
+	holdRows  *sql.Stmt // and the rest of their rows, for the gap rule
+	// lockN, holdSeatsN and holdRowsN are lock, holdSeats and holdRows
+	// for lists of 1 to listedMax seats, by length (index n-1), each with
+	// a parameter a seat: json_each's parse and virtual table cost more
+	// than the statement (listedSQL).
+	lockN, holdSeatsN, holdRowsN []*sql.Stmt
+	// holdStatesN and holdRowStatesN are holdSeatsN and holdRowsN
+	// reading only the columns that change (stateColumns), for a show
+	// whose layout is cached (tx.SeatsOf).
+	holdStatesN, holdRowStatesN []*sql.Stmt
+	// releaseN is releaseHold for a hold of 1 to listedMax seats, found
+	// by their primary keys (releaseSeatsSQL).
+	releaseN    []*sql.Stmt
 	activeHolds *sql.Stmt // an owner's active holds of a show
+	holdStart   *sql.Stmt // what a hold step starts from (tx.HoldStart)
 	// pendingPayments are a hold's payments still pending.
 	pendingPayments *sql.Stmt
 	releaseHold     *sql.Stmt // seats still locked by a hold back to available
@@ -39,6 +53,38 @@ type statements struct {
 const lockSQL = `UPDATE seats SET status = 'locked', hold_id = ?, hold_owner = ?, locked_at = ?
 	WHERE show_id = ? AND seat_id IN (SELECT value FROM json_each(?))`
 
+// listedMax is the longest list of seats with statements of its own
+// length (statements.lockN); longer lists take the JSON array. MAX_SEATS
+// is 10 by default.
+const listedMax = 16
+
+// listedSQL is q, a statement whose last parameter is the seat ids as a
+// JSON array (SELECT value FROM json_each(?) or (?2)), for n ids as n
+// parameters (?, numbered after the ones before).
+func listedSQL(q string, n int) string {
+	list := strings.Repeat("?,", n-1) + "?"
+	q = strings.Replace(q, "SELECT value FROM json_each(?2)", list, 1)
+	return strings.Replace(q, "SELECT value FROM json_each(?)", list, 1)
+}
+
+// listed is the statement for ids, of their length when there is one,
+// else json, the statement that takes them as a JSON array; and its
+// arguments: before, then the ids.
+func listed(json *sql.Stmt, byLen []*sql.Stmt, ids []string, before ...any) (*sql.Stmt, []any) {
+	if n := len(ids); n >= 1 && n <= len(byLen) {
+		args := make([]any, 0, len(before)+n)
+		args = append(args, before...)
+		for _, id := range ids {
+			args = append(args, id)
+		}
+		return byLen[n-1], args
+	}
+	return json, append(before, idsJSON(ids))
+}
+
+// statesOnly is q, a read of seatColumns, reading stateColumns instead.
+func statesOnly(q string) string { return strings.Replace(q, seatColumns, stateColumns, 1) }
+
 // holdSeatsSQL reads the seats a hold asks for. Arguments: show id, the
 // seat ids as a JSON array.
 const holdSeatsSQL = `SELECT ` + seatColumns + ` FROM seats
@@ -57,10 +103,35 @@ const holdRowsSQL = `SELECT ` + seatColumns + ` FROM seats INDEXED BY seats_by_p
 const activeHoldsSQL = `SELECT ` + holdColumns + ` FROM holds INDEXED BY holds_active_owner
 	WHERE show_id = ? AND owner = ? AND state = 'active'`
 
+// holdStartSQL reads what a hold step starts from in one statement
+// (booking.HoldStartReader): the show's sale facts, as showSale, joined to
+// the owner's active holds of the show, as activeHoldsSQL, each with
+// whether one of its payments is pending with its checkout not closed.
+// No row: no such show; one row whose hold id is NULL: no active hold.
+// Arguments: show id, owner.
+const holdStartSQL = `SELECT s.starts_at, s.cancelled_at, s.currency, s.sales_open_at, s.theatre_tz,
+	h.id, coalesce(h.show_id, ''), coalesce(h.owner, ''), coalesce(h.seat_ids, ''), coalesce(h.amount, 0),
+	coalesce(h.currency, ''), h.created_at, coalesce(h.state, ''), coalesce(h.address, ''), coalesce(h.extensions, 0),
+	h.id IS NOT NULL AND EXISTS (SELECT 1 FROM payments INDEXED BY payments_hold
+		WHERE payments.hold_id = h.id AND payments.state = 'pending' AND payments.checkout_closed_at IS NULL)
+	FROM shows AS s LEFT JOIN holds AS h INDEXED BY holds_active_owner
+		ON h.show_id = s.id AND h.owner = ?2 AND h.state = 'active'
+	WHERE s.id = ?1`
+
 // releaseSQL frees the seats a hold still locks; it never touches a seat
 // that another hold has locked since or that was booked. Arguments: show
 // id, the hold's owner, hold id.
 const releaseSQL = releaseWhereSQL + `hold_id = ?`
+
+// releaseSeatsSQL is releaseSQL finding the hold's seats by their primary
+// keys, among the seats it was made with, rather than through seats_hold:
+// an UPDATE of the index it searches collects the rows first, which made
+// it dearer than the lock (BenchmarkHoldRoute/held-allow,
+// docs/PERFORMANCE.md). A hold locks no other seats. Arguments: show id,
+// owner, hold id, then the seat ids (listedSQL).
+const releaseSeatsSQL = `UPDATE ` + byKey + `
+	SET status = 'available', hold_id = NULL, hold_owner = NULL, locked_at = NULL
+	WHERE show_id = ? AND hold_owner = ? AND status = 'locked' AND hold_id = ? AND seat_id IN (SELECT value FROM json_each(?))`
 
 // releaseWhereSQL frees the seats of a show that an owner locks and that
 // meet the condition appended to it. Arguments: show id, owner, then the
@@ -104,7 +175,16 @@ func prepareStatements(ctx context.Context, write, read *sql.DB) (*statements, e
 	st.lock = prep(write, lockSQL)
 	st.holdSeats = prep(write, holdSeatsSQL)
 	st.holdRows = prep(write, holdRowsSQL)
+	for n := 1; n <= listedMax; n++ {
+		st.lockN = append(st.lockN, prep(write, listedSQL(lockSQL, n)))
+		st.holdSeatsN = append(st.holdSeatsN, prep(write, listedSQL(holdSeatsSQL, n)))
+		st.holdRowsN = append(st.holdRowsN, prep(write, listedSQL(holdRowsSQL, n)))
+		st.releaseN = append(st.releaseN, prep(write, listedSQL(releaseSeatsSQL, n)))
+		st.holdStatesN = append(st.holdStatesN, prep(write, listedSQL(statesOnly(holdSeatsSQL), n)))
+		st.holdRowStatesN = append(st.holdRowStatesN, prep(write, listedSQL(statesOnly(holdRowsSQL), n)))
+	}
 	st.activeHolds = prep(write, activeHoldsSQL)
+	st.holdStart = prep(write, holdStartSQL)
 	st.pendingPayments = prep(write, `SELECT `+paymentColumns+` FROM payments INDEXED BY payments_hold
 		WHERE hold_id = ? AND state = 'pending'`)
 	st.releaseHold = prep(write, releaseSQL)
@@ -112,13 +192,13 @@ func prepareStatements(ctx context.Context, write, read *sql.DB) (*statements, e
 	st.insertHold = prep(write, insertHoldSQL)
 	st.setHoldState = prep(write, `UPDATE holds SET state = ? WHERE id = ?`)
 	st.heldFrom = prep(write, heldFromSQL)
-	st.showSale = prep(write, `SELECT starts_at, cancelled_at, currency, sales_open_at FROM shows WHERE id = ?`)
+	st.showSale = prep(write, `SELECT starts_at, cancelled_at, currency, sales_open_at, theatre_tz FROM shows WHERE id = ?`)
 	st.insertShow = prep(write, `INSERT INTO shows (`+showColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
 	st.insertSeat = prep(write, `INSERT INTO seats (show_id, seat_id, row_label, number, grid_row, grid_col, category, price, kind)
 		VALUES (?,?,?,?,?,?,?,?,?)`)
 	st.show = prep(read, `SELECT `+showColumns+` FROM shows WHERE id = ?`)
 	st.seats = prep(read, seatsSQL)
-	st.seatStates = prep(read, `SELECT seat_id, status, coalesce(hold_id, ''), coalesce(locked_at, 0), coalesce(booking_id, '')
+	st.seatStates = prep(read, `SELECT `+stateColumns+`
 		FROM seats WHERE show_id = ? AND status <> 'available' ORDER BY seat_id`)
 	st.findSession = prep(read, `SELECT data FROM sessions WHERE token = ? AND expiry > ?`)
 	if len(errs) > 0 {

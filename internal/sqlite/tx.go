@@ -16,9 +16,16 @@ var _ booking.Transactor = (*Store)(nil)
 // between the step's reads and its writes. The clock is read once the lock
 // is held, so that a step that waited for another process's write decides
 // at the time it runs.
+//
+// The step's statements do not watch ctx: modernc starts a goroutine per
+// statement to interrupt it when the context has a Done channel, which
+// cost a hold about a twentieth of its CPU (BenchmarkHoldRoute,
+// docs/PERFORMANCE.md). A step is a few short statements under the write
+// lock, and inTx checks ctx before it commits: a request that ended
+// meanwhile commits nothing.
 func (s *Store) Atomically(ctx context.Context, clock func() time.Time, step func(booking.Tx) error) error {
 	return s.inTx(ctx, "step", func(sqlTx *sql.Tx) error {
-		return step(&tx{s: s, ctx: ctx, tx: sqlTx, now: clock()})
+		return step(&tx{s: s, ctx: context.WithoutCancel(ctx), tx: sqlTx, now: clock()})
 	})
 }
 
@@ -27,7 +34,7 @@ func (s *Store) Atomically(ctx context.Context, clock func() time.Time, step fun
 // prepared once per Store, in statements).
 type tx struct {
 	s   *Store
-	ctx context.Context
+	ctx context.Context // the step's, without its cancellation (Atomically)
 	tx  *sql.Tx
 	now time.Time
 }

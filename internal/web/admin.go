@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -23,15 +24,24 @@ func (s *Server) handleAdmin(c echo.Context) error {
 	f := booking.ShowFilter{TheatreID: c.QueryParam("theatre"), Limit: adminShowLimit + 1}
 	date := c.QueryParam("date")
 	if date != "" {
-		day, err := time.ParseInLocation(time.DateOnly, date, s.loc)
+		day, err := time.Parse(time.DateOnly, date)
 		if err != nil {
 			return booking.Errorf(booking.EINVALID, "%q is not a date; use YYYY-MM-DD.", booking.Truncate(date, 20))
 		}
-		f.From, f.To = day, day.AddDate(0, 0, 1)
+		// A show is on date when it starts on it in its theatre's zone:
+		// ask for every instant that is date somewhere (UTC+14 to
+		// UTC-12), then keep the shows whose theatre says so.
+		f.From, f.To = day.Add(-14*time.Hour), day.AddDate(0, 0, 1).Add(12*time.Hour)
+		f.Limit = 0
 	}
 	list, err := s.svc.ListOccupancy(ctx, f)
 	if err != nil {
 		return err
+	}
+	if date != "" {
+		list = slices.DeleteFunc(list, func(so booking.ShowOccupancy) bool {
+			return so.StartsAt.In(s.showLocation(so.Show)).Format(time.DateOnly) != date
+		})
 	}
 	theatres, err := s.svc.Theatres(ctx)
 	if err != nil {
@@ -53,7 +63,7 @@ func (s *Server) handleAdmin(c echo.Context) error {
 	}
 	for _, so := range list {
 		m.Shows = append(m.Shows, model.AdminShowRow{
-			Show: s.showModel(so.Show), URL: adminShowURL(so.ID),
+			Show: s.adminShowModel(so.Show), URL: adminShowURL(so.ID),
 			Counts:  countsModel(so.Occupancy),
 			Revenue: so.Revenue.Format(so.Currency), RefundsDue: so.RefundsDue,
 		})

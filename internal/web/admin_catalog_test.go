@@ -29,14 +29,14 @@ func TestCatalogNeedsAnAdmin(t *testing.T) {
 			t.Errorf("GET %s without an admin: to %q, want /admin/login", p, loc)
 		}
 	}
-	res := c.post("/admin/theatres", url.Values{"_csrf": {c.csrf()}, "name": {"X"}, "city": {"Y"}, "time_zone": {"UTC"}})
+	res := c.post("/admin/theatres", url.Values{"_csrf": {c.csrf()}, "name": {"X"}, "city": {"Y"}, "time_zone": {"UTC"}, "currency": {"INR"}})
 	wantStatus(t, res, http.StatusSeeOther)
 	if list, _ := a.store.ListTheatres(context.Background()); len(list) != 0 {
 		t.Errorf("a moviegoer created a theatre: %v", list)
 	}
 	admin := a.client()
 	admin.mustLogin()
-	res = admin.post("/admin/theatres", url.Values{"name": {"X"}, "city": {"Y"}, "time_zone": {"UTC"}})
+	res = admin.post("/admin/theatres", url.Values{"name": {"X"}, "city": {"Y"}, "time_zone": {"UTC"}, "currency": {"INR"}})
 	wantStatus(t, res, http.StatusForbidden) // no CSRF token
 }
 
@@ -52,7 +52,7 @@ func TestCatalogFromNothingToABookableShow(t *testing.T) {
 	tok := admin.adminCSRF()
 
 	// Theatre.
-	res := admin.post("/admin/theatres", url.Values{"_csrf": {tok}, "name": {""}, "city": {"London"}, "time_zone": {"Europe/Londres"}})
+	res := admin.post("/admin/theatres", url.Values{"_csrf": {tok}, "name": {""}, "city": {"London"}, "time_zone": {"Europe/Londres"}, "currency": {"INR"}})
 	wantStatus(t, res, http.StatusUnprocessableEntity)
 	d := res.doc(t)
 	for _, f := range []string{"name", "time_zone"} {
@@ -66,7 +66,7 @@ func TestCatalogFromNothingToABookableShow(t *testing.T) {
 	if list, _ := a.store.ListTheatres(ctx); len(list) != 0 {
 		t.Fatalf("a refused theatre was saved: %v", list)
 	}
-	wantStatus(t, admin.post("/admin/theatres", url.Values{"_csrf": {tok}, "name": {"Prince Charles"}, "city": {"London"}, "time_zone": {"Europe/London"}}), http.StatusSeeOther)
+	wantStatus(t, admin.post("/admin/theatres", url.Values{"_csrf": {tok}, "name": {"Prince Charles"}, "city": {"London"}, "time_zone": {"Europe/London"}, "currency": {"INR"}}), http.StatusSeeOther)
 	theatres, _ := a.store.ListTheatres(ctx)
 	if len(theatres) != 1 {
 		t.Fatalf("theatres %v", theatres)

@@ -140,7 +140,7 @@ func (s *Server) renderOnSales(c echo.Context, status int, r booking.OnSaleReque
 		f.Movies = append(f.Movies, model.Option{Value: mv.ID, Label: mv.Title, Selected: mv.ID == r.MovieID})
 	}
 	for _, sh := range shows {
-		sm := s.showModel(sh.Show)
+		sm := s.adminShowModel(sh.Show)
 		f.Shows = append(f.Shows, model.Option{Value: sh.ID, Label: sh.Movie.Title + " · " + sh.Theatre.Name + " · " + sm.Date + " " + sm.Time,
 			Selected: contains(chosen, sh.ID)})
 	}
@@ -224,7 +224,7 @@ func (s *Server) renderOnSale(c echo.Context, status int, notice *model.Notice) 
 			return err
 		}
 		if ok {
-			sm := s.showModel(sh)
+			sm := s.adminShowModel(sh)
 			m.Shows = append(m.Shows, model.QueueShow{ID: id, Title: sh.Movie.Title, When: sm.Date + " " + sm.Time, Theatre: sh.Theatre.Name, URL: "/admin/shows/" + id})
 		}
 	}

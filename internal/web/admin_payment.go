@@ -45,7 +45,7 @@ func (s *Server) handleAdminPayment(c echo.Context) error {
 	v.CheckoutRef, v.ChargeRef = p.CheckoutRef, p.ChargeRef
 	loc := s.loc
 	if show, err := s.svc.Show(ctx, b.ShowID); err == nil {
-		sm := s.showModel(show)
+		sm := s.adminShowModel(show)
 		v.Show, v.ShowURL, loc = &sm, adminShowURL(show.ID), s.showLocation(show)
 	}
 	bm := s.adminBookingModel(b, loc)

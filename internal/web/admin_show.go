@@ -52,7 +52,7 @@ func (s *Server) renderAdminShowWith(c echo.Context, status int, notice *model.N
 	show, occ, seats, bookings, callbacks, m := r.Show, r.Occupancy, r.Seats, r.Bookings, r.Callbacks, r.At
 	v := model.AdminShow{
 		AdminPage: s.adminPage(c, show.Movie.Title),
-		Show:      s.showModel(show),
+		Show:      s.adminShowModel(show),
 		Counts:    countsModel(occ),
 		TTL:       m.TTL.String(),
 		Rows:      s.adminSeatRows(seats, m, s.showLocation(show)),

@@ -53,9 +53,9 @@ func (s *Server) handleAdminShowCreate(c echo.Context) error {
 	}
 	var show booking.Show
 	if len(cards) > 0 {
-		show, err = s.catalog.NewShowWithCard(ctx, movieID, screenID, start, c.FormValue("card"), "INR")
+		show, err = s.catalog.NewShowWithCard(ctx, movieID, screenID, start, c.FormValue("card"))
 	} else {
-		show, err = s.catalog.NewShow(ctx, movieID, screenID, start, prices, "INR")
+		show, err = s.catalog.NewShow(ctx, movieID, screenID, start, prices)
 	}
 	if ok, err := saveOrShow(err, func(verr error) error {
 		f, err := s.showForm(c, screenID, movieID, start, prices, verr)
@@ -134,7 +134,7 @@ func (s *Server) showForm(c echo.Context, screenID, movieID, start string, price
 		return f, nil
 	}
 	for _, name := range l.CategoryNames() {
-		f.Prices = append(f.Prices, model.Field{Name: "price_" + name, Label: "Price of a " + name + " seat (₹)",
+		f.Prices = append(f.Prices, model.Field{Name: "price_" + name, Label: "Price of a " + name + " seat (" + theatre.Currency + ")",
 			Value: prices[name], Error: inv.For("price_" + name)})
 	}
 	return f, nil

@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -17,17 +18,18 @@ func theatreFields(t booking.Theatre) []model.Field {
 		{Name: "name", Label: "Name", Value: t.Name},
 		{Name: "city", Label: "City", Value: t.City},
 		{Name: "time_zone", Label: "Time zone", Value: t.TimeZone, Hint: "IANA name, like Asia/Kolkata or Europe/London: show times are entered and shown in it."},
+		{Name: "currency", Label: "Currency", Value: t.Currency, Hint: "ISO 4217 code, one of " + strings.Join(booking.Currencies(), ", ") + ": its shows are priced in it. It can change only while the theatre has no show."},
 	}
 }
 
 func theatreFromForm(c echo.Context) booking.Theatre {
-	return booking.Theatre{Name: c.FormValue("name"), City: c.FormValue("city"), TimeZone: c.FormValue("time_zone")}
+	return booking.Theatre{Name: c.FormValue("name"), City: c.FormValue("city"), TimeZone: c.FormValue("time_zone"), Currency: c.FormValue("currency")}
 }
 
 // handleAdminTheatreNew is GET /admin/theatres/new.
 func (s *Server) handleAdminTheatreNew(c echo.Context) error {
 	return s.render(c, http.StatusOK, pages.AdminForm(s.form(c, "New theatre", "/admin/theatres", "Create theatre",
-		theatreFields(booking.Theatre{TimeZone: s.defaultZoneName()}), nil)))
+		theatreFields(booking.Theatre{TimeZone: s.defaultZoneName(), Currency: "INR"}), nil)))
 }
 
 // defaultZoneName is the server's zone (TZ) as an IANA name for a new

@@ -19,7 +19,7 @@ import (
 func typedTheatre(t *testing.T, a *app) (theatreID, screenID, movieID string) {
 	t.Helper()
 	ctx := context.Background()
-	th := booking.Theatre{ID: booking.NewID(), Name: "Roxy", City: "Pune", TimeZone: "Asia/Kolkata"}
+	th := booking.Theatre{ID: booking.NewID(), Name: "Roxy", City: "Pune", TimeZone: "Asia/Kolkata", Currency: "INR"}
 	sc := booking.Screen{ID: booking.NewID(), TheatreID: th.ID, Name: "Screen 1", Layout: catalogLayout}
 	m := booking.Movie{ID: booking.NewID(), Title: "Typed", RuntimeMin: 100}
 	for _, err := range []error{

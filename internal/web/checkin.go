@@ -171,7 +171,7 @@ func (s *Server) doorModel(c echo.Context, showID string, given bool) (model.Doo
 
 // doorShowLabel names a show for the door: time, film and screen.
 func (s *Server) doorShowLabel(sh booking.Show) string {
-	v := s.showModel(sh)
+	v := s.adminShowModel(sh)
 	return v.When() + " · " + v.Title + " · " + v.Screen + " · " + v.Theatre
 }
 
@@ -185,7 +185,7 @@ func (s *Server) doorResult(ck booking.Checkin, typed, showID string) *model.Doo
 	}
 	b := ck.Booking
 	if ck.Show.ID != "" {
-		v := s.showModel(ck.Show)
+		v := s.adminShowModel(ck.Show)
 		r.Show = v.Title + " · " + v.When() + " · " + v.Screen + ", " + v.Theatre
 		n := len(b.SeatIDs)
 		r.Seats = strconv.Itoa(n) + " seat" + plural(n) + ":"
@@ -199,7 +199,7 @@ func (s *Server) doorResult(ck booking.Checkin, typed, showID string) *model.Doo
 	case booking.CheckinAlready:
 		r.AdmittedAt = serverNow(b.AdmittedAt)
 		r.Headline = "Already admitted"
-		r.Detail = "Admitted at " + b.AdmittedAt.In(s.showLocation(ck.Show)).Format("15:04, Mon 2 Jan") + " by " + b.AdmittedBy + "."
+		r.Detail = "Admitted at " + b.AdmittedAt.In(s.showLocation(ck.Show)).Format("15:04 MST, Mon 2 Jan") + " by " + b.AdmittedBy + "."
 	case booking.CheckinRefused:
 		switch ck.Reason {
 		case booking.RefusedUnknown:

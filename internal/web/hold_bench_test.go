@@ -10,6 +10,8 @@ package web_test
 // Sub-benchmarks:
 //   - held: every hold succeeds (the session alternates between two seat
 //     blocks, each hold replacing the previous one), HOLD_RATE off;
+//   - held-allow: as held, with single gaps allowed, as
+//     ../shared/bench/sidebyside.sh runs it;
 //   - held+limit: the same with the SQLite rate limiter counting every hold
 //     (a limit so high that it never refuses);
 //   - conflict: every hold is refused (409, htmx fragment): the seats are
@@ -30,6 +32,7 @@ import (
 	"runtime"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -48,6 +51,10 @@ type benchRoute struct {
 }
 
 func newBenchRoute(b *testing.B, holdRate int) *benchRoute {
+	return newBenchRouteWith(b, holdRate, booking.DefaultPolicy)
+}
+
+func newBenchRouteWith(b *testing.B, holdRate int, policy booking.Policy) *benchRoute {
 	b.Helper()
 	ctx := context.Background()
 	store, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "db.sqlite"))
@@ -63,7 +70,7 @@ func newBenchRoute(b *testing.B, holdRate int) *benchRoute {
 	if err := booking.CreateShowStep(ctx, store, time.Now, ss.Show, ss.Seats); err != nil {
 		b.Fatal(err)
 	}
-	svc := booking.NewService(store, nil, booking.DefaultPolicy)
+	svc := booking.NewService(store, nil, policy)
 	srv := httptest.NewServer(web.New(svc, web.Options{
 		HoldRate: holdRate,
 		Sessions: store.Sessions(),
@@ -136,16 +143,43 @@ func block(k int) []string {
 	return ids
 }
 
+// measureCPU is testkit.Measure that also reports the process's CPU time
+// per op (cpu-ns/op, client and server together), which other processes
+// on the machine move less than the wall clock.
+func measureCPU(b *testing.B, op func(i int) time.Duration) {
+	b.Helper()
+	before := processCPU(b)
+	testkit.Measure(b, op)
+	b.ReportMetric(float64((processCPU(b)-before).Nanoseconds())/float64(b.N), "cpu-ns/op")
+}
+
+func processCPU(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
 func BenchmarkHoldRoute(b *testing.B) {
 	seq := func(holdRate, want int, htmx bool, setup func(*testing.B, *benchRoute) *benchVisitor) func(*testing.B) {
 		return func(b *testing.B) {
 			r := newBenchRoute(b, holdRate)
 			v := setup(b, r)
-			testkit.Measure(b, func(i int) time.Duration { return v.hold(b, r, i, want, htmx) })
+			measureCPU(b, func(i int) time.Duration { return v.hold(b, r, i, want, htmx) })
 		}
 	}
 	own := func(b *testing.B, r *benchRoute) *benchVisitor { return r.visitor(b, block(0), block(1)) }
 	b.Run("held", seq(0, http.StatusSeeOther, false, own))
+	// As ../shared/bench/sidebyside.sh runs the binary (SEAT_GAPS=allow,
+	// HOLD_SEATS_PER_ADDRESS=0), like for like with its bare loop.
+	b.Run("held-allow", func(b *testing.B) {
+		p := booking.DefaultPolicy
+		p.AllowGaps = true
+		r := newBenchRouteWith(b, 0, p)
+		v := own(b, r)
+		measureCPU(b, func(i int) time.Duration { return v.hold(b, r, i, http.StatusSeeOther, false) })
+	})
 	b.Run("held+limit", seq(1<<30, http.StatusSeeOther, false, own))
 	b.Run("conflict", seq(0, http.StatusConflict, true, func(b *testing.B, r *benchRoute) *benchVisitor {
 		other := r.visitor(b, block(0))

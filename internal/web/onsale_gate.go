@@ -79,12 +79,14 @@ type queueStatus struct {
 }
 
 // queueStatus decides the visitor's standing in o's queue from its
-// cookies and o as the snapshot has it. It reads the database once, for
-// the position, the first time that is known; it then keeps it in the join
-// cookie. An admitted visitor gets the pass: it lasts PassTTL from the
-// first time it is issued, and that expiry is kept in the join cookie, so
-// that it is issued again as it was and no later; a visitor who comes back
-// more than a pass lifetime after their turn came joins again.
+// cookies and o as the snapshot has it. It reads the database for the
+// position until that is known (a point read, and while the entry is not
+// numbered yet a few numbering steps: booking.Service.QueuePosition); it
+// then keeps it in the join cookie and reads it no more. An admitted
+// visitor gets the pass: it lasts PassTTL from the first time it is
+// issued, and that expiry is kept in the join cookie, so that it is
+// issued again as it was and no later; a visitor who comes back more
+// than a pass lifetime after their turn came joins again.
 func (s *Server) queueStatus(c echo.Context, o booking.OnSale, now time.Time) (queueStatus, error) {
 	st := queueStatus{position: -1, paused: o.SegmentAt(now).Paused}
 	if o.Closed(now) {
@@ -109,9 +111,15 @@ func (s *Server) queueStatus(c echo.Context, o booking.OnSale, now time.Time) (q
 			st.state = queueWaiting
 			return st, nil
 		}
-		pos, err := s.svc.QueuePosition(c.Request().Context(), e)
+		pos, ok, err := s.svc.QueuePosition(c.Request().Context(), e)
 		if err != nil {
 			return st, err
+		}
+		if !ok {
+			// Not numbered yet: waiting, without a position, until a
+			// later request finds it numbered.
+			st.state = queueWaiting
+			return st, nil
 		}
 		j.Position = pos
 		s.setJoinTicket(c, o, j, now)

@@ -456,9 +456,9 @@ func (s *countingStore) OpenOnSales(ctx context.Context, now time.Time) ([]booki
 	return s.Store.OpenOnSales(ctx, now)
 }
 
-func (s *countingStore) QueuePosition(ctx context.Context, e booking.QueueEntry) (int, error) {
+func (s *countingStore) QueuePosition(ctx context.Context, onSaleID, joinID string) (int, bool, error) {
 	s.reads.Add(1)
-	return s.Store.QueuePosition(ctx, e)
+	return s.Store.QueuePosition(ctx, onSaleID, joinID)
 }
 
 func (s *countingStore) Show(ctx context.Context, id string) (booking.Show, error) {
@@ -581,5 +581,40 @@ func TestOnSaleCarrierNAT(t *testing.T) {
 	}
 	if !refused {
 		t.Error("without passes one address held 12 seats with a cap of 10")
+	}
+}
+
+// TestQueueWaitsUntilNumbered (SPEC §18): positions are numbered in
+// batches by the requests that need one; a visitor with more entries
+// ahead than booking.QueueNumberSteps batches number stays waiting without
+// a position, and gets it on a later request, with no place given twice.
+func TestQueueWaitsUntilNumbered(t *testing.T) {
+	ctx := context.Background()
+	a := newAdminApp(t)
+	admin := a.client()
+	admin.mustLogin()
+	id := admin.createOnSale(onSaleForm(1, "2m", testShowID))
+	o, err := a.store.OnSale(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ahead := booking.QueueNumberSteps*booking.QueueNumberBatch + 500
+	for i := range ahead {
+		e := booking.NewQueueEntry(o, booking.NewID(), o.OpensAt.Add(-10*time.Minute+time.Duration(i)*time.Microsecond))
+		if err := a.store.JoinQueue(ctx, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a.clock.Set(o.OpensAt.Add(time.Second))
+	v := a.client()
+	v.mustJoin(id)
+	a.clock.Set(o.OpensAt.Add(time.Second + booking.SettlingMargin))
+	_, live := v.queue(id)
+	if _, has := live.Attr("data-position"); has || queueState(live) != "waiting" {
+		t.Errorf("behind %d unnumbered: state %q, position shown %v; want waiting without one", ahead, queueState(live), has)
+	}
+	_, live = v.queue(id)
+	if p := queuePosition(t, live); p != ahead || queueState(live) != "waiting" {
+		t.Errorf("asked again: %q at %d, want waiting at %d", queueState(live), p, ahead)
 	}
 }

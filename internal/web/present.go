@@ -33,6 +33,14 @@ func (s *Server) showModel(sh booking.Show) model.Show {
 	}
 }
 
+// adminShowModel is showModel for the admin pages, which name the zone
+// of every time (SPEC §10): a chain's staff read shows of several zones.
+func (s *Server) adminShowModel(sh booking.Show) model.Show {
+	m := s.showModel(sh)
+	m.Zone, _ = sh.StartsAt.In(s.showLocation(sh)).Zone()
+	return m
+}
+
 // showLocation is the zone a show's times are given in: its theatre's,
 // or the server's (TZ) for a show whose theatre has none.
 func (s *Server) showLocation(sh booking.Show) *time.Location {

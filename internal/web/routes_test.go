@@ -25,7 +25,7 @@ import (
 func TestHEADOnEveryGETRoute(t *testing.T) {
 	a := newAdminApp(t)
 	ctx := t.Context()
-	th := booking.Theatre{ID: "th1", Name: "Prince Charles", City: "London", TimeZone: "Europe/London"}
+	th := booking.Theatre{ID: "th1", Name: "Prince Charles", City: "London", TimeZone: "Europe/London", Currency: "INR"}
 	sc := booking.Screen{ID: "sc1", TheatreID: th.ID, Name: "Screen 1", Layout: catalogLayout}
 	mv := booking.Movie{ID: "mv1", Title: "Brief Encounter", Rating: "PG", RuntimeMin: 86, Language: "English"}
 	if err := booking.SaveTheatreStep(ctx, a.store, time.Now, th); err != nil {

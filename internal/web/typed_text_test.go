@@ -28,7 +28,7 @@ func TestCatalogRefusesControlAndBidiCharacters(t *testing.T) {
 	admin := a.client()
 	admin.mustLogin()
 	tok := admin.adminCSRF()
-	wantStatus(t, admin.post("/admin/theatres", url.Values{"_csrf": {tok}, "name": {"Prince Charles"}, "city": {"London"}, "time_zone": {"Europe/London"}}), http.StatusSeeOther)
+	wantStatus(t, admin.post("/admin/theatres", url.Values{"_csrf": {tok}, "name": {"Prince Charles"}, "city": {"London"}, "time_zone": {"Europe/London"}, "currency": {"INR"}}), http.StatusSeeOther)
 	theatres, _ := a.store.ListTheatres(ctx)
 	if len(theatres) != 1 {
 		t.Fatalf("theatres %v", theatres)
@@ -49,9 +49,9 @@ func TestCatalogRefusesControlAndBidiCharacters(t *testing.T) {
 	for _, ch := range refusedChars {
 		q := fmt.Sprintf("%+q", ch)
 		refused("theatre name "+q, "/admin/theatres", "name",
-			url.Values{"_csrf": {tok}, "name": {"Regal" + ch + "Cinema"}, "city": {"Pune"}, "time_zone": {"Asia/Kolkata"}})
+			url.Values{"_csrf": {tok}, "name": {"Regal" + ch + "Cinema"}, "city": {"Pune"}, "time_zone": {"Asia/Kolkata"}, "currency": {"INR"}})
 		refused("theatre city "+q, "/admin/theatres", "city",
-			url.Values{"_csrf": {tok}, "name": {"Regal"}, "city": {ch + "Pune"}, "time_zone": {"Asia/Kolkata"}})
+			url.Values{"_csrf": {tok}, "name": {"Regal"}, "city": {ch + "Pune"}, "time_zone": {"Asia/Kolkata"}, "currency": {"INR"}})
 		refused("movie title "+q, "/admin/movies", "title",
 			url.Values{"_csrf": {tok}, "title": {"Brief" + ch + "Encounter"}, "runtime": {"86"}})
 		refused("movie language "+q, "/admin/movies", "language",

@@ -235,6 +235,7 @@ type Movie struct {
 
 // Day is one date's shows of a movie, grouped by theatre.
 type Day struct {
+	Date     string // YYYY-MM-DD, in its shows' theatres' zones (data-date)
 	Label    string // "Today", "Tomorrow", "Fri 14 Mar"
 	Theatres []TheatreShows
 }

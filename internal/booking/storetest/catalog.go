@@ -2,7 +2,9 @@ package storetest
 
 import (
 	"context"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -18,6 +20,90 @@ var catalogTests = []test{
 	{"CreateShowTwice", testCreateShowTwice},
 	{"ScreenWithAShowStays", testScreenWithAShowStays},
 	{"ShowAfterItsScreenWentIsRefused", testShowAfterItsScreenWent},
+	{"TheatreCurrency", testTheatreCurrency},
+}
+
+// showCopy is a show's copy of its theatre: without the currency, which
+// is the show's own (Show.Currency).
+func showCopy(th booking.Theatre) booking.Theatre {
+	th.Currency = ""
+	return th
+}
+
+// testTheatreCurrency (SPEC §10): a theatre's currency is stored with it;
+// it may change while the theatre has no show, and a show created from the
+// catalog copies it; once the theatre has a show a change is 409 and
+// nothing of the edit is saved.
+func testTheatreCurrency(t *testing.T, s store) {
+	ctx := context.Background()
+	th := booking.Theatre{ID: booking.NewID(), Name: "Kino", City: "Berlin", TimeZone: "Europe/Berlin", Currency: "INR"}
+	if err := s.SaveTheatre(ctx, th); err != nil {
+		t.Fatal(err)
+	}
+	th.Currency = "EUR"
+	if err := s.SaveTheatre(ctx, th); err != nil {
+		t.Fatalf("SaveTheatre changing the currency of a theatre without shows: %v", err)
+	}
+	if got, err := s.Theatre(ctx, th.ID); err != nil || got != th {
+		t.Errorf("Theatre = %+v, %v; want %+v", got, err, th)
+	}
+	if got, err := s.ListTheatres(ctx); err != nil || !slices.Contains(got, th) {
+		t.Errorf("ListTheatres = %+v, %v; want it with %+v", got, err, th)
+	}
+
+	sc := booking.Screen{ID: booking.NewID(), TheatreID: th.ID, Name: "Saal 1", Layout: oneSeatLayout}
+	m := booking.Movie{ID: booking.NewID(), Title: "Metropolis", RuntimeMin: 153}
+	if err := s.SaveScreen(ctx, sc); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveMovie(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	show := booking.Show{ID: booking.NewID(), Movie: m, Theatre: th, Screen: sc.Name, ScreenID: sc.ID, StartsAt: later, Currency: "EUR"}
+	seats := []booking.Seat{{ShowID: show.ID, ID: "A1", Row: "A", Number: 1, Category: "Classic", Price: 1250,
+		Kind: booking.KindStandard, Status: booking.SeatAvailable}}
+	if _, err := booking.CreateCatalogShowStep(ctx, s.Store, time.Now, show, seats,
+		&booking.ShowPlanBasis{Layout: sc.Layout, TimeZone: th.TimeZone, Currency: "EUR"}); err != nil {
+		t.Fatalf("CreateCatalogShow: %v", err)
+	}
+	if got := getShow(t, s, show.ID); got.Currency != "EUR" || got.Theatre != showCopy(th) {
+		t.Errorf("the show: currency %q, theatre %+v; want EUR and %+v", got.Currency, got.Theatre, showCopy(th))
+	}
+
+	edit := th
+	edit.Name, edit.Currency = "Kino International", "GBP"
+	wantCode(t, "SaveTheatre changing the currency of a theatre with a show", s.SaveTheatre(ctx, edit), booking.ECONFLICT)
+	if got, err := s.Theatre(ctx, th.ID); err != nil || got != th {
+		t.Errorf("Theatre after a refused currency change = %+v, %v; want it unchanged, %+v", got, err, th)
+	}
+	if got := getShow(t, s, show.ID).Theatre; got != showCopy(th) {
+		t.Errorf("the show's theatre after a refused change %+v, want %+v", got, showCopy(th))
+	}
+	// Other edits of it are fine.
+	edit.Currency = "EUR"
+	if err := s.SaveTheatre(ctx, edit); err != nil {
+		t.Errorf("SaveTheatre renaming a theatre with a show: %v", err)
+	}
+
+	// A show planned in a currency the theatre has left is planned again.
+	th2 := booking.Theatre{ID: booking.NewID(), Name: "Toho", City: "Tokyo", TimeZone: "Asia/Tokyo", Currency: "INR"}
+	sc2 := booking.Screen{ID: booking.NewID(), TheatreID: th2.ID, Name: "1", Layout: oneSeatLayout}
+	if err := s.SaveTheatre(ctx, th2); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveScreen(ctx, sc2); err != nil {
+		t.Fatal(err)
+	}
+	th2.Currency = "JPY"
+	if err := s.SaveTheatre(ctx, th2); err != nil {
+		t.Fatal(err)
+	}
+	show2 := booking.Show{ID: booking.NewID(), Movie: m, Theatre: th2, Screen: sc2.Name, ScreenID: sc2.ID, StartsAt: later, Currency: "INR"}
+	seats2 := []booking.Seat{{ShowID: show2.ID, ID: "A1", Row: "A", Number: 1, Category: "Classic", Price: 25000,
+		Kind: booking.KindStandard, Status: booking.SeatAvailable}}
+	_, err := booking.CreateCatalogShowStep(ctx, s.Store, time.Now, show2, seats2,
+		&booking.ShowPlanBasis{Layout: sc2.Layout, TimeZone: th2.TimeZone, Currency: "INR"})
+	wantErr(t, "CreateCatalogShow planned in the theatre's old currency", err, booking.ErrShowPlanStale)
 }
 
 // testCreateShowTwice: a show stored again under its id (two processes
@@ -43,8 +129,8 @@ const oneSeatLayout = "C = Classic\nA  C\n"
 
 func testTheatres(t *testing.T, s store) {
 	ctx := context.Background()
-	b := booking.Theatre{ID: booking.NewID(), Name: "Bioscope", City: "Pune", TimeZone: "Asia/Kolkata"}
-	a := booking.Theatre{ID: booking.NewID(), Name: "Alhambra", City: "London", TimeZone: "Europe/London"}
+	b := booking.Theatre{ID: booking.NewID(), Name: "Bioscope", City: "Pune", TimeZone: "Asia/Kolkata", Currency: "INR"}
+	a := booking.Theatre{ID: booking.NewID(), Name: "Alhambra", City: "London", TimeZone: "Europe/London", Currency: "INR"}
 	for _, th := range []booking.Theatre{b, a} {
 		if err := s.SaveTheatre(ctx, th); err != nil {
 			t.Fatalf("SaveTheatre: %v", err)
@@ -59,8 +145,8 @@ func testTheatres(t *testing.T, s store) {
 		t.Fatal(err)
 	}
 	show := catalogShow(t, s, b, sc, booking.Movie{ID: "m1", Title: "Film"})
-	if got := getShow(t, s, show.ID); got.Theatre != b || got.ScreenID != sc.ID {
-		t.Errorf("show's theatre %+v, screen %q; want %+v and %q", got.Theatre, got.ScreenID, b, sc.ID)
+	if got := getShow(t, s, show.ID); got.Theatre != showCopy(b) || got.ScreenID != sc.ID {
+		t.Errorf("show's theatre %+v, screen %q; want %+v and %q", got.Theatre, got.ScreenID, showCopy(b), sc.ID)
 	}
 
 	// An edit reaches the show's copy.
@@ -71,8 +157,8 @@ func testTheatres(t *testing.T, s store) {
 	if got, err := s.Theatre(ctx, b.ID); err != nil || got != b {
 		t.Errorf("Theatre after the edit = %+v, %v; want %+v", got, err, b)
 	}
-	if got := getShow(t, s, show.ID).Theatre; got != b {
-		t.Errorf("the show's theatre after the edit %+v, want %+v", got, b)
+	if got := getShow(t, s, show.ID).Theatre; got != showCopy(b) {
+		t.Errorf("the show's theatre after the edit %+v, want %+v", got, showCopy(b))
 	}
 
 	wantCode(t, "DeleteTheatre with a screen", s.DeleteTheatre(ctx, b.ID), booking.ECONFLICT)
@@ -86,7 +172,7 @@ func testTheatres(t *testing.T, s store) {
 
 func testScreens(t *testing.T, s store) {
 	ctx := context.Background()
-	th := booking.Theatre{ID: booking.NewID(), Name: "Plaza", City: "Kochi", TimeZone: "Asia/Kolkata"}
+	th := booking.Theatre{ID: booking.NewID(), Name: "Plaza", City: "Kochi", TimeZone: "Asia/Kolkata", Currency: "INR"}
 	if err := s.SaveTheatre(ctx, th); err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +226,7 @@ func testMovies(t *testing.T, s store) {
 	if diff := cmp.Diff([]booking.Movie{a, z}, got); err != nil || diff != "" {
 		t.Errorf("ListMovies (%v) (-want +got):\n%s", err, diff)
 	}
-	th := booking.Theatre{ID: booking.NewID(), Name: "Plaza", City: "Kochi", TimeZone: "Asia/Kolkata"}
+	th := booking.Theatre{ID: booking.NewID(), Name: "Plaza", City: "Kochi", TimeZone: "Asia/Kolkata", Currency: "INR"}
 	sc := booking.Screen{ID: booking.NewID(), TheatreID: th.ID, Name: "1", Layout: oneSeatLayout}
 	if err := s.SaveTheatre(ctx, th); err != nil {
 		t.Fatal(err)
@@ -196,7 +282,7 @@ func testDeleteShow(t *testing.T, s store) {
 func catalogOf(t *testing.T, s store) (booking.Theatre, booking.Screen, booking.Movie, booking.Show, []booking.Seat) {
 	t.Helper()
 	ctx := context.Background()
-	th := booking.Theatre{ID: booking.NewID(), Name: "Minerva", City: "Mumbai", TimeZone: "Asia/Kolkata"}
+	th := booking.Theatre{ID: booking.NewID(), Name: "Minerva", City: "Mumbai", TimeZone: "Asia/Kolkata", Currency: "INR"}
 	sc := booking.Screen{ID: booking.NewID(), TheatreID: th.ID, Name: "Audi 1", Layout: oneSeatLayout}
 	m := booking.Movie{ID: booking.NewID(), Title: "Sholay", Rating: "U", RuntimeMin: 204, Language: "Hindi"}
 	if err := s.SaveTheatre(ctx, th); err != nil {
@@ -277,9 +363,9 @@ func testShowAfterItsScreenWent(t *testing.T, s store) {
 		t.Fatalf("CreateCatalogShow after the renames: %v", err)
 	}
 	stored := getShow(t, s, planned.ID)
-	if stored.Screen != sc2.Name || stored.Movie != m || stored.Theatre != th2 {
+	if stored.Screen != sc2.Name || stored.Movie != m || stored.Theatre != showCopy(th2) {
 		t.Errorf("show created after the renames: screen %q, movie %+v, theatre %+v; want %q, %+v, %+v",
-			stored.Screen, stored.Movie, stored.Theatre, sc2.Name, m, th2)
+			stored.Screen, stored.Movie, stored.Theatre, sc2.Name, m, showCopy(th2))
 	}
 	if got.Screen != stored.Screen || got.Movie != stored.Movie || got.Theatre != stored.Theatre {
 		t.Errorf("CreateCatalogShow returned %+v, stored %+v", got, stored)

@@ -25,6 +25,10 @@ var onSaleTests = []test{
 	{"JoinWritesOneRow", testOnSaleJoinWritesOneRow},
 	{"Positions", testOnSalePositions},
 	{"PositionsSettle", testOnSalePositionsSettle},
+	{"NumberInBatches", testQueueNumberInBatches},
+	{"NumberRace", testQueueNumberRace},
+	{"NumberAfterMargin", testQueueNumberAfterMargin},
+	{"LateEarlyJoin", testQueueLateEarlyJoin},
 	{"Prune", testOnSalePrune},
 	{"SalesOpening", testSalesOpening},
 }
@@ -328,6 +332,9 @@ func testOnSaleJoinWritesOneRow(t *testing.T, s store) {
 	if n, err := s.CountQueue(ctx, o.ID); err != nil || n != 1 {
 		t.Errorf("CountQueue = %d, %v; want 1", n, err)
 	}
+	if p, ok, err := s.QueuePosition(ctx, o.ID, e.JoinID); err != nil || ok {
+		t.Errorf("QueuePosition of an entry not numbered = %d, %v, %v; want none", p, ok, err)
+	}
 	after, _ := s.ListOnSales(ctx)
 	same(t, "the on-sale after a join", before, after)
 	if n, _ := s.CountQueue(ctx, "other"); n != 0 {
@@ -335,9 +342,10 @@ func testOnSaleJoinWritesOneRow(t *testing.T, s store) {
 	}
 }
 
-// testOnSalePositions: those who joined before T0 come first, in the
-// order of their ranks (a permutation that is not their join order),
-// then the later ones in the order they joined (ties by join id).
+// testOnSalePositions: numbering gives positions 0…n-1, each once: those
+// who joined before T0 first, in the order of their ranks (a permutation
+// that is not their join order), then the later ones in the order they
+// joined (ties by join id).
 func testOnSalePositions(t *testing.T, s store) {
 	ctx := context.Background()
 	shows := movieShows(t, s, 1)
@@ -370,13 +378,16 @@ func testOnSalePositions(t *testing.T, s store) {
 		}
 	}
 
-	pos := make([]int, len(entries))
-	for i, e := range entries {
-		p, err := s.QueuePosition(ctx, e)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pos[i] = p
+	if n := numberQueue(t, s, o.ID, settled, booking.QueueNumberBatch); n != len(entries) {
+		t.Fatalf("numbered %d entries, want %d", n, len(entries))
+	}
+	pos := positions(t, s, entries)
+	if got := slices.Sorted(slices.Values(pos)); !slices.Equal(got, identity(len(entries))) {
+		t.Errorf("positions %v are not 0…%d, each once", got, len(entries)-1)
+	}
+	// The other queue is numbered on its own, from 0.
+	if n := numberQueue(t, s, o2.ID, settled, booking.QueueNumberBatch); n != 3 {
+		t.Errorf("numbered %d entries of the other queue, want 3", n)
 	}
 	byRank := slices.Clone(entries[:early])
 	slices.SortFunc(byRank, func(a, b booking.QueueEntry) int { return strings.Compare(a.Rank, b.Rank) })
@@ -410,9 +421,10 @@ func testOnSalePositions(t *testing.T, s store) {
 
 // testOnSalePositionsSettle: joins reach the store out of the order of
 // their times (processes' clocks differ, one insert is slower than
-// another), each within booking.SettlingMargin of its time. A place read
-// as soon as PositionKnown allows, and then kept (the queue page keeps it
-// in its cookie), is never given to two visitors, and none is skipped.
+// another), each within booking.SettlingMargin of its time. A place
+// numbered and read as soon as PositionKnown allows, and then kept (the
+// queue page keeps it in its cookie), is never given to two visitors, and
+// none is skipped.
 func testOnSalePositionsSettle(t *testing.T, s store) {
 	ctx := context.Background()
 	r := onSaleRequest("settle")
@@ -456,9 +468,11 @@ func testOnSalePositionsSettle(t *testing.T, s store) {
 		}
 		for i, e := range entries {
 			if stored[i] && pos[i] < 0 && o.PositionKnown(e, onSaleT0.Add(now)) {
-				p, err := s.QueuePosition(ctx, e)
-				if err != nil {
-					t.Fatal(err)
+				// As booking.Service.QueuePosition: number, then read.
+				numberQueue(t, s, o.ID, onSaleT0.Add(now), booking.QueueNumberBatch)
+				p, ok, err := s.QueuePosition(ctx, e.OnSaleID, e.JoinID)
+				if err != nil || !ok {
+					t.Fatalf("QueuePosition of a numbered queue's entry: %v, %v", ok, err)
 				}
 				pos[i] = p
 			}
@@ -511,6 +525,218 @@ func testOnSalePrune(t *testing.T, s store) {
 	if _, err := s.OnSale(ctx, current.ID); err != nil {
 		t.Errorf("the open on-sale after Prune: %v", err)
 	}
+}
+
+// settled is when the suite's on-sales' queues are first numbered.
+var settled = onSaleT0.Add(booking.SettlingMargin)
+
+// numberQueue runs NumberQueueStep at now until it numbers nothing, and
+// returns how many it numbered.
+func numberQueue(t *testing.T, s store, onSaleID string, now time.Time, batch int) int {
+	t.Helper()
+	total := 0
+	for {
+		n, err := booking.NumberQueueStep(context.Background(), s.Store, fixed(now), onSaleID, batch)
+		if err != nil {
+			t.Fatalf("NumberQueueStep: %v", err)
+		}
+		if n > batch {
+			t.Fatalf("NumberQueueStep numbered %d, more than its batch %d", n, batch)
+		}
+		if n == 0 {
+			return total
+		}
+		total += n
+	}
+}
+
+// positions reads the entries' positions: -1 for one not numbered.
+func positions(t *testing.T, s store, entries []booking.QueueEntry) []int {
+	t.Helper()
+	pos := make([]int, len(entries))
+	for i, e := range entries {
+		p, ok, err := s.QueuePosition(context.Background(), e.OnSaleID, e.JoinID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
+			p = -1
+		}
+		pos[i] = p
+	}
+	return pos
+}
+
+// queueOrder is entries in the order numbering gives them positions when
+// every one is stored before the first step: those from before T0 by
+// (rank, join id), then the others by (joined at, join id).
+func queueOrder(entries []booking.QueueEntry) []booking.QueueEntry {
+	out := slices.Clone(entries)
+	slices.SortFunc(out, func(a, b booking.QueueEntry) int {
+		switch {
+		case a.Before && !b.Before:
+			return -1
+		case !a.Before && b.Before:
+			return 1
+		case a.Before:
+			if c := strings.Compare(a.Rank, b.Rank); c != 0 {
+				return c
+			}
+		default:
+			if c := a.JoinedAt.Compare(b.JoinedAt); c != 0 {
+				return c
+			}
+		}
+		return strings.Compare(a.JoinID, b.JoinID)
+	})
+	return out
+}
+
+// joinQueue makes an on-sale at onSaleT0 and joins its queue early times
+// before T0 and late times after it, each a second after the other, in a
+// random order.
+func joinQueue(t *testing.T, s store, early, late int) (booking.OnSale, []booking.QueueEntry) {
+	t.Helper()
+	r := onSaleRequest("numbered")
+	r.ShowIDs = []string{newShowID(t, s)}
+	o := createOnSale(t, s, r)
+	var entries []booking.QueueEntry
+	for i := range early {
+		entries = append(entries, booking.NewQueueEntry(o, booking.NewID(), onSaleT0.Add(-time.Duration(early-i)*time.Second)))
+	}
+	for i := range late {
+		entries = append(entries, booking.NewQueueEntry(o, booking.NewID(), onSaleT0.Add(time.Duration(i)*time.Second)))
+	}
+	for _, i := range rand.Perm(len(entries)) {
+		if err := s.JoinQueue(context.Background(), entries[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return o, entries
+}
+
+// wantQueueOrder checks that order[i] is at position i, for i < upTo, and
+// that the others have none.
+func wantQueueOrder(t *testing.T, s store, order []booking.QueueEntry, upTo int) {
+	t.Helper()
+	for i, p := range positions(t, s, order) {
+		want := i
+		if i >= upTo {
+			want = -1
+		}
+		if p != want {
+			t.Errorf("entry %d of the order (before T0: %v) is at %d, want %d", i, order[i].Before, p, want)
+		}
+	}
+}
+
+// testQueueNumberInBatches: each step numbers the next batch (7) of the
+// queue (20: 12 before T0, then 8), where the last one stopped, across
+// the turn from the rank order to the join order.
+func testQueueNumberInBatches(t *testing.T, s store) {
+	o, entries := joinQueue(t, s, 12, 8)
+	order := queueOrder(entries)
+	for _, want := range []int{7, 7, 6, 0} {
+		n, err := booking.NumberQueueStep(context.Background(), s.Store, fixed(settled), o.ID, 7)
+		if err != nil || n != want {
+			t.Fatalf("NumberQueueStep = %d, %v; want %d", n, err, want)
+		}
+	}
+	wantQueueOrder(t, s, order, 20)
+	// Step by step: 7 numbered, then 14.
+	o, entries = joinQueue(t, s, 12, 8)
+	order = queueOrder(entries)
+	for i, upTo := range []int{7, 14, 20} {
+		if _, err := booking.NumberQueueStep(context.Background(), s.Store, fixed(settled.Add(time.Duration(i)*time.Second)), o.ID, 7); err != nil {
+			t.Fatal(err)
+		}
+		wantQueueOrder(t, s, order, upTo)
+	}
+}
+
+// testQueueNumberRace: steps run at once by several goroutines never give
+// two entries one position nor skip one, and keep the order.
+func testQueueNumberRace(t *testing.T, s store) {
+	o, entries := joinQueue(t, s, 60, 60)
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				n, err := booking.NumberQueueStep(context.Background(), s.Store, fixed(settled), o.ID, 7)
+				if err != nil {
+					errs <- err
+					return
+				}
+				if n == 0 {
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatalf("NumberQueueStep at once: %v", err)
+	}
+	wantQueueOrder(t, s, queueOrder(entries), len(entries))
+}
+
+// testQueueNumberAfterMargin: nothing is numbered before SettlingMargin
+// after T0, not even those who joined after T0; from then on, all are.
+func testQueueNumberAfterMargin(t *testing.T, s store) {
+	o, entries := joinQueue(t, s, 3, 2)
+	for _, now := range []time.Time{base, onSaleT0, settled.Add(-time.Nanosecond)} {
+		if n := numberQueue(t, s, o.ID, now, 10); n != 0 {
+			t.Errorf("numbered %d entries at %v, before the settling margin's end %v", n, now, settled)
+		}
+	}
+	for i, p := range positions(t, s, entries) {
+		if p != -1 {
+			t.Errorf("entry %d has position %d before the settling margin's end", i, p)
+		}
+	}
+	if n := numberQueue(t, s, o.ID, settled, 10); n != 5 {
+		t.Errorf("numbered %d at the settling margin's end, want 5", n)
+	}
+	wantQueueOrder(t, s, queueOrder(entries), 5)
+	_, err := booking.NumberQueueStep(context.Background(), s.Store, fixed(settled), booking.NewID(), 10)
+	wantErr(t, "numbering an unknown on-sale", err, booking.ErrOnSaleNotFound)
+}
+
+// testQueueLateEarlyJoin: joins from before T0 stored only after those
+// from before T0 were all numbered follow in join order with the entries
+// still unnumbered (so, before those that joined after T0), not by rank.
+func testQueueLateEarlyJoin(t *testing.T, s store) {
+	ctx := context.Background()
+	o, entries := joinQueue(t, s, 4, 4)
+	// Two late ones from before T0 whose ranks are in the opposite order
+	// of their joins.
+	var x1, x2 booking.QueueEntry
+	for {
+		x1 = booking.NewQueueEntry(o, booking.NewID(), onSaleT0.Add(-10*time.Second))
+		x2 = booking.NewQueueEntry(o, booking.NewID(), onSaleT0.Add(-5*time.Second))
+		if x2.Rank < x1.Rank {
+			break
+		}
+	}
+	// The four from before T0 and the first after.
+	if n, err := booking.NumberQueueStep(ctx, s.Store, fixed(settled), o.ID, 5); err != nil || n != 5 {
+		t.Fatalf("NumberQueueStep = %d, %v; want 5", n, err)
+	}
+	for _, x := range []booking.QueueEntry{x2, x1} { // stored against join order
+		if err := s.JoinQueue(ctx, x); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := numberQueue(t, s, o.ID, settled.Add(time.Second), 1000); n != 5 {
+		t.Fatalf("numbered %d more, want 5", n)
+	}
+	order := queueOrder(entries)
+	order = slices.Insert(order, 5, x1, x2)
+	wantQueueOrder(t, s, order, len(order))
 }
 
 func newShowID(t *testing.T, s store) string {

@@ -41,7 +41,7 @@ var (
 func typesTheatre(t *testing.T, s store) (booking.Theatre, booking.Screen) {
 	t.Helper()
 	ctx := context.Background()
-	th := booking.Theatre{ID: booking.NewID(), Name: "Typed", City: "Pune", TimeZone: "Asia/Kolkata"}
+	th := booking.Theatre{ID: booking.NewID(), Name: "Typed", City: "Pune", TimeZone: "Asia/Kolkata", Currency: currency}
 	if err := s.SaveTheatre(ctx, th); err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +198,7 @@ func cardShow(t *testing.T, s store, th booking.Theatre, sc booking.Screen, card
 		t.Fatal(err)
 	}
 	show, seats, err := booking.PlanShow(booking.NewID(), m, th, sc, later.In(time.UTC).Format(booking.LocalTimeLayout),
-		map[string]string{"Classic": "1", "Prime": "1"}, currency, base)
+		map[string]string{"Classic": "1", "Prime": "1"}, base)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,7 +298,7 @@ func testCardUnfitForScreen(t *testing.T, s store) {
 	if err := s.SaveMovie(ctx, m); err != nil {
 		t.Fatal(err)
 	}
-	show, seats, err := booking.PlanShow(booking.NewID(), m, th, sc, later.Format(booking.LocalTimeLayout), map[string]string{"Recliner": "1"}, currency, base)
+	show, seats, err := booking.PlanShow(booking.NewID(), m, th, sc, later.Format(booking.LocalTimeLayout), map[string]string{"Recliner": "1"}, base)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,108 @@
+package sqlite
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"boxoffice/internal/booking"
+)
+
+// TestSeatsOfEveryLength: tx.SeatsOf reads the same seats whatever the
+// length of the list (a statement of its own length up to listedMax, the
+// JSON array beyond), with only the changing columns read once the show's
+// layout is cached and every column before, with and without the rest of
+// the rows; an id the show does not have is left out.
+func TestSeatsOfEveryLength(t *testing.T) {
+	ctx := context.Background()
+	s, _ := mustOpen(t)
+	mustCreateShow(t, s, "s1", 3, listedMax+4)
+	if err := booking.HoldSeatsStep(ctx, s, at(0).Clock(), hold("s1", "o1", "A2", "A3", "B5"), at(0).Rules); err != nil {
+		t.Fatal(err)
+	}
+	all, err := s.Seats(ctx, "s1") // and caches the layout
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := func(a, b booking.Seat) int { return strings.Compare(a.ID, b.ID) }
+	for n := 1; n <= listedMax+2; n++ {
+		var ids []string
+		for i := range n {
+			ids = append(ids, fmt.Sprintf("%c%d", 'A'+i%2, i/2+1))
+		}
+		asked := append(slices.Clone(ids), "Z99")
+		for _, wholeRows := range []bool{false, true} {
+			var want []booking.Seat
+			for _, seat := range all {
+				if slices.Contains(ids, seat.ID) || wholeRows && (seat.Row == "A" || seat.Row == "B" && n > 1) {
+					want = append(want, seat)
+				}
+			}
+			slices.SortFunc(want, byID)
+			for _, cached := range []bool{true, false} {
+				if !cached {
+					s.layouts.remove("s1")
+				}
+				var got []booking.Seat
+				err := s.Atomically(ctx, at(0).Clock(), func(tx booking.Tx) error {
+					var err error
+					got, err = tx.SeatsOf("s1", asked, wholeRows)
+					return err
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				slices.SortFunc(got, byID)
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("%d seats, whole rows %v, layout cached %v: SeatsOf (-want +got):\n%s", n, wholeRows, cached, diff)
+				}
+				if _, err := s.Seats(ctx, "s1"); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+}
+
+// TestStepEndedByItsContextCommitsNothing: a step whose request ends while
+// it runs (its statements do not watch the context) commits nothing, and
+// says why.
+func TestStepEndedByItsContextCommitsNothing(t *testing.T) {
+	s, _ := mustOpen(t)
+	mustCreateShow(t, s, "s1", 1, 4)
+	ctx, cancel := context.WithCancel(context.Background())
+	h := hold("s1", "o1", "A1")
+	err := s.Atomically(ctx, at(0).Clock(), func(tx booking.Tx) error {
+		if _, err := tx.LockSeats("s1", h.SeatIDs, h.ID, h.Owner, tx.Now()); err != nil {
+			return err
+		}
+		cancel()
+		return nil
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("Atomically = %v, want context.Canceled", err)
+	}
+	seats, err := s.Seats(context.Background(), "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seats[0].Status != booking.SeatAvailable {
+		t.Errorf("A1 is %s after a step whose context ended, want available", seats[0].Status)
+	}
+}
+
+// TestFreeSeatsPlan: freeing a hold's seats (tx.FreeSeats) finds them by
+// the primary key, not through the index it changes.
+func TestFreeSeatsPlan(t *testing.T) {
+	s, _ := mustOpen(t)
+	mustCreateShow(t, s, "s1", 3, 4)
+	plan := queryPlan(t, s, listedSQL(releaseSeatsSQL, 2), "s1", "o1", "h1", "A1", "B2")
+	if len(plan) != 1 || !strings.HasPrefix(plan[0], "SEARCH seats USING PRIMARY KEY (show_id=? AND seat_id=?)") {
+		t.Errorf("query plan %q, want a search of the primary key by show and seat", plan)
+	}
+}
