@@ -27,6 +27,8 @@ var typeTests = []test{
 	{"ShowPriceChangeWhileHeld", testShowPriceChangeWhileHeld},
 	{"ShowPriceChangeWhilePaying", testShowPriceChangeWhilePaying},
 	{"TaxRateAndRent", testTaxRateAndRent},
+	{"CardOfAnotherTheatre", testCardOfAnotherTheatre},
+	{"EnsureTypesTwice", testEnsureTypesTwice},
 }
 
 var (
@@ -506,4 +508,46 @@ func testRaceShowPriceEdit(t *testing.T, s store) {
 			t.Fatalf("round %d: the edit was refused, yet the hold read the price %d", i, w.seen["A1"])
 		}
 	}
+}
+
+// testCardOfAnotherTheatre: a show is made with a card of its screen's
+// theatre only, and a card is saved for a theatre that exists.
+func testCardOfAnotherTheatre(t *testing.T, s store) {
+	ctx := context.Background()
+	th, _ := typesTheatre(t, s)
+	card := saveCard(t, s, th, fullCard)
+	other, sc := typesTheatre(t, s)
+	m := booking.Movie{ID: booking.NewID(), Title: "Elsewhere", RuntimeMin: 100}
+	if err := s.SaveMovie(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	show, seats, err := booking.PlanShow(booking.NewID(), m, other, sc, later.Format(booking.LocalTimeLayout),
+		map[string]string{"Classic": "1", "Prime": "1"}, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = booking.CreateCardShowStep(ctx, s.Store, time.Now, show, seats, nil, card.ID)
+	var f booking.InvalidFields
+	if !errors.As(err, &f) || f.For("card") == "" {
+		t.Errorf("a show with another theatre's card: %v, want a field error on card", err)
+	}
+	if _, err := s.Show(ctx, show.ID); !errors.Is(err, booking.ErrShowNotFound) {
+		t.Errorf("the refused show was stored: %v", err)
+	}
+	orphan := booking.PriceCard{ID: booking.NewID(), TheatreID: "no-such-theatre", Name: "X", Cells: fullCard}
+	wantErr(t, "a card of no theatre", booking.SavePriceCardStep(ctx, s.Store, time.Now, orphan, []string{"Classic", "Prime"}), booking.ErrTheatreNotFound)
+}
+
+// testEnsureTypesTwice: the demo's seeding adds each missing type once,
+// after the theatre's own, however often it runs.
+func testEnsureTypesTwice(t *testing.T, s store) {
+	ctx := context.Background()
+	th, _ := typesTheatre(t, s)
+	senior := booking.TicketType{ID: "senior", Name: "Senior", DoorCheck: true, Online: true, BoxOffice: true}
+	for range 2 {
+		if err := booking.EnsureTicketTypesStep(ctx, s.Store, time.Now, th.ID, []booking.TicketType{adultType, senior}); err != nil {
+			t.Fatalf("EnsureTicketTypesStep: %v", err)
+		}
+	}
+	same(t, "types after ensuring twice", []booking.TicketType{adultType, childType, compType, senior}, ticketTypes(t, s, th.ID))
 }
