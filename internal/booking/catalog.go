@@ -289,13 +289,20 @@ func CheckDeleteTheatre(screens, shows int) error {
 }
 
 // CheckCurrencyChange is whether a theatre priced in from, with shows
-// shows, may be priced in to instead: its shows copied from, so a theatre
-// with a show keeps it (ErrInUse, 409).
-func CheckCurrencyChange(from, to string, shows int) error {
-	if from == to || shows == 0 {
+// shows and cards price cards, may be priced in to instead (SPEC §10): its
+// shows copied from and its cards' prices are in its minor units, so a
+// theatre with a show or a card keeps it (ErrInUse, 409).
+func CheckCurrencyChange(from, to string, shows, cards int) error {
+	if from == to {
 		return nil
 	}
-	return ErrInUse("The theatre's shows are priced in %s: its currency can change only while it has no show (it has %d).", from, shows)
+	if shows > 0 {
+		return ErrInUse("The theatre's shows are priced in %s: its currency can change only while it has no show and no price card (it has %d show(s)).", from, shows)
+	}
+	if cards > 0 {
+		return ErrInUse("The theatre's price cards are priced in %s: its currency can change only while it has no show and no price card (it has %d card(s)).", from, cards)
+	}
+	return nil
 }
 
 // CheckDeleteScreen is whether a screen that shows shows were made on may

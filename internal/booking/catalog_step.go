@@ -25,7 +25,8 @@ func movieKey(id string) string   { return "catalog:movie:" + id }
 
 // SaveTheatreStep inserts or updates t and sets its name, city and zone in
 // the shows at it, in one step. Its currency changes only while no show
-// is priced in the old one (CheckCurrencyChange: ECONFLICT).
+// and no price card is priced in the old one (CheckCurrencyChange:
+// ECONFLICT).
 func SaveTheatreStep(ctx context.Context, st Transactor, clock func() time.Time, t Theatre) error {
 	return st.Atomically(ctx, clock, func(tx Tx) error {
 		// A show created at once copies the theatre: it commits first,
@@ -43,9 +44,18 @@ func SaveTheatreStep(ctx context.Context, st Transactor, clock func() time.Time,
 			if err != nil {
 				return err
 			}
-			// The theatre's price cards (SPEC §15) are priced in it too:
-			// when they exist, count them here and pass them on.
-			if err := CheckCurrencyChange(old.Currency, t.Currency, shows); err != nil {
+			// The theatre's price cards (SPEC §15) are priced in it too.
+			// A card saved at once serialises on typesKey: of the two,
+			// one runs after the other (in MongoDB they write different
+			// documents, and would not conflict otherwise).
+			if err := tx.Serialize(typesKey(t.ID)); err != nil {
+				return err
+			}
+			cards, err := tx.PriceCards(t.ID)
+			if err != nil {
+				return err
+			}
+			if err := CheckCurrencyChange(old.Currency, t.Currency, shows, len(cards)); err != nil {
 				return err
 			}
 		}

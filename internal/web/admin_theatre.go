@@ -18,7 +18,7 @@ func theatreFields(t booking.Theatre) []model.Field {
 		{Name: "name", Label: "Name", Value: t.Name},
 		{Name: "city", Label: "City", Value: t.City},
 		{Name: "time_zone", Label: "Time zone", Value: t.TimeZone, Hint: "IANA name, like Asia/Kolkata or Europe/London: show times are entered and shown in it."},
-		{Name: "currency", Label: "Currency", Value: t.Currency, Hint: "ISO 4217 code, one of " + strings.Join(booking.Currencies(), ", ") + ": its shows are priced in it. It can change only while the theatre has no show."},
+		{Name: "currency", Label: "Currency", Value: t.Currency, Hint: "ISO 4217 code, one of " + strings.Join(booking.Currencies(), ", ") + ": its shows are priced in it. It can change only while the theatre has no show and no price card."},
 	}
 }
 

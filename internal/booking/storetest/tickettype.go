@@ -29,6 +29,7 @@ var typeTests = []test{
 	{"TaxRateAndRent", testTaxRateAndRent},
 	{"CardOfAnotherTheatre", testCardOfAnotherTheatre},
 	{"EnsureTypesTwice", testEnsureTypesTwice},
+	{"CurrencyKeptByACard", testCurrencyKeptByACard},
 }
 
 var (
@@ -550,4 +551,32 @@ func testEnsureTypesTwice(t *testing.T, s store) {
 		}
 	}
 	same(t, "types after ensuring twice", []booking.TicketType{adultType, childType, compType, senior}, ticketTypes(t, s, th.ID))
+}
+
+// testCurrencyKeptByACard (SPEC §10): a theatre's currency can change only
+// while it has no show and no price card: a card's prices are in its
+// minor units. With a card and no show a change is 409 and nothing of the
+// edit is saved; once the card is gone the change goes through.
+func testCurrencyKeptByACard(t *testing.T, s store) {
+	ctx := context.Background()
+	th, _ := typesTheatre(t, s)
+	card := saveCard(t, s, th, fullCard)
+	edit := th
+	edit.Name, edit.Currency = "Typed Again", "EUR"
+	if edit.Currency == th.Currency {
+		edit.Currency = "GBP"
+	}
+	wantCode(t, "SaveTheatre changing the currency of a theatre with a price card", s.SaveTheatre(ctx, edit), booking.ECONFLICT)
+	if got, err := s.Theatre(ctx, th.ID); err != nil || got != th {
+		t.Errorf("Theatre after a refused currency change = %+v, %v; want it unchanged, %+v", got, err, th)
+	}
+	if err := booking.DeletePriceCardStep(ctx, s.Store, time.Now, card.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveTheatre(ctx, edit); err != nil {
+		t.Fatalf("SaveTheatre changing the currency once the card is gone: %v", err)
+	}
+	if got, err := s.Theatre(ctx, th.ID); err != nil || got != edit {
+		t.Errorf("Theatre = %+v, %v; want %+v", got, err, edit)
+	}
 }
