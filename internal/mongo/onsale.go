@@ -123,7 +123,7 @@ func (s *Store) JoinQueue(ctx context.Context, e booking.QueueEntry) error {
 	return wrap("join queue", err)
 }
 
-// CountQueue counts an on-sale's queue entries (a prefix of either index).
+// CountQueue counts an on-sale's queue entries (a range of onsale_id).
 func (s *Store) CountQueue(ctx context.Context, onSaleID string) (int, error) {
 	n, err := s.col(colQueue).CountDocuments(ctx, bson.D{{Key: "onsale", Value: onSaleID}})
 	if err != nil {

@@ -26,6 +26,7 @@ const (
 	queueUnnumberedRankIndex = "onsale_unnumbered_rank"
 	queueUnnumberedTimeIndex = "onsale_unnumbered_joined"
 	queuePositionIndex       = "onsale_position"
+	queueOnSaleIndex         = "onsale_id"
 )
 
 // unnumbered is the filter of the partial indexes of the entries not
@@ -34,9 +35,15 @@ func unnumbered() bson.D {
 	return bson.D{{Key: "unnumbered", Value: bson.D{{Key: "$eq", Value: true}}}}
 }
 
-// queueNumberIndexes are the indexes numbering needs (Migrate makes
-// them): the unnumbered entries of a queue in each order, and one
-// position at most once in a queue.
+// queueNumberIndexes are the queue's indexes (Migrate makes them): the
+// unnumbered entries of a queue in each order, one position at most once
+// in a queue, and every entry of a queue. The partial ones cannot serve a
+// filter on onsale alone (a query must imply an index's filter to use it,
+// and $exists: false or position: null cannot be one), so without
+// onsale_id CountQueue (the admin's on-sale page) and pruning a closed
+// on-sale's queue (a Find by onsale, again after each batch deleted)
+// would scan the whole collection, every on-sale's queue; with it, one
+// covered range (SQLite's primary key (onsale_id, join_id) serves both).
 func queueNumberIndexes() map[string][]mongo.IndexModel {
 	return map[string][]mongo.IndexModel{
 		colQueue: {
@@ -49,6 +56,10 @@ func queueNumberIndexes() map[string][]mongo.IndexModel {
 				Keys: bson.D{{Key: "onsale", Value: 1}, {Key: "joined_at", Value: 1}, {Key: "_id", Value: 1}},
 				Options: options.Index().SetName(queueUnnumberedTimeIndex).
 					SetPartialFilterExpression(unnumbered()),
+			},
+			{
+				Keys:    bson.D{{Key: "onsale", Value: 1}, {Key: "_id", Value: 1}},
+				Options: options.Index().SetName(queueOnSaleIndex),
 			},
 			{
 				Keys: bson.D{{Key: "onsale", Value: 1}, {Key: "position", Value: 1}},
