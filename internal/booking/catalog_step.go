@@ -136,6 +136,24 @@ func DeleteTheatreStep(ctx context.Context, st Transactor, clock func() time.Tim
 		if err := CheckDeleteTheatre(screens, shows); err != nil {
 			return err
 		}
+		// Its ticket types and price cards go with it, so that a theatre
+		// made again under the id does not find them (the card steps
+		// serialise on typesKey).
+		if err := tx.Serialize(typesKey(id)); err != nil {
+			return err
+		}
+		cards, err := tx.PriceCards(id)
+		if err != nil {
+			return err
+		}
+		for _, c := range cards {
+			if err := tx.DeletePriceCardRecord(c.ID); err != nil {
+				return err
+			}
+		}
+		if err := tx.PutTicketTypes(id, nil); err != nil {
+			return err
+		}
 		return tx.DeleteTheatreRecord(id)
 	})
 }

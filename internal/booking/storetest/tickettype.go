@@ -30,6 +30,7 @@ var typeTests = []test{
 	{"CardOfAnotherTheatre", testCardOfAnotherTheatre},
 	{"EnsureTypesTwice", testEnsureTypesTwice},
 	{"CurrencyKeptByACard", testCurrencyKeptByACard},
+	{"TheatreDeletedWithItsTypes", testTheatreDeletedWithItsTypes},
 }
 
 var (
@@ -578,5 +579,29 @@ func testCurrencyKeptByACard(t *testing.T, s store) {
 	}
 	if got, err := s.Theatre(ctx, th.ID); err != nil || got != edit {
 		t.Errorf("Theatre = %+v, %v; want %+v", got, err, edit)
+	}
+}
+
+// testTheatreDeletedWithItsTypes: deleting a theatre deletes its ticket
+// types and price cards, so a theatre made again under its id starts with
+// none.
+func testTheatreDeletedWithItsTypes(t *testing.T, s store) {
+	ctx := context.Background()
+	th, sc := typesTheatre(t, s)
+	saveCard(t, s, th, fullCard)
+	if err := booking.DeleteScreenStep(ctx, s.Store, time.Now, sc.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := booking.DeleteTheatreStep(ctx, s.Store, time.Now, th.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveTheatre(ctx, th); err != nil {
+		t.Fatal(err)
+	}
+	if got := ticketTypes(t, s, th.ID); len(got) != 0 {
+		t.Errorf("the theatre made again has the deleted one's types %v", got)
+	}
+	if cards, err := s.Store.PriceCards(ctx, th.ID); err != nil || len(cards) != 0 {
+		t.Errorf("the theatre made again has the deleted one's cards %v (%v)", cards, err)
 	}
 }
