@@ -13,6 +13,10 @@ import (
 type statements struct {
 	all []*sql.Stmt
 
+	// savepoint, release and rollbackTo frame each step of a batch of
+	// Atomically (group).
+	savepoint, release, rollbackTo *sql.Stmt
+
 	lock      *sql.Stmt
 	holdSeats *sql.Stmt // the seats a hold asks for
 	holdRows  *sql.Stmt // and the rest of their rows, for the gap rule
@@ -172,6 +176,9 @@ func prepareStatements(ctx context.Context, write, read *sql.DB) (*statements, e
 		st.all = append(st.all, stmt)
 		return stmt
 	}
+	st.savepoint = prep(write, `SAVEPOINT step`)
+	st.release = prep(write, `RELEASE step`)
+	st.rollbackTo = prep(write, `ROLLBACK TO step`)
 	st.lock = prep(write, lockSQL)
 	st.holdSeats = prep(write, holdSeatsSQL)
 	st.holdRows = prep(write, holdRowsSQL)
