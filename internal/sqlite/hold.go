@@ -56,9 +56,16 @@ func (s *Store) ActiveHold(ctx context.Context, showID, owner string) (booking.H
 
 // activeHold is ActiveHold on q, the read pool or a transaction.
 func activeHold(ctx context.Context, q rowQuerier, showID, owner string) (booking.Hold, error) {
-	h, err := scanHold(q.QueryRowContext(ctx, `SELECT `+holdColumns+` FROM holds
-		WHERE id = (SELECT hold_id FROM seats INDEXED BY seats_hold
-			WHERE show_id = ? AND hold_owner = ? AND status = 'locked' LIMIT 1)
-		AND state = 'active'`, showID, owner))
+	h, err := scanHold(q.QueryRowContext(ctx, activeHoldSQL, showID, owner))
 	return h, notFound(err, booking.ErrHoldNotFound)
 }
+
+// activeHoldSQL finds the latest of an owner's active holds of a show that
+// still locks one of the seats it was made with, found by their primary
+// keys (holdSeatIDs). Arguments: show id, owner.
+var activeHoldSQL = `SELECT ` + holdColumns + ` FROM holds INDEXED BY holds_active_owner
+	WHERE show_id = ? AND owner = ? AND state = 'active'
+	AND EXISTS (SELECT 1 FROM seats WHERE seats.show_id = holds.show_id
+		AND seats.seat_id IN (SELECT value FROM json_each(` + holdSeatIDs("holds.seat_ids") + `))
+		AND seats.hold_owner = holds.owner AND seats.hold_id = holds.id AND seats.status = 'locked')
+	ORDER BY created_at DESC LIMIT 1`

@@ -178,14 +178,11 @@ func (t *tx) LockSeats(showID string, ids []string, holdID, owner string, at tim
 }
 
 func (t *tx) RelockSeats(h booking.Hold, at time.Time) (int, error) {
-	return execCount(t.ctx, t.stmt(t.s.stmts.relock), nanos(at), h.ShowID, h.Owner, h.ID)
+	return execCount(t.ctx, t.stmt(t.s.stmts.relock), nanos(at), h.ShowID, h.Owner, h.ID, idsJSON(h.SeatIDs))
 }
 
 func (t *tx) FreeSeats(h booking.Hold) error {
-	free, args := t.s.stmts.releaseHold, []any{h.ShowID, h.Owner, h.ID}
-	if n := len(h.SeatIDs); n >= 1 && n <= listedMax {
-		free, args = listed(nil, t.s.stmts.releaseN, h.SeatIDs, args...)
-	}
+	free, args := listed(t.s.stmts.releaseHold, t.s.stmts.releaseN, h.SeatIDs, h.ShowID, h.Owner, h.ID)
 	_, err := t.stmt(free).ExecContext(t.ctx, args...)
 	return err
 }

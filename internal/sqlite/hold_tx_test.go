@@ -98,6 +98,36 @@ func TestStepEndedByItsContextCommitsNothing(t *testing.T) {
 
 // TestFreeSeatsPlan: freeing a hold's seats (tx.FreeSeats) finds them by
 // the primary key, not through the index it changes.
+// TestHoldSeatsByKeyPlan: with no index of the seats' hold
+// (0028_no_seats_hold.sql), every statement that finds a hold's seats
+// searches the seats' primary key by show and seat, among the seats the
+// hold was made with, and walks no table.
+func TestHoldSeatsByKeyPlan(t *testing.T) {
+	s, _ := mustOpen(t)
+	mustCreateShow(t, s, "s1", 3, 4)
+	for _, q := range []struct {
+		name string
+		sql  string
+		args []any
+	}{
+		{"release", releaseSeatsSQL, []any{"s1", "o1", "h1", `["A1","B2"]`}},
+		{"relock", relockSQL, []any{1, "s1", "o1", "h1", `["A1","B2"]`}},
+		{"heldFrom", heldFromSQL, []any{"s1", "1.2.3.4", 0}},
+		{"activeHold", activeHoldSQL, []any{"s1", "o1"}},
+		{"pruneHolds", pruneHoldsSQL, []any{"a", "b", 10, 0}},
+	} {
+		plan := queryPlan(t, s, q.sql, q.args...)
+		if !slices.ContainsFunc(plan, func(step string) bool {
+			return strings.HasPrefix(step, "SEARCH s") && strings.Contains(step, "USING PRIMARY KEY (show_id=? AND seat_id=?)")
+		}) {
+			t.Errorf("%s: query plan %q, want a search of the seats' primary key by show and seat", q.name, plan)
+		}
+		if slices.ContainsFunc(plan, walks) {
+			t.Errorf("%s: query plan %q walks a table", q.name, plan)
+		}
+	}
+}
+
 func TestFreeSeatsPlan(t *testing.T) {
 	s, _ := mustOpen(t)
 	mustCreateShow(t, s, "s1", 3, 4)

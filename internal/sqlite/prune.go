@@ -155,13 +155,15 @@ const sweepSessionsLimit = 100 * pruneStep
 // and says of each whether it may go: ended (anything but completed; an
 // active one with no seat locked by it has lapsed and lost its seats),
 // made before ?4, and referred to by no payment, booking or locked seat.
-// The references are found through payments_hold, bookings_hold and
-// seats_hold, and only for holds that are not completed.
-const pruneHoldsSQL = `SELECT h.id, h.state <> 'completed' AND h.created_at < ?4
+// The references are found through payments_hold, bookings_hold and the
+// seats' primary key among those the hold was made with (holdSeatIDs),
+// and only for holds that are not completed.
+var pruneHoldsSQL = `SELECT h.id, h.state <> 'completed' AND h.created_at < ?4
 		AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.hold_id = h.id)
 		AND NOT EXISTS (SELECT 1 FROM bookings b WHERE b.hold_id = h.id)
-		AND NOT EXISTS (SELECT 1 FROM seats st WHERE st.show_id = h.show_id AND st.hold_owner = h.owner
-			AND st.hold_id = h.id AND st.status = 'locked')
+		AND NOT EXISTS (SELECT 1 FROM seats st WHERE st.show_id = h.show_id
+			AND st.seat_id IN (SELECT value FROM json_each(` + holdSeatIDs("h.seat_ids") + `))
+			AND st.hold_owner = h.owner AND st.hold_id = h.id AND st.status = 'locked')
 	FROM holds h WHERE h.id > ?1 AND h.id < ?2 ORDER BY h.id LIMIT ?3`
 
 // holdIDTimeChars is how many leading characters of a booking.NewHoldID

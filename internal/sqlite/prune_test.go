@@ -314,6 +314,14 @@ func TestPruneSessionsAndRateLimits(t *testing.T) {
 	}
 }
 
+// walks reports whether a step of a query plan walks a table: a scan,
+// other than json_each's of a list the query was given or a hold's own seat
+// ids (holdSeatIDs), or a sort.
+func walks(step string) bool {
+	return strings.HasPrefix(step, "SCAN ") && !strings.HasPrefix(step, "SCAN json_each VIRTUAL TABLE") ||
+		strings.Contains(step, "TEMP B-TREE")
+}
+
 // TestPruneUsesIndexes: every statement of Prune finds its rows through an
 // index, never by walking a table while it holds the write lock.
 func TestPruneUsesIndexes(t *testing.T) {
@@ -338,7 +346,7 @@ func TestPruneUsesIndexes(t *testing.T) {
 		}
 		rows.Close()
 		for _, step := range plan {
-			if strings.HasPrefix(step, "SCAN ") || strings.Contains(step, "TEMP B-TREE") {
+			if walks(step) {
 				t.Errorf("%s\nplan %q walks a table", q, plan)
 			}
 		}

@@ -39,7 +39,7 @@ func (t *tx) CountShowBookings(showID string) (int, error) {
 }
 
 func (t *tx) CountLockedSeats(showID string) (int, error) {
-	return count(t.ctx, t.tx, `SELECT count(*) FROM seats INDEXED BY seats_hold WHERE show_id = ? AND status = 'locked'`, showID)
+	return count(t.ctx, t.tx, `SELECT count(*) FROM seats WHERE show_id = ? AND status = 'locked'`, showID)
 }
 
 // InsertShow inserts the show row, then its seats with the prepared

@@ -65,6 +65,7 @@ type Store struct {
 	stmts    *statements
 	sessions *SessionStore
 	layouts  *layoutCache // seat layouts by show: immutable after CreateShow
+	group    group        // Atomically's steps waiting for a batch (group.go)
 
 	lastWrite atomic.Int64 // unix nanoseconds of the last local commit
 	stop      chan struct{}

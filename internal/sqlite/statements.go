@@ -13,6 +13,10 @@ import (
 type statements struct {
 	all []*sql.Stmt
 
+	// savepoint, release and rollbackTo frame each step of a batch of
+	// Atomically (group).
+	savepoint, release, rollbackTo *sql.Stmt
+
 	lock      *sql.Stmt
 	holdSeats *sql.Stmt // the seats a hold asks for
 	holdRows  *sql.Stmt // and the rest of their rows, for the gap rule
@@ -32,7 +36,7 @@ type statements struct {
 	holdStart   *sql.Stmt // what a hold step starts from (tx.HoldStart)
 	// pendingPayments are a hold's payments still pending.
 	pendingPayments *sql.Stmt
-	releaseHold     *sql.Stmt // seats still locked by a hold back to available
+	releaseHold     *sql.Stmt // seats still locked by a hold back to available, its seat ids as a JSON array
 	relock          *sql.Stmt // a hold's seats locked again (More time)
 	insertHold      *sql.Stmt
 	setHoldState    *sql.Stmt
@@ -118,27 +122,25 @@ const holdStartSQL = `SELECT s.starts_at, s.cancelled_at, s.currency, s.sales_op
 		ON h.show_id = s.id AND h.owner = ?2 AND h.state = 'active'
 	WHERE s.id = ?1`
 
-// releaseSQL frees the seats a hold still locks; it never touches a seat
-// that another hold has locked since or that was booked. Arguments: show
-// id, the hold's owner, hold id.
-const releaseSQL = releaseWhereSQL + `hold_id = ?`
-
-// releaseSeatsSQL is releaseSQL finding the hold's seats by their primary
-// keys, among the seats it was made with, rather than through seats_hold:
-// an UPDATE of the index it searches collects the rows first, which made
-// it dearer than the lock (BenchmarkHoldRoute/held-allow,
-// docs/PERFORMANCE.md). A hold locks no other seats. Arguments: show id,
-// owner, hold id, then the seat ids (listedSQL).
+// releaseSeatsSQL frees the seats a hold still locks, found by their
+// primary keys among the seats it was made with (a hold locks no other
+// seats); it never touches a seat that another hold has locked since or
+// that was booked. No index of the seats' hold is kept: each lock and
+// release of a seat would write it (0028_no_seats_hold.sql). Arguments:
+// show id, owner, hold id, then the seat ids (listedSQL).
 const releaseSeatsSQL = `UPDATE ` + byKey + `
 	SET status = 'available', hold_id = NULL, hold_owner = NULL, locked_at = NULL
 	WHERE show_id = ? AND hold_owner = ? AND status = 'locked' AND hold_id = ? AND seat_id IN (SELECT value FROM json_each(?))`
 
-// releaseWhereSQL frees the seats of a show that an owner locks and that
-// meet the condition appended to it. Arguments: show id, owner, then the
-// condition's.
-const releaseWhereSQL = `UPDATE seats INDEXED BY seats_hold
-	SET status = 'available', hold_id = NULL, hold_owner = NULL, locked_at = NULL
-	WHERE show_id = ? AND hold_owner = ? AND status = 'locked' AND `
+// holdSeatIDs is the JSON array of the seat ids a hold was made with,
+// from its seat_ids column (holds.seat_ids, or the column named): they are
+// joined with commas (joinIDs), and a seat id is letters and digits
+// (booking.ValidSeatID), so quoting each makes the array. The statements
+// that find a hold's seats read them through json_each of it, by the
+// seats' primary key.
+func holdSeatIDs(col string) string {
+	return `'["' || replace(` + col + `, ',', '","') || '"]'`
+}
 
 // insertHoldSQL records a hold whose seats are locked. Arguments: hold
 // id, show id, owner, seat ids, amount, currency, created at, state,
@@ -146,17 +148,21 @@ const releaseWhereSQL = `UPDATE seats INDEXED BY seats_hold
 const insertHoldSQL = `INSERT INTO holds (id, show_id, owner, seat_ids, amount, currency, created_at, state, address, extensions)
 	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
-// relockSQL takes the locks of a hold's seats again (More time).
-// Arguments: the new locked_at, show id, owner, hold id.
-const relockSQL = `UPDATE seats INDEXED BY seats_hold SET locked_at = ?
-	WHERE show_id = ? AND hold_owner = ? AND hold_id = ? AND status = 'locked'`
+// relockSQL takes the locks of a hold's seats again (More time), found
+// by their primary keys among the seats it was made with. Arguments: the
+// new locked_at, show id, owner, hold id, the seat ids as a JSON array.
+const relockSQL = `UPDATE ` + byKey + ` SET locked_at = ?
+	WHERE show_id = ? AND hold_owner = ? AND hold_id = ? AND status = 'locked' AND seat_id IN (SELECT value FROM json_each(?))`
 
 // heldFromSQL counts the seats of show ?1 locked by live holds from
 // address ?2, the seat rule's cutoff being ?3, and the oldest of their
 // locks: holds_address narrows to the address's holds made after the
-// cutoff, seats_hold to their locked seats.
-const heldFromSQL = `SELECT count(*), min(seats.locked_at) FROM holds INDEXED BY holds_address
-	JOIN seats ON seats.show_id = holds.show_id AND seats.hold_owner = holds.owner AND seats.hold_id = holds.id
+// cutoff, and their seats are found by primary key among those each was
+// made with (holdSeatIDs).
+var heldFromSQL = `SELECT count(*), min(seats.locked_at) FROM holds INDEXED BY holds_address
+	JOIN seats ON seats.show_id = holds.show_id
+		AND seats.seat_id IN (SELECT value FROM json_each(` + holdSeatIDs("holds.seat_ids") + `))
+		AND seats.hold_owner = holds.owner AND seats.hold_id = holds.id
 	WHERE holds.show_id = ?1 AND holds.address = ?2 AND holds.created_at > ?3 AND holds.state = 'active' AND holds.address <> ''
 	AND seats.status = 'locked' AND seats.locked_at > ?3`
 
@@ -172,6 +178,9 @@ func prepareStatements(ctx context.Context, write, read *sql.DB) (*statements, e
 		st.all = append(st.all, stmt)
 		return stmt
 	}
+	st.savepoint = prep(write, `SAVEPOINT step`)
+	st.release = prep(write, `RELEASE step`)
+	st.rollbackTo = prep(write, `ROLLBACK TO step`)
 	st.lock = prep(write, lockSQL)
 	st.holdSeats = prep(write, holdSeatsSQL)
 	st.holdRows = prep(write, holdRowsSQL)
@@ -187,7 +196,7 @@ func prepareStatements(ctx context.Context, write, read *sql.DB) (*statements, e
 	st.holdStart = prep(write, holdStartSQL)
 	st.pendingPayments = prep(write, `SELECT `+paymentColumns+` FROM payments INDEXED BY payments_hold
 		WHERE hold_id = ? AND state = 'pending'`)
-	st.releaseHold = prep(write, releaseSQL)
+	st.releaseHold = prep(write, releaseSeatsSQL)
 	st.relock = prep(write, relockSQL)
 	st.insertHold = prep(write, insertHoldSQL)
 	st.setHoldState = prep(write, `UPDATE holds SET state = ? WHERE id = ?`)
