@@ -218,18 +218,22 @@ type PaymentStart struct {
 	BookingID string
 	Key       string // see NewBookingKey
 	Email     string // validated by ValidateEmail
+	// Types is the buyer's choice of ticket types (SPEC §15).
+	Types TypeChoice
 }
 
-// NewPayment builds the pending payment and booking for hold h.
-func NewPayment(h Hold, ids PaymentStart, now time.Time) (Payment, Booking) {
+// NewPayment builds the pending payment and booking for hold h, selling
+// its seats as tickets (PriceTickets): their sum is the amount.
+func NewPayment(h Hold, ids PaymentStart, tickets []SeatTicket, now time.Time) (Payment, Booking) {
+	amount := TicketsAmount(tickets)
 	p := Payment{
 		ID: ids.PaymentID, HoldID: h.ID, BookingID: ids.BookingID, Owner: h.Owner,
-		Amount: h.Amount, Currency: h.Currency, State: PaymentPending, CreatedAt: now,
+		Amount: amount, Currency: h.Currency, State: PaymentPending, CreatedAt: now, Tickets: tickets,
 	}
 	b := Booking{
 		ID: ids.BookingID, HoldID: h.ID, PaymentID: ids.PaymentID, Owner: h.Owner,
-		ShowID: h.ShowID, SeatIDs: h.SeatIDs, Amount: h.Amount, Currency: h.Currency,
-		State: BookingPending, CreatedAt: now, UpdatedAt: now, Email: ids.Email, Key: ids.Key,
+		ShowID: h.ShowID, SeatIDs: h.SeatIDs, Amount: amount, Currency: h.Currency,
+		State: BookingPending, CreatedAt: now, UpdatedAt: now, Email: ids.Email, Key: ids.Key, Tickets: tickets,
 	}
 	return p, b
 }

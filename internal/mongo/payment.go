@@ -33,6 +33,42 @@ type paymentDoc struct {
 	// (Unix ns; 0 for none).
 	CheckoutAttempt   int   `bson:"checkout_attempt"`
 	CheckoutExpiresAt int64 `bson:"checkout_expires_at"`
+
+	// Tickets are its seats as sold (SPEC §15; absent in documents made
+	// before types, which settle at their amount); ReplacedAt is when a
+	// repeated Pay replaced it (Unix ns; 0 while it was not).
+	Tickets    []ticketDoc `bson:"tickets,omitempty"`
+	ReplacedAt int64       `bson:"replaced_at"`
+}
+
+// ticketDoc is one seat of a payment or booking as sold.
+type ticketDoc struct {
+	SeatID   string `bson:"seat"`
+	Category string `bson:"category"`
+	Type     string `bson:"type"`
+	Price    int64  `bson:"price"`
+}
+
+func toTicketDocs(ts []booking.SeatTicket) []ticketDoc {
+	if len(ts) == 0 {
+		return nil
+	}
+	out := make([]ticketDoc, len(ts))
+	for i, t := range ts {
+		out[i] = ticketDoc{SeatID: t.SeatID, Category: t.Category, Type: t.Type, Price: int64(t.Price)}
+	}
+	return out
+}
+
+func fromTicketDocs(ds []ticketDoc) []booking.SeatTicket {
+	if len(ds) == 0 {
+		return nil
+	}
+	out := make([]booking.SeatTicket, len(ds))
+	for i, d := range ds {
+		out[i] = booking.SeatTicket{SeatID: d.SeatID, Category: d.Category, Type: d.Type, Price: booking.Money(d.Price)}
+	}
+	return out
 }
 
 func toPaymentDoc(p booking.Payment) paymentDoc {
@@ -42,6 +78,7 @@ func toPaymentDoc(p booking.Payment) paymentDoc {
 		CheckoutRef: p.CheckoutRef, CheckoutClosedAt: nanos(p.CheckoutClosedAt),
 		ChargeRef: p.ChargeRef, LookedUpAt: nanos(p.LookedUpAt),
 		CheckoutAttempt: p.CheckoutAttempt, CheckoutExpiresAt: nanos(p.CheckoutExpiresAt),
+		Tickets: toTicketDocs(p.Tickets), ReplacedAt: nanos(p.ReplacedAt),
 	}
 }
 
@@ -53,6 +90,7 @@ func (d paymentDoc) payment() booking.Payment {
 		CheckoutRef: d.CheckoutRef, CheckoutClosedAt: fromNanos(d.CheckoutClosedAt),
 		ChargeRef: d.ChargeRef, LookedUpAt: fromNanos(d.LookedUpAt),
 		CheckoutAttempt: d.CheckoutAttempt, CheckoutExpiresAt: fromNanos(d.CheckoutExpiresAt),
+		Tickets: fromTicketDocs(d.Tickets), ReplacedAt: fromNanos(d.ReplacedAt),
 	}
 }
 
@@ -78,6 +116,9 @@ type bookingDoc struct {
 	AdmittedBy string   `bson:"admitted_by"`
 	Email      string   `bson:"email"`      // absent in older documents: ""
 	Key        string   `bson:"access_key"` // absent in older documents: ""
+	// Tickets are its seats as sold (SPEC §15); migrateBookingTickets
+	// gives older documents the type standard at their seats' prices.
+	Tickets []ticketDoc `bson:"tickets,omitempty"`
 }
 
 func toBookingDoc(b booking.Booking) bookingDoc {
@@ -88,6 +129,7 @@ func toBookingDoc(b booking.Booking) bookingDoc {
 		CreatedAt: nanos(b.CreatedAt), UpdatedAt: nanos(b.UpdatedAt),
 		RefundedAt: nanos(b.RefundedAt), RefundedBy: b.RefundedBy, RefundID: b.RefundID,
 		AdmittedAt: nanos(b.AdmittedAt), AdmittedBy: b.AdmittedBy, Email: b.Email, Key: b.Key,
+		Tickets: toTicketDocs(b.Tickets),
 	}
 }
 
@@ -99,6 +141,7 @@ func (d bookingDoc) booking() booking.Booking {
 		CreatedAt: fromNanos(d.CreatedAt), UpdatedAt: fromNanos(d.UpdatedAt),
 		RefundedAt: fromNanos(d.RefundedAt), RefundedBy: d.RefundedBy, RefundID: d.RefundID,
 		AdmittedAt: fromNanos(d.AdmittedAt), AdmittedBy: d.AdmittedBy, Email: d.Email, Key: d.Key,
+		Tickets: fromTicketDocs(d.Tickets),
 	}
 }
 
