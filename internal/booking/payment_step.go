@@ -30,6 +30,10 @@ type PaymentStarted struct {
 	Payment  Payment
 	Booking  Booking
 	Replaced *Payment
+	// Unclosed are the hold's replaced payments whose checkout is still
+	// open at the provider (Replaced among them when its is): the caller
+	// closes them, and a Pay after a failed close tries again.
+	Unclosed []Payment
 }
 
 // ReasonPaymentReplaced is why the booking of a payment a repeated Pay
@@ -82,6 +86,11 @@ func StartTypedPaymentStep(ctx context.Context, st Transactor, clock func() time
 		if err != nil {
 			return err
 		}
+		for _, p := range pending {
+			if !p.ReplacedAt.IsZero() && p.CheckoutOpen() {
+				out.Unclosed = append(out.Unclosed, p)
+			}
+		}
 		pending = slices.DeleteFunc(pending, func(p Payment) bool { return !p.ReplacedAt.IsZero() })
 		if len(pending) > 0 {
 			p := slices.MinFunc(pending, func(a, b Payment) int {
@@ -120,6 +129,9 @@ func StartTypedPaymentStep(ctx context.Context, st Transactor, clock func() time
 				return err
 			}
 			out.Replaced = &p
+			if p.CheckoutOpen() {
+				out.Unclosed = append(out.Unclosed, p)
+			}
 		}
 		p, b := NewPayment(h, ids, tickets, m.Now)
 		if err := tx.InsertPayment(p); err != nil {

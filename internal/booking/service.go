@@ -233,11 +233,11 @@ func (s *Service) StartPayment(ctx context.Context, holdID, owner, email string)
 
 // StartTypedPayment is Pay with the buyer's choice of ticket types (SPEC
 // §15): StartTypedPaymentStep, after the email is checked in its turn
-// (SPEC §11). The checkout of a pending payment it replaced is closed at
-// the provider (CloseReplaced) before it returns, so that a replaced
-// payment's checkout cannot take money once the new one is opened; a
-// provider that fails to close it leaves it listed for the next try
-// (ReplacedErr), and the new payment stands.
+// (SPEC §11). The checkouts of pending payments it replaced are closed at
+// the provider before it returns (PaymentStarted.Unclosed), so that a
+// replaced payment's checkout cannot take money once the new one is
+// opened; when the provider fails to close one, the new payment stands
+// and is returned with the error, and the next Pay tries again.
 func (s *Service) StartTypedPayment(ctx context.Context, holdID, owner, email string, types TypeChoice) (PaymentStarted, error) {
 	addr, err := ValidateEmail(email)
 	if err != nil {
@@ -253,9 +253,9 @@ func (s *Service) StartTypedPayment(ctx context.Context, holdID, owner, email st
 	if err != nil {
 		return PaymentStarted{}, err
 	}
-	if out.Replaced != nil && out.Replaced.CheckoutOpen() {
-		if _, err := s.closeCheckouts(ctx, []Payment{*out.Replaced}); err != nil {
-			return out, fmt.Errorf("pay: close the checkout of replaced payment %s: %w", out.Replaced.ID, err)
+	if len(out.Unclosed) > 0 {
+		if _, err := s.closeCheckouts(ctx, out.Unclosed); err != nil {
+			return out, fmt.Errorf("pay: close the checkouts of replaced payments: %w", err)
 		}
 	}
 	return out, nil
