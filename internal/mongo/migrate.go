@@ -129,8 +129,19 @@ func indexes() map[string][]mongo.IndexModel {
 			},
 		},
 		colPayments: {
-			// One payment per hold: a second would pay twice for one seat.
-			unique(idx("hold", bson.D{{Key: "hold_id", Value: 1}})),
+			// One live payment per hold: a second would pay twice for one
+			// seat. A payment a repeated Pay replaced (SPEC §15: another
+			// choice of types) has replaced_at set and leaves it, so the
+			// new one can be inserted in the same transaction.
+			// (0029_payment_replacement drops the older "hold", unique
+			// over every payment, and gives older documents replaced_at 0.)
+			mongo.IndexModel{
+				Keys: bson.D{{Key: "hold_id", Value: 1}},
+				Options: options.Index().SetName("hold_live").SetUnique(true).
+					SetPartialFilterExpression(bson.D{{Key: "replaced_at", Value: int64(0)}}),
+			},
+			// PendingPayments reads a hold's payments, replaced ones too.
+			idx("hold_state", bson.D{{Key: "hold_id", Value: 1}, {Key: "state", Value: 1}}),
 			// EndedCheckouts reads the open checkouts oldest first, without
 			// a sort in memory. Partial (openCheckout says which filter
 			// operators it may use), so that it holds only those: settled
@@ -251,6 +262,22 @@ var conversions = []conversion{
 	// the type standard for every seat at the price its seat carries.
 	// Idempotent: a booking that has tickets is left as it is.
 	{name: "0029_seat_tickets", run: migrateBookingTickets},
+	// SQLite's 0029_seat_tickets adds payments.replaced_at: a payment
+	// stored before has none, and counts as not replaced (0), so that it
+	// is in hold_live; the index "hold", unique over every payment of a
+	// hold, would refuse the payment that replaces one, so it goes.
+	{name: "0029_payment_replacement", run: func(ctx context.Context, s *Store) error {
+		if _, err := s.col(colPayments).UpdateMany(ctx,
+			bson.D{{Key: "replaced_at", Value: bson.D{{Key: "$exists", Value: false}}}},
+			bson.D{{Key: "$set", Value: bson.D{{Key: "replaced_at", Value: int64(0)}}}}); err != nil {
+			return err
+		}
+		err := s.col(colPayments).Indexes().DropOne(ctx, "hold")
+		if hasCode(err, codeIndexNotFound) {
+			return nil // a database made after it was retired
+		}
+		return err
+	}},
 }
 
 // migrateBookingTickets gives each booking stored without tickets the type
