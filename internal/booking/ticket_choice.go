@@ -8,11 +8,68 @@ import (
 // SeatTicket is one seat of a payment or a booking as it is sold (SPEC
 // §15): its category, the ticket type chosen for it and that type's
 // price, fixed when Pay started the payment.
+//
+// Name, Note and DoorCheck are the type as the show sold it (the show's
+// copy of its theatre's types, which later edits leave alone): what the
+// booking, the mail and the door show of it.
 type SeatTicket struct {
-	SeatID   string `json:"seat" bson:"seat"`
-	Category string `json:"category" bson:"category"`
-	Type     string `json:"type" bson:"type"`
-	Price    Money  `json:"price" bson:"price"`
+	SeatID    string `json:"seat"`
+	Category  string `json:"category"`
+	Type      string `json:"type"`
+	Price     Money  `json:"price"`
+	Name      string `json:"name,omitempty"`
+	Note      string `json:"note,omitempty"`
+	DoorCheck bool   `json:"door_check,omitempty"`
+}
+
+// TypeName is the name of t's type as people read it: its stored name, or
+// for a ticket stored without one its type's id (Standard for standard).
+func (t SeatTicket) TypeName() string {
+	switch {
+	case t.Name != "":
+		return t.Name
+	case t.Type == StandardTypeID || t.Type == "":
+		return StandardType().Name
+	}
+	return t.Type
+}
+
+// TicketsOf are b's seats as sold: its stored tickets, or for a booking
+// stored without them (made before types, and not migrated) each seat as
+// standard, the amount shared out evenly (the first seats taking what does
+// not divide).
+func TicketsOf(b Booking) []SeatTicket {
+	if len(b.Tickets) > 0 || len(b.SeatIDs) == 0 {
+		return b.Tickets
+	}
+	n := Money(len(b.SeatIDs))
+	each, rest := b.Amount/n, b.Amount%n
+	out := make([]SeatTicket, len(b.SeatIDs))
+	for i, id := range b.SeatIDs {
+		out[i] = SeatTicket{SeatID: id, Type: StandardTypeID, Price: each}
+		if Money(i) < rest {
+			out[i].Price++
+		}
+	}
+	return out
+}
+
+// TicketsDoorCheck reports whether a ticket of tickets has a type that asks the
+// door to check its holder (SPEC §15), and the notes of those types, once
+// each.
+func TicketsDoorCheck(tickets []SeatTicket) (bool, []string) {
+	check := false
+	var notes []string
+	for _, t := range tickets {
+		if !t.DoorCheck {
+			continue
+		}
+		check = true
+		if t.Note != "" && !slices.Contains(notes, t.Note) {
+			notes = append(notes, t.Note)
+		}
+	}
+	return check, notes
 }
 
 // TicketsAmount is what tickets cost together.
@@ -131,7 +188,7 @@ func PriceTickets(h Hold, seats []Seat, p ShowPrices, choice TypeChoice) ([]Seat
 			if typ != "" && typ != StandardTypeID {
 				return nil, notOffered(id, typ)
 			}
-			out = append(out, SeatTicket{SeatID: id, Category: s.Category, Type: StandardTypeID, Price: s.Price})
+			out = append(out, SeatTicket{SeatID: id, Category: s.Category, Type: StandardTypeID, Price: s.Price, Name: StandardType().Name})
 			companion = true
 			continue
 		}
@@ -143,7 +200,8 @@ func PriceTickets(h Hold, seats []Seat, p ShowPrices, choice TypeChoice) ([]Seat
 		if i < 0 {
 			return nil, notOffered(id, typ)
 		}
-		out = append(out, SeatTicket{SeatID: id, Category: s.Category, Type: typ, Price: offered[i].Price})
+		tt := offered[i].Type
+		out = append(out, SeatTicket{SeatID: id, Category: s.Category, Type: typ, Price: offered[i].Price, Name: tt.Name, Note: tt.Note, DoorCheck: tt.DoorCheck})
 		companion = companion || !offered[i].Type.Accompanied
 	}
 	if !companion && len(out) > 0 {

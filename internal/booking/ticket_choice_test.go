@@ -17,7 +17,7 @@ func demoPrices() booking.ShowPrices {
 		Types: []booking.TicketType{
 			{ID: "adult", Name: "Adult", Online: true, BoxOffice: true},
 			{ID: "child", Name: "Child", Accompanied: true, Online: true, BoxOffice: true},
-			{ID: "senior", Name: "Senior", DoorCheck: true, Online: true, BoxOffice: true},
+			{ID: "senior", Name: "Senior", Note: "ID needed", DoorCheck: true, Online: true, BoxOffice: true},
 			{ID: "comp", Name: "Comp", BoxOffice: true},
 		},
 		Cells: booking.PriceTable{
@@ -92,7 +92,7 @@ func TestPriceTicketsWithoutTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []booking.SeatTicket{{SeatID: "A1", Category: "Prime", Type: "standard", Price: 25000}, {SeatID: "A2", Category: "Prime", Type: "standard", Price: 24000}}
+	want := []booking.SeatTicket{{SeatID: "A1", Category: "Prime", Type: "standard", Price: 25000, Name: "Standard"}, {SeatID: "A2", Category: "Prime", Type: "standard", Price: 24000, Name: "Standard"}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("tickets (-want +got):\n%s", diff)
 	}
@@ -135,5 +135,32 @@ func TestDefaultTypeAndLineItems(t *testing.T) {
 	other[1].Type, other[1].Price = "adult", 20000
 	if booking.SameTickets(tickets, other) {
 		t.Error("SameTickets of another choice = true")
+	}
+}
+
+func TestTicketsOfAndDoorCheck(t *testing.T) {
+	seats := []booking.Seat{{ID: "A1", Category: "Prime"}, {ID: "A2", Category: "Prime"}, {ID: "K1", Category: "Classic"}}
+	h := booking.Hold{ID: "h1", SeatIDs: []string{"A1", "A2", "K1"}}
+	got, err := booking.PriceTickets(h, seats, demoPrices(), booking.TypeChoice{"A1": "senior", "A2": "child"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0].Name != "Senior" || !got[0].DoorCheck || got[1].Note != "" || got[2].TypeName() != "Adult" {
+		t.Errorf("tickets %+v: want the sold types' names and door checks kept", got)
+	}
+	if check, _ := booking.TicketsDoorCheck(got); !check {
+		t.Error("a senior's ticket asks no door check")
+	}
+	if check, _ := booking.TicketsDoorCheck(got[1:]); check {
+		t.Error("a child's and an adult's tickets ask a door check")
+	}
+	// A booking stored without tickets: standard, its amount shared out.
+	old := booking.Booking{SeatIDs: []string{"A1", "A2", "A3"}, Amount: 1000}
+	want := []booking.SeatTicket{{SeatID: "A1", Type: "standard", Price: 334}, {SeatID: "A2", Type: "standard", Price: 333}, {SeatID: "A3", Type: "standard", Price: 333}}
+	if diff := cmp.Diff(want, booking.TicketsOf(old)); diff != "" {
+		t.Errorf("TicketsOf an old booking (-want +got):\n%s", diff)
+	}
+	if n := booking.TicketsOf(old)[0].TypeName(); n != "Standard" {
+		t.Errorf("an old ticket's type name %q, want Standard", n)
 	}
 }

@@ -43,10 +43,13 @@ type paymentDoc struct {
 
 // ticketDoc is one seat of a payment or booking as sold.
 type ticketDoc struct {
-	SeatID   string `bson:"seat"`
-	Category string `bson:"category"`
-	Type     string `bson:"type"`
-	Price    int64  `bson:"price"`
+	SeatID    string `bson:"seat"`
+	Category  string `bson:"category"`
+	Type      string `bson:"type"`
+	Price     int64  `bson:"price"`
+	Name      string `bson:"name,omitempty"`
+	Note      string `bson:"note,omitempty"`
+	DoorCheck bool   `bson:"door_check,omitempty"`
 }
 
 func toTicketDocs(ts []booking.SeatTicket) []ticketDoc {
@@ -55,7 +58,7 @@ func toTicketDocs(ts []booking.SeatTicket) []ticketDoc {
 	}
 	out := make([]ticketDoc, len(ts))
 	for i, t := range ts {
-		out[i] = ticketDoc{SeatID: t.SeatID, Category: t.Category, Type: t.Type, Price: int64(t.Price)}
+		out[i] = ticketDoc{SeatID: t.SeatID, Category: t.Category, Type: t.Type, Price: int64(t.Price), Name: t.Name, Note: t.Note, DoorCheck: t.DoorCheck}
 	}
 	return out
 }
@@ -66,7 +69,7 @@ func fromTicketDocs(ds []ticketDoc) []booking.SeatTicket {
 	}
 	out := make([]booking.SeatTicket, len(ds))
 	for i, d := range ds {
-		out[i] = booking.SeatTicket{SeatID: d.SeatID, Category: d.Category, Type: d.Type, Price: booking.Money(d.Price)}
+		out[i] = booking.SeatTicket{SeatID: d.SeatID, Category: d.Category, Type: d.Type, Price: booking.Money(d.Price), Name: d.Name, Note: d.Note, DoorCheck: d.DoorCheck}
 	}
 	return out
 }

@@ -24,7 +24,7 @@ var typedPrices = booking.ShowPrices{
 	Types: []booking.TicketType{
 		{ID: "adult", Name: "Adult", Online: true, BoxOffice: true},
 		{ID: "child", Name: "Child", Note: "under 12", Accompanied: true, Online: true, BoxOffice: true},
-		{ID: "senior", Name: "Senior", DoorCheck: true, Online: true, BoxOffice: true},
+		{ID: "senior", Name: "Senior", Note: "ID needed", DoorCheck: true, Online: true, BoxOffice: true},
 		{ID: "comp", Name: "Comp", BoxOffice: true},
 	},
 	Cells: booking.PriceTable{
@@ -290,5 +290,96 @@ func TestStripeLineItemsPerType(t *testing.T) {
 	}
 	if next := a.rec.Last(t, "POST /v1/checkout/sessions").Form.Get("client_reference_id"); next == firstSession {
 		t.Error("no new session for the new payment")
+	}
+}
+
+// bookTyped books seats of the typed show as types, the way production
+// does: hold, Pay with the choice, the provider's success.
+func (a *app) bookTyped(types booking.TypeChoice, seats ...string) booking.Booking {
+	a.t.Helper()
+	ctx := context.Background()
+	owner := booking.NewID()
+	holdID, err := a.svc.HoldSeats(ctx, typedShowID, owner, seats)
+	if err != nil {
+		a.t.Fatalf("HoldSeats: %v", err)
+	}
+	started, err := a.svc.StartTypedPayment(ctx, holdID, owner, testEmail, types)
+	if err != nil {
+		a.t.Fatalf("StartTypedPayment: %v", err)
+	}
+	p := started.Payment
+	s, err := a.svc.SettlePayment(ctx, booking.PaymentEvent{
+		ID: booking.NewID(), Type: booking.EventPaymentSucceeded, PaymentID: p.ID,
+		HoldID: holdID, Amount: p.Amount, Currency: p.Currency,
+	})
+	if err != nil || s.Effect != booking.EffectBooked {
+		a.t.Fatalf("SettlePayment: %v, %v", s.Effect, err)
+	}
+	return s.Booking
+}
+
+// seatsOf reads the seats an answer lists: data-ticket-type and data-price
+// by data-seat-id, among elements with all three.
+func seatsOf(d *goquery.Document) map[string][2]string {
+	out := map[string][2]string{}
+	d.Find("[data-seat-id][data-ticket-type][data-price]").Each(func(_ int, s *goquery.Selection) {
+		id, _ := s.Attr("data-seat-id")
+		typ, _ := s.Attr("data-ticket-type")
+		price, _ := s.Attr("data-price")
+		out[id] = [2]string{typ, price}
+	})
+	return out
+}
+
+func TestBookingPageShowsTypes(t *testing.T) {
+	a := newApp(t)
+	a.typedShow()
+	b := a.bookTyped(booking.TypeChoice{"A1": "senior", "A2": "child"}, "A1", "A2", "D2")
+	res := a.client().get("/bookings/" + b.ID + "?key=" + url.QueryEscape(b.Key))
+	wantStatus(t, res, http.StatusOK)
+	got := seatsOf(res.doc(t))
+	want := map[string][2]string{"A1": {"senior", "12600"}, "A2": {"child", "9000"}, "D2": {"adult", "25000"}}
+	if len(got) != len(want) {
+		t.Fatalf("the booking page lists %v, want %v", got, want)
+	}
+	for id, w := range want {
+		if got[id] != w {
+			t.Errorf("seat %s: %v, want %v", id, got[id], w)
+		}
+	}
+	if !strings.Contains(res.body, "under 12") {
+		t.Error("the child's note is not shown")
+	}
+}
+
+func TestDoorSaysCheck(t *testing.T) {
+	a := newAdminApp(t)
+	a.addStaff(t)
+	a.typedShow()
+	senior := a.bookTyped(booking.TypeChoice{"A1": "senior"}, "A1", "A2")
+	adults := a.bookTyped(nil, "B1")
+	door := a.client()
+	wantStatus(t, door.login(staffEmail, staffPassword), http.StatusSeeOther)
+
+	// A look-up that would admit says check, as the admit does.
+	res := door.get("/admin/checkin?show=" + typedShowID + "&code=" + url.QueryEscape(senior.TicketCode))
+	d := res.doc(t)
+	if r, _, _ := checkin(t, res); r != "valid" || d.Find(`[data-checkin][data-door-check="true"]`).Length() != 1 {
+		t.Errorf("look-up of a senior's ticket: %s, door check %d; want valid with data-door-check", r, d.Find(`[data-door-check="true"]`).Length())
+	}
+	res = door.admit(senior.TicketCode, typedShowID)
+	d = res.doc(t)
+	if r, _, _ := checkin(t, res); r != "admitted" || d.Find(`[data-checkin][data-door-check="true"]`).Length() != 1 {
+		t.Errorf("admit a senior's ticket: %s; want admitted with data-door-check=true:\n%s", r, res.body)
+	}
+	if note := d.Find("[data-door-check-note]").Text(); !strings.Contains(note, "Senior") || !strings.Contains(note, "ID needed") {
+		t.Errorf("the door's check says %q, want the type and its note", note)
+	}
+	if got := seatsOf(d); got["A1"] != [2]string{"senior", "12600"} || got["A2"] != [2]string{"adult", "18000"} {
+		t.Errorf("the door lists %v, want A1 senior and A2 adult", got)
+	}
+	res = door.admit(adults.TicketCode, typedShowID)
+	if r, _, _ := checkin(t, res); r != "admitted" || res.doc(t).Find(`[data-door-check]`).Length() != 0 {
+		t.Errorf("admit an adult's ticket: %s, with a door check; want admitted without", r)
 	}
 }

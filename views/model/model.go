@@ -314,14 +314,26 @@ type Booking struct {
 	Show       Show
 	Seats      string // "A1, A2"
 	SeatCount  int
-	Total      string // "₹360"
-	Amount     int64  // minor units
-	TicketCode string // when confirmed
-	QR         *QR    // the ticket code, when confirmed
-	Reason     string // why it failed or is due a refund, for people
+	Tickets    []BookingSeat // each seat with its type and price (SPEC §15)
+	Total      string        // "₹360"
+	Amount     int64         // minor units
+	TicketCode string        // when confirmed
+	QR         *QR           // the ticket code, when confirmed
+	Reason     string        // why it failed or is due a refund, for people
 	SeatMapURL string
 	Email      string // where its mails go
 	Link       string // the booking link (absolute, with its key); "" for old bookings
+}
+
+// BookingSeat is one seat of a booking as sold: data-seat-id,
+// data-ticket-type, data-price.
+type BookingSeat struct {
+	ID       string
+	Type     string // the type's id
+	TypeName string
+	Note     string
+	Price    string // "₹90"
+	PriceRaw string // minor units
 }
 
 // Pending reports whether the booking still waits for the provider.

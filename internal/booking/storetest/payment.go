@@ -43,8 +43,8 @@ func testStartPayment(t *testing.T, s store) {
 	// A show without a price table sells each seat as standard at its
 	// price.
 	tickets := []booking.SeatTicket{
-		{SeatID: "A1", Category: "Classic", Type: booking.StandardTypeID, Price: classicPrice},
-		{SeatID: "B3", Category: "Prime", Type: booking.StandardTypeID, Price: primePrice},
+		{SeatID: "A1", Category: "Classic", Type: booking.StandardTypeID, Price: classicPrice, Name: "Standard"},
+		{SeatID: "B3", Category: "Prime", Type: booking.StandardTypeID, Price: primePrice, Name: "Standard"},
 	}
 	wantP := booking.Payment{
 		ID: ids.PaymentID, HoldID: h.ID, BookingID: ids.BookingID, Owner: "o1",

@@ -50,8 +50,8 @@ func testTypedPayStores(t *testing.T, s store) {
 		t.Fatalf("StartTypedPayment: %v", err)
 	}
 	want := []booking.SeatTicket{
-		{SeatID: "A1", Category: "Classic", Type: "child", Price: 100_00},
-		{SeatID: "B1", Category: "Prime", Type: "adult", Price: 300_00},
+		{SeatID: "A1", Category: "Classic", Type: "child", Price: 100_00, Name: "Child", Note: "under 12"},
+		{SeatID: "B1", Category: "Prime", Type: "adult", Price: 300_00, Name: "Adult"},
 	}
 	p, b := getPayment(t, s, out.Payment.ID), getBooking(t, s, out.Booking.ID)
 	if p.Amount != 400_00 || b.Amount != 400_00 {
