@@ -261,26 +261,10 @@ func (s *Service) StartTypedPayment(ctx context.Context, holdID, owner, email st
 	return out, nil
 }
 
-// PendingTickets are the tickets of owner's hold holdID's pending payment
-// (not replaced), the choice checkout shows first; none when it has none.
+// PendingTickets are the tickets of hold holdID's pending payment (not
+// replaced): the choice checkout shows first; none when it has none.
 func (s *Service) PendingTickets(ctx context.Context, holdID string) ([]SeatTicket, error) {
-	var out []SeatTicket
-	err := s.store.Atomically(ctx, s.clock.Now, func(tx Tx) error {
-		out = nil
-		pending, err := tx.PendingPayments(holdID)
-		if err != nil {
-			return err
-		}
-		var latest Payment
-		for _, p := range pending {
-			if p.ReplacedAt.IsZero() && (latest.ID == "" || p.CreatedAt.After(latest.CreatedAt)) {
-				latest = p
-			}
-		}
-		out = latest.Tickets
-		return nil
-	})
-	return out, err
+	return s.store.PendingTickets(ctx, holdID)
 }
 
 // CheckoutPrices is what show showID sells (ShowPricesOf its stored table),

@@ -53,6 +53,10 @@ type Store interface {
 	ActiveHold(ctx context.Context, showID, owner string) (Hold, error)
 	// Payment returns a payment by id.
 	Payment(ctx context.Context, paymentID string) (Payment, error)
+	// PendingTickets are the tickets of hold holdID's latest pending
+	// payment that was not replaced (SPEC §15: the choice checkout shows
+	// first), with a read only; none when it has none.
+	PendingTickets(ctx context.Context, holdID string) ([]SeatTicket, error)
 	// CheckoutReader: the candidates of EndedCheckouts.
 	CheckoutReader
 	// Booking returns a booking by id.

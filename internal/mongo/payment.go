@@ -3,15 +3,18 @@ package mongo
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"boxoffice/internal/booking"
 )
 
 // paymentDoc is a payment. The payments collection has a unique index on
-// hold_id: one payment per hold. A document written before the provider
+// hold_id over payments not replaced (hold_live): one live payment per
+// hold. A document written before the provider
 // fields existed lacks them and decodes with their zero values.
 type paymentDoc struct {
 	ID        string `bson:"_id"`
@@ -157,6 +160,23 @@ type eventDoc struct {
 	Effect     string `bson:"effect"`
 	Reason     string `bson:"reason"`
 	ReceivedAt int64  `bson:"received_at"`
+}
+
+// PendingTickets reads the tickets of the hold's latest pending payment
+// not replaced (hold_state).
+func (s *Store) PendingTickets(ctx context.Context, holdID string) ([]booking.SeatTicket, error) {
+	var d paymentDoc
+	err := s.col(colPayments).FindOne(ctx,
+		bson.D{{Key: "hold_id", Value: holdID}, {Key: "state", Value: string(booking.PaymentPending)}, {Key: "replaced_at", Value: int64(0)}},
+		options.FindOne().SetSort(bson.D{{Key: "created_at", Value: -1}, {Key: "_id", Value: -1}}),
+	).Decode(&d)
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("mongo: pending tickets: %w", err)
+	}
+	return fromTicketDocs(d.Tickets), nil
 }
 
 // Payment returns a payment by id.

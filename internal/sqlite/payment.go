@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"boxoffice/internal/booking"
@@ -38,6 +39,23 @@ func getPayment(ctx context.Context, q rowQuerier, paymentID string) (booking.Pa
 func (s *Store) Payment(ctx context.Context, paymentID string) (booking.Payment, error) {
 	p, err := getPayment(ctx, s.read, paymentID)
 	return p, wrapErr("payment", err)
+}
+
+// PendingTickets reads the tickets of the hold's latest pending payment
+// not replaced, through payments_hold.
+func (s *Store) PendingTickets(ctx context.Context, holdID string) ([]booking.SeatTicket, error) {
+	var tickets string
+	err := s.read.QueryRowContext(ctx, `SELECT tickets FROM payments INDEXED BY payments_hold
+		WHERE hold_id = ? AND state = 'pending' AND replaced_at IS NULL
+		ORDER BY created_at DESC, id DESC LIMIT 1`, holdID).Scan(&tickets)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, wrapErr("pending tickets", err)
+	}
+	ts, err := decodeTickets(tickets)
+	return ts, wrapErr("pending tickets", err)
 }
 
 // encodeTickets is a payment's or booking's seats as sold, as their tickets

@@ -66,6 +66,9 @@ func testTypedPayStores(t *testing.T, s store) {
 	if out.Replaced != nil {
 		t.Errorf("a first Pay replaced %+v", out.Replaced)
 	}
+	if got, err := s.Store.PendingTickets(context.Background(), h.ID); err != nil || !cmp.Equal(got, want) {
+		t.Errorf("PendingTickets = %+v, %v; want %+v", got, err, want)
+	}
 	// A seat without a choice gets the first type offered; the same
 	// choice again is the same payment.
 	again, err := s.StartTypedPayment(context.Background(), h.ID, "o1", typedStart(booking.TypeChoice{"A1": "child"}), at(2*time.Minute))
@@ -96,6 +99,9 @@ func testTypedPayRefused(t *testing.T, s store) {
 		wantErr(t, c.name+": its payment", err, booking.ErrPaymentNotFound)
 		_, err = s.Booking(context.Background(), ids.BookingID)
 		wantErr(t, c.name+": its booking", err, booking.ErrBookingNotFound)
+	}
+	if got, err := s.Store.PendingTickets(context.Background(), h.ID); err != nil || len(got) != 0 {
+		t.Errorf("PendingTickets after refused Pays = %+v, %v; want none", got, err)
 	}
 }
 
@@ -128,6 +134,11 @@ func testTypedPayReplaces(t *testing.T, s store) {
 	if ob := getBooking(t, s, first.Booking.ID); ob.State != booking.BookingFailed || ob.Reason != booking.ReasonPaymentReplaced {
 		t.Errorf("replaced payment's booking: %s %q, want failed, replaced", ob.State, ob.Reason)
 	}
+	// The checkout's first choice is the new payment's, not the replaced
+	// one's.
+	if got, err := s.Store.PendingTickets(ctx, h.ID); err != nil || !cmp.Equal(got, second.Payment.Tickets) {
+		t.Errorf("PendingTickets = %+v, %v; want the new payment's %+v", got, err, second.Payment.Tickets)
+	}
 	// Pay again with the new choice reuses the new payment, not the
 	// replaced one.
 	third, err := s.StartTypedPayment(ctx, h.ID, "o1", typedStart(booking.TypeChoice{"B1": "child"}), at(3*time.Minute))
@@ -138,5 +149,8 @@ func testTypedPayReplaces(t *testing.T, s store) {
 	st := settle(t, s, event(second.Payment, booking.EventPaymentSucceeded), "TKT1-TYPE", at(4*time.Minute))
 	if st.Effect != booking.EffectBooked || len(st.Booking.Tickets) != 2 || st.Booking.Tickets[1].Type != "child" {
 		t.Errorf("settled %s with tickets %+v, want booked with B1 a child", st.Effect, st.Booking.Tickets)
+	}
+	if got, err := s.Store.PendingTickets(ctx, h.ID); err != nil || len(got) != 0 {
+		t.Errorf("PendingTickets once paid = %+v, %v; want none", got, err)
 	}
 }
