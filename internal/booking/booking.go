@@ -54,6 +54,9 @@ type Booking struct {
 	// the ticket was admitted at the door; zero until it was (see Admit).
 	AdmittedAt time.Time
 	AdmittedBy string
+	// Tickets are its seats as sold, each with its type and price (SPEC
+	// §15), as its payment stored them.
+	Tickets []SeatTicket
 }
 
 // CancelledShow is b after its show was cancelled at now: a confirmed

@@ -47,6 +47,15 @@ type Payment struct {
 	// LookedUpAt is when the payment was last looked up at the provider
 	// because it was stuck pending (see LookupDue).
 	LookedUpAt time.Time
+	// Tickets are its seats as sold, each with its type and price (SPEC
+	// §15); Amount is their sum. Payments made before types have none and
+	// settle at their stored Amount.
+	Tickets []SeatTicket
+	// ReplacedAt is when a repeated Pay with another choice of types
+	// replaced this payment with a new one (zero while it was not): its
+	// checkout is closed, and a success that still arrives is settled as a
+	// late payment.
+	ReplacedAt time.Time
 }
 
 // StuckAfter is how long a payment stays pending before boxoffice asks the
@@ -175,6 +184,42 @@ func LineItems(show Show, h Hold, seats []Seat) []LineItem {
 			i = len(out)
 			index[k] = i
 			out = append(out, LineItem{Name: name, UnitPrice: s.Price})
+		}
+		out[i].Quantity++
+	}
+	return out
+}
+
+// TicketLineItems groups tickets by category × type (SPEC §15), in the
+// order of their first seat: one line each, at the type's price, named
+// with the type's name among types. Their sum is the payment's amount.
+func TicketLineItems(show Show, tickets []SeatTicket, types []TicketType) []LineItem {
+	type key struct {
+		category, typ string
+		price         Money
+	}
+	index := map[key]int{}
+	var out []LineItem
+	for _, t := range tickets {
+		k := key{t.Category, t.Type, t.Price}
+		i, ok := index[k]
+		if !ok {
+			name := show.Movie.Title + " — "
+			if t.Category != "" {
+				name += t.Category + " seat"
+			} else {
+				name += "seat"
+			}
+			typeName := t.Type
+			if tt, ok := TypeByID(types, t.Type); ok {
+				typeName = tt.Name
+			}
+			if t.Type != StandardTypeID {
+				name += ", " + typeName
+			}
+			i = len(out)
+			index[k] = i
+			out = append(out, LineItem{Name: name, UnitPrice: t.Price})
 		}
 		out[i].Quantity++
 	}

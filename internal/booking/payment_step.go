@@ -16,24 +16,52 @@ import (
 // deciding on one of them conflict and one runs again; where one decides
 // on a record it only reads, it says so with tx.Serialize.
 
-// StartPaymentStep is Pay (SPEC §2, §11), one atomic step: owner's hold,
-// its show on sale and Hold.CheckPayable allowing it (under rules at the
-// transaction's instant), gets a pending payment and booking made from ids
-// (NewPayment). A hold that has a pending payment already gets that one
-// back, its booking's email set to ids.Email when that differs (a repeated
-// Pay corrects a mistyped address), so that pressing Pay twice starts one
-// payment.
-//
-// It reads the hold, the show's sale facts and the hold's pending
-// payments. Two Pays at once both insert a payment for the hold, which in
-// MongoDB writes the hold document (InsertPayment): one conflicts and,
-// run again, finds the other's payment.
+// StartPaymentStep is StartTypedPaymentStep without the replaced
+// payment: Pay (SPEC §2, §11, §15) as one atomic step.
 func StartPaymentStep(ctx context.Context, st Transactor, clock func() time.Time, holdID, owner string, ids PaymentStart, rules Rules) (Payment, Booking, error) {
-	var (
-		p Payment
-		b Booking
-	)
+	out, err := StartTypedPaymentStep(ctx, st, clock, holdID, owner, ids, rules)
+	return out.Payment, out.Booking, err
+}
+
+// PaymentStarted is what Pay started: the payment and its booking, and the
+// pending payment it replaced, if the choice of types changed (Replaced,
+// whose checkout the caller closes at the provider when it is open).
+type PaymentStarted struct {
+	Payment  Payment
+	Booking  Booking
+	Replaced *Payment
+	// Unclosed are the hold's replaced payments whose checkout is still
+	// open at the provider (Replaced among them when its is): the caller
+	// closes them, and a Pay after a failed close tries again.
+	Unclosed []Payment
+}
+
+// ReasonPaymentReplaced is why the booking of a payment a repeated Pay
+// replaced has failed.
+const ReasonPaymentReplaced = "Replaced: the ticket types were changed at checkout, so this payment was replaced by a new one. Nothing was charged for it."
+
+// StartTypedPaymentStep is Pay (SPEC §2, §11, §15), one atomic step:
+// owner's hold, its show on sale and Hold.CheckPayable allowing it (under
+// rules at the transaction's instant), gets a pending payment and booking
+// made from ids (NewPayment), its seats sold as the types ids.Types
+// chooses, priced from the show's table read in this transaction
+// (PriceTickets: a type not offered, or accompanied seats only, is
+// EINVALID and nothing is written). A hold that has a pending payment of
+// the same tickets (or one made before types) gets that one back, its
+// booking's email set to ids.Email when that differs (a repeated Pay
+// corrects a mistyped address), so that pressing Pay twice starts one
+// payment. A pending payment of other tickets is replaced: marked so
+// (its checkout closed at once when it has none at the provider yet),
+// its booking failed with ReasonPaymentReplaced, and a new payment made.
+//
+// It reads the hold, the show's sale facts, seats and prices, and the
+// hold's pending payments. Two Pays at once both insert a payment for the
+// hold, which in MongoDB writes the hold document (InsertPayment): one
+// conflicts and, run again, finds the other's payment.
+func StartTypedPaymentStep(ctx context.Context, st Transactor, clock func() time.Time, holdID, owner string, ids PaymentStart, rules Rules) (PaymentStarted, error) {
+	var out PaymentStarted
 	err := st.Atomically(ctx, clock, func(tx Tx) error {
+		out = PaymentStarted{}
 		m := rules.At(tx.Now())
 		h, err := ownHoldOnSale(tx, holdID, owner, m)
 		if err != nil {
@@ -42,41 +70,80 @@ func StartPaymentStep(ctx context.Context, st Transactor, clock func() time.Time
 		if err := h.CheckPayable(m); err != nil {
 			return err
 		}
+		seats, err := tx.SeatsOf(h.ShowID, h.SeatIDs, false)
+		if err != nil {
+			return err
+		}
+		prices, err := tx.ShowPrices(h.ShowID)
+		if err != nil {
+			return err
+		}
+		tickets, err := PriceTickets(h, seats, prices, ids.Types)
+		if err != nil {
+			return err
+		}
 		pending, err := tx.PendingPayments(h.ID)
 		if err != nil {
 			return err
 		}
+		for _, p := range pending {
+			if !p.ReplacedAt.IsZero() && p.CheckoutOpen() {
+				out.Unclosed = append(out.Unclosed, p)
+			}
+		}
+		pending = slices.DeleteFunc(pending, func(p Payment) bool { return !p.ReplacedAt.IsZero() })
 		if len(pending) > 0 {
-			p = slices.MinFunc(pending, func(a, b Payment) int {
+			p := slices.MinFunc(pending, func(a, b Payment) int {
 				if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
 					return c
 				}
 				return strings.Compare(a.ID, b.ID)
 			})
-			if b, err = tx.PaymentBooking(p.BookingID); err != nil {
+			b, err := tx.PaymentBooking(p.BookingID)
+			if err != nil {
 				return err
 			}
-			if ids.Email == "" || ids.Email == b.Email {
+			if len(p.Tickets) == 0 || SameTickets(p.Tickets, tickets) {
+				out.Payment, out.Booking = p, b
+				if ids.Email == "" || ids.Email == b.Email {
+					return nil
+				}
+				nb := b
+				nb.Email = ids.Email
+				if err := saveBooking(tx, b, nb); err != nil {
+					return err
+				}
+				out.Booking = nb
 				return nil
 			}
+			p.ReplacedAt = m.Now
+			if p.CheckoutRef == "" && p.CheckoutClosedAt.IsZero() {
+				p.CheckoutClosedAt = m.Now // nothing open at the provider
+			}
+			if err := tx.UpdatePayment(p); err != nil {
+				return err
+			}
 			nb := b
-			nb.Email = ids.Email
+			nb.State, nb.Reason, nb.UpdatedAt = BookingFailed, ReasonPaymentReplaced, m.Now
 			if err := saveBooking(tx, b, nb); err != nil {
 				return err
 			}
-			b = nb
-			return nil
+			out.Replaced = &p
+			if p.CheckoutOpen() {
+				out.Unclosed = append(out.Unclosed, p)
+			}
 		}
-		p, b = NewPayment(h, ids, m.Now)
+		p, b := NewPayment(h, ids, tickets, m.Now)
 		if err := tx.InsertPayment(p); err != nil {
 			return err
 		}
+		out.Payment, out.Booking = p, b
 		return tx.InsertBooking(b)
 	})
 	if err != nil {
-		return Payment{}, Booking{}, err
+		return PaymentStarted{}, err
 	}
-	return p, b, nil
+	return out, nil
 }
 
 // ownHoldOnSale reads owner's hold holdID (ErrNotOwner for anyone else)

@@ -133,11 +133,12 @@ func TestDecideSettlement(t *testing.T) {
 func TestNewPayment(t *testing.T) {
 	h := booking.Hold{ID: "h1", ShowID: "s1", Owner: "o1", SeatIDs: []string{"A1", "A2"}, Amount: 30000, Currency: "INR", CreatedAt: t0, State: booking.HoldActive}
 	now := t0.Add(time.Minute)
-	p, b := booking.NewPayment(h, booking.PaymentStart{PaymentID: "p1", BookingID: "b1"}, now)
-	wantP := booking.Payment{ID: "p1", HoldID: "h1", BookingID: "b1", Owner: "o1", Amount: 30000, Currency: "INR", State: booking.PaymentPending, CreatedAt: now}
+	tickets := []booking.SeatTicket{{SeatID: "A1", Category: "Prime", Type: "adult", Price: 20000}, {SeatID: "A2", Category: "Prime", Type: "child", Price: 10000}}
+	p, b := booking.NewPayment(h, booking.PaymentStart{PaymentID: "p1", BookingID: "b1"}, tickets, now)
+	wantP := booking.Payment{ID: "p1", HoldID: "h1", BookingID: "b1", Owner: "o1", Amount: 30000, Currency: "INR", State: booking.PaymentPending, CreatedAt: now, Tickets: tickets}
 	wantB := booking.Booking{
 		ID: "b1", HoldID: "h1", PaymentID: "p1", Owner: "o1", ShowID: "s1", SeatIDs: []string{"A1", "A2"},
-		Amount: 30000, Currency: "INR", State: booking.BookingPending, CreatedAt: now, UpdatedAt: now,
+		Amount: 30000, Currency: "INR", State: booking.BookingPending, CreatedAt: now, UpdatedAt: now, Tickets: tickets,
 	}
 	if diff := cmp.Diff(wantP, p); diff != "" {
 		t.Errorf("payment (-want +got):\n%s", diff)

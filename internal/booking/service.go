@@ -227,17 +227,54 @@ func (s *Service) Release(ctx context.Context, holdID, owner string) (Hold, erro
 // hold can no longer be paid for. Pressing Pay again returns the same
 // payment, with the address corrected when it changed.
 func (s *Service) StartPayment(ctx context.Context, holdID, owner, email string) (Payment, Booking, error) {
+	out, err := s.StartTypedPayment(ctx, holdID, owner, email, nil)
+	return out.Payment, out.Booking, err
+}
+
+// StartTypedPayment is Pay with the buyer's choice of ticket types (SPEC
+// §15): StartTypedPaymentStep, after the email is checked in its turn
+// (SPEC §11). The checkouts of pending payments it replaced are closed at
+// the provider before it returns (PaymentStarted.Unclosed), so that a
+// replaced payment's checkout cannot take money once the new one is
+// opened; when the provider fails to close one, the new payment stands
+// and is returned with the error, and the next Pay tries again.
+func (s *Service) StartTypedPayment(ctx context.Context, holdID, owner, email string, types TypeChoice) (PaymentStarted, error) {
 	addr, err := ValidateEmail(email)
 	if err != nil {
 		// What became of the hold is the answer first (404, 410), then
 		// the address (422); either way nothing is created.
 		if perr := s.checkPayable(ctx, holdID, owner); perr != nil {
-			return Payment{}, Booking{}, perr
+			return PaymentStarted{}, perr
 		}
-		return Payment{}, Booking{}, err
+		return PaymentStarted{}, err
 	}
-	start := PaymentStart{PaymentID: s.newID(), BookingID: s.newID(), Key: NewBookingKey(), Email: addr}
-	return StartPaymentStep(ctx, s.store, s.clock.Now, holdID, owner, start, s.rules)
+	start := PaymentStart{PaymentID: s.newID(), BookingID: s.newID(), Key: NewBookingKey(), Email: addr, Types: types}
+	out, err := StartTypedPaymentStep(ctx, s.store, s.clock.Now, holdID, owner, start, s.rules)
+	if err != nil {
+		return PaymentStarted{}, err
+	}
+	if len(out.Unclosed) > 0 {
+		if _, err := s.closeCheckouts(ctx, out.Unclosed); err != nil {
+			return out, fmt.Errorf("pay: close the checkouts of replaced payments: %w", err)
+		}
+	}
+	return out, nil
+}
+
+// PendingTickets are the tickets of hold holdID's pending payment (not
+// replaced): the choice checkout shows first; none when it has none.
+func (s *Service) PendingTickets(ctx context.Context, holdID string) ([]SeatTicket, error) {
+	return s.store.PendingTickets(ctx, holdID)
+}
+
+// CheckoutPrices is what show showID sells (ShowPricesOf its stored table),
+// read outside a step for the checkout page.
+func (s *Service) CheckoutPrices(ctx context.Context, showID string) (ShowPrices, error) {
+	seats, stored, _, err := s.store.ShowPricing(ctx, showID)
+	if err != nil {
+		return ShowPrices{}, err
+	}
+	return ShowPricesOf(stored, Categories(seats)), nil
 }
 
 // checkPayable is what StartPayment's store step checks before it creates
@@ -276,6 +313,13 @@ func (s *Service) Checkout(ctx context.Context, p Payment) (Show, []LineItem, er
 	seats, err := s.store.Seats(ctx, h.ShowID)
 	if err != nil {
 		return Show{}, nil, fmt.Errorf("checkout of payment %s: seats: %w", p.ID, err)
+	}
+	if len(p.Tickets) > 0 {
+		_, prices, _, err := s.store.ShowPricing(ctx, h.ShowID)
+		if err != nil {
+			return Show{}, nil, fmt.Errorf("checkout of payment %s: prices: %w", p.ID, err)
+		}
+		return show, TicketLineItems(show, p.Tickets, ShowPricesOf(prices, Categories(seats)).Types), nil
 	}
 	return show, LineItems(show, h, seats), nil
 }
@@ -482,6 +526,16 @@ func (s *Service) CloseEndedCheckouts(ctx context.Context) (int, error) {
 	list, err := EndedCheckouts(ctx, s.store, s.Now(), checkoutBatch)
 	if err != nil {
 		return 0, err
+	}
+	return s.closeCheckouts(ctx, list)
+}
+
+// closeCheckouts closes the open checkouts of list at the provider,
+// settling one paid before it could be closed, and records each closed;
+// it returns how many it closed.
+func (s *Service) closeCheckouts(ctx context.Context, list []Payment) (int, error) {
+	if s.payments == nil {
+		return 0, nil
 	}
 	closed := 0
 	var errs []error

@@ -82,6 +82,7 @@ func (t *stubTx) Hold(id string) (booking.Hold, error) {
 		CreatedAt: t.now, State: booking.HoldActive}, nil
 }
 func (t *stubTx) PendingPayments(string) ([]booking.Payment, error) { return nil, nil }
+func (t *stubTx) ShowPrices(string) (booking.ShowPrices, error)     { return booking.ShowPrices{}, nil }
 func (t *stubTx) InsertPayment(p booking.Payment) error {
 	t.s.gotPayment = p
 	return nil

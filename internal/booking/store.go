@@ -53,6 +53,10 @@ type Store interface {
 	ActiveHold(ctx context.Context, showID, owner string) (Hold, error)
 	// Payment returns a payment by id.
 	Payment(ctx context.Context, paymentID string) (Payment, error)
+	// PendingTickets are the tickets of hold holdID's latest pending
+	// payment that was not replaced (SPEC §15: the choice checkout shows
+	// first), with a read only; none when it has none.
+	PendingTickets(ctx context.Context, holdID string) ([]SeatTicket, error)
 	// CheckoutReader: the candidates of EndedCheckouts.
 	CheckoutReader
 	// Booking returns a booking by id.
@@ -218,18 +222,22 @@ type PaymentStart struct {
 	BookingID string
 	Key       string // see NewBookingKey
 	Email     string // validated by ValidateEmail
+	// Types is the buyer's choice of ticket types (SPEC §15).
+	Types TypeChoice
 }
 
-// NewPayment builds the pending payment and booking for hold h.
-func NewPayment(h Hold, ids PaymentStart, now time.Time) (Payment, Booking) {
+// NewPayment builds the pending payment and booking for hold h, selling
+// its seats as tickets (PriceTickets): their sum is the amount.
+func NewPayment(h Hold, ids PaymentStart, tickets []SeatTicket, now time.Time) (Payment, Booking) {
+	amount := TicketsAmount(tickets)
 	p := Payment{
 		ID: ids.PaymentID, HoldID: h.ID, BookingID: ids.BookingID, Owner: h.Owner,
-		Amount: h.Amount, Currency: h.Currency, State: PaymentPending, CreatedAt: now,
+		Amount: amount, Currency: h.Currency, State: PaymentPending, CreatedAt: now, Tickets: tickets,
 	}
 	b := Booking{
 		ID: ids.BookingID, HoldID: h.ID, PaymentID: ids.PaymentID, Owner: h.Owner,
-		ShowID: h.ShowID, SeatIDs: h.SeatIDs, Amount: h.Amount, Currency: h.Currency,
-		State: BookingPending, CreatedAt: now, UpdatedAt: now, Email: ids.Email, Key: ids.Key,
+		ShowID: h.ShowID, SeatIDs: h.SeatIDs, Amount: amount, Currency: h.Currency,
+		State: BookingPending, CreatedAt: now, UpdatedAt: now, Email: ids.Email, Key: ids.Key, Tickets: tickets,
 	}
 	return p, b
 }

@@ -205,6 +205,7 @@ func details(m Message, when string) []detail {
 		{"Where", where},
 		{"Screen", oneLine(m.Screen)},
 		{"Seats", oneLine(strings.Join(m.Seats, ", "))},
+		{"Tickets", oneLine(strings.Join(m.Tickets, ", "))},
 		{"Amount", oneLine(m.Amount)},
 		{"Booking", oneLine(m.BookingID)},
 	}

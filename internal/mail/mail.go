@@ -43,6 +43,7 @@ type Message struct {
 	StartsAt   time.Time // UTC
 	TimeZone   string    // the theatre's IANA zone; "" means UTC. Times in the mail are shown in it, with its abbreviation
 	Seats      []string  // "A1", "A2"
+	Tickets    []string  // each seat with its type and price: "A1 Adult ₹180", "A2 Child (under 12) ₹90"
 	Amount     string    // formatted, e.g. "₹450.00"
 	TicketCode string    // "7K3M-Q9PA"; set when the booking is confirmed
 	Reason     string    // why a refund is due, e.g. "show cancelled" or "the seats were taken before the payment arrived"

@@ -129,8 +129,19 @@ func indexes() map[string][]mongo.IndexModel {
 			},
 		},
 		colPayments: {
-			// One payment per hold: a second would pay twice for one seat.
-			unique(idx("hold", bson.D{{Key: "hold_id", Value: 1}})),
+			// One live payment per hold: a second would pay twice for one
+			// seat. A payment a repeated Pay replaced (SPEC §15: another
+			// choice of types) has replaced_at set and leaves it, so the
+			// new one can be inserted in the same transaction.
+			// (0029_payment_replacement drops the older "hold", unique
+			// over every payment, and gives older documents replaced_at 0.)
+			mongo.IndexModel{
+				Keys: bson.D{{Key: "hold_id", Value: 1}},
+				Options: options.Index().SetName("hold_live").SetUnique(true).
+					SetPartialFilterExpression(bson.D{{Key: "replaced_at", Value: int64(0)}}),
+			},
+			// PendingPayments reads a hold's payments, replaced ones too.
+			idx("hold_state", bson.D{{Key: "hold_id", Value: 1}, {Key: "state", Value: 1}}),
 			// EndedCheckouts reads the open checkouts oldest first, without
 			// a sort in memory. Partial (openCheckout says which filter
 			// operators it may use), so that it holds only those: settled
@@ -247,6 +258,80 @@ var conversions = []conversion{
 	// shows (of its latest one), or INR when it has none. Idempotent: a
 	// theatre that has a currency is left as it is.
 	{name: "0026_theatre_currency", run: migrateTheatreCurrency},
+	// SQLite's 0029_seat_tickets: each booking stored without tickets gets
+	// the type standard for every seat at the price its seat carries.
+	// Idempotent: a booking that has tickets is left as it is.
+	{name: "0029_seat_tickets", run: migrateBookingTickets},
+	// SQLite's 0029_seat_tickets adds payments.replaced_at: a payment
+	// stored before has none, and counts as not replaced (0), so that it
+	// is in hold_live; the index "hold", unique over every payment of a
+	// hold, would refuse the payment that replaces one, so it goes.
+	{name: "0029_payment_replacement", run: func(ctx context.Context, s *Store) error {
+		if _, err := s.col(colPayments).UpdateMany(ctx,
+			bson.D{{Key: "replaced_at", Value: bson.D{{Key: "$exists", Value: false}}}},
+			bson.D{{Key: "$set", Value: bson.D{{Key: "replaced_at", Value: int64(0)}}}}); err != nil {
+			return err
+		}
+		err := s.col(colPayments).Indexes().DropOne(ctx, "hold")
+		if hasCode(err, codeIndexNotFound) {
+			return nil // a database made after it was retired
+		}
+		return err
+	}},
+}
+
+// migrateBookingTickets gives each booking stored without tickets the type
+// standard for each of its seats, in its seat order, at its seat's price
+// (SPEC §15, existing data).
+func migrateBookingTickets(ctx context.Context, s *Store) error {
+	noTickets := bson.D{{Key: "tickets", Value: bson.D{{Key: "$exists", Value: false}}}}
+	cur, err := s.col(colBookings).Find(ctx, noTickets,
+		options.Find().SetProjection(bson.D{{Key: "_id", Value: 1}, {Key: "show_id", Value: 1}, {Key: "seat_ids", Value: 1}}))
+	if err != nil {
+		return err
+	}
+	defer cur.Close(ctx)
+	for cur.Next(ctx) {
+		var b struct {
+			ID      string   `bson:"_id"`
+			ShowID  string   `bson:"show_id"`
+			SeatIDs []string `bson:"seat_ids"`
+		}
+		if err := cur.Decode(&b); err != nil {
+			return err
+		}
+		keys := make(bson.A, len(b.SeatIDs))
+		for i, id := range b.SeatIDs {
+			keys[i] = seatKey(b.ShowID, id)
+		}
+		sc, err := s.col(colSeats).Find(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: keys}}}})
+		if err != nil {
+			return err
+		}
+		var seats []seatDoc
+		if err := sc.All(ctx, &seats); err != nil {
+			return err
+		}
+		byID := make(map[string]seatDoc, len(seats))
+		for _, st := range seats {
+			byID[st.SeatID] = st
+		}
+		var tickets []ticketDoc
+		for _, id := range b.SeatIDs {
+			if st, ok := byID[id]; ok {
+				tickets = append(tickets, ticketDoc{SeatID: id, Category: st.Category, Type: booking.StandardTypeID, Price: st.Price})
+			}
+		}
+		if len(tickets) == 0 {
+			continue
+		}
+		filter := append(bson.D{{Key: "_id", Value: b.ID}}, noTickets...)
+		if _, err := s.col(colBookings).UpdateOne(ctx, filter,
+			bson.D{{Key: "$set", Value: bson.D{{Key: "tickets", Value: tickets}}}}); err != nil {
+			return err
+		}
+	}
+	return cur.Err()
 }
 
 // migrateTheatreCurrency sets the currency of each theatre stored without

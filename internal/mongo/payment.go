@@ -3,15 +3,18 @@ package mongo
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"boxoffice/internal/booking"
 )
 
 // paymentDoc is a payment. The payments collection has a unique index on
-// hold_id: one payment per hold. A document written before the provider
+// hold_id over payments not replaced (hold_live): one live payment per
+// hold. A document written before the provider
 // fields existed lacks them and decodes with their zero values.
 type paymentDoc struct {
 	ID        string `bson:"_id"`
@@ -33,6 +36,45 @@ type paymentDoc struct {
 	// (Unix ns; 0 for none).
 	CheckoutAttempt   int   `bson:"checkout_attempt"`
 	CheckoutExpiresAt int64 `bson:"checkout_expires_at"`
+
+	// Tickets are its seats as sold (SPEC §15; absent in documents made
+	// before types, which settle at their amount); ReplacedAt is when a
+	// repeated Pay replaced it (Unix ns; 0 while it was not).
+	Tickets    []ticketDoc `bson:"tickets,omitempty"`
+	ReplacedAt int64       `bson:"replaced_at"`
+}
+
+// ticketDoc is one seat of a payment or booking as sold.
+type ticketDoc struct {
+	SeatID    string `bson:"seat"`
+	Category  string `bson:"category"`
+	Type      string `bson:"type"`
+	Price     int64  `bson:"price"`
+	Name      string `bson:"name,omitempty"`
+	Note      string `bson:"note,omitempty"`
+	DoorCheck bool   `bson:"door_check,omitempty"`
+}
+
+func toTicketDocs(ts []booking.SeatTicket) []ticketDoc {
+	if len(ts) == 0 {
+		return nil
+	}
+	out := make([]ticketDoc, len(ts))
+	for i, t := range ts {
+		out[i] = ticketDoc{SeatID: t.SeatID, Category: t.Category, Type: t.Type, Price: int64(t.Price), Name: t.Name, Note: t.Note, DoorCheck: t.DoorCheck}
+	}
+	return out
+}
+
+func fromTicketDocs(ds []ticketDoc) []booking.SeatTicket {
+	if len(ds) == 0 {
+		return nil
+	}
+	out := make([]booking.SeatTicket, len(ds))
+	for i, d := range ds {
+		out[i] = booking.SeatTicket{SeatID: d.SeatID, Category: d.Category, Type: d.Type, Price: booking.Money(d.Price), Name: d.Name, Note: d.Note, DoorCheck: d.DoorCheck}
+	}
+	return out
 }
 
 func toPaymentDoc(p booking.Payment) paymentDoc {
@@ -42,6 +84,7 @@ func toPaymentDoc(p booking.Payment) paymentDoc {
 		CheckoutRef: p.CheckoutRef, CheckoutClosedAt: nanos(p.CheckoutClosedAt),
 		ChargeRef: p.ChargeRef, LookedUpAt: nanos(p.LookedUpAt),
 		CheckoutAttempt: p.CheckoutAttempt, CheckoutExpiresAt: nanos(p.CheckoutExpiresAt),
+		Tickets: toTicketDocs(p.Tickets), ReplacedAt: nanos(p.ReplacedAt),
 	}
 }
 
@@ -53,6 +96,7 @@ func (d paymentDoc) payment() booking.Payment {
 		CheckoutRef: d.CheckoutRef, CheckoutClosedAt: fromNanos(d.CheckoutClosedAt),
 		ChargeRef: d.ChargeRef, LookedUpAt: fromNanos(d.LookedUpAt),
 		CheckoutAttempt: d.CheckoutAttempt, CheckoutExpiresAt: fromNanos(d.CheckoutExpiresAt),
+		Tickets: fromTicketDocs(d.Tickets), ReplacedAt: fromNanos(d.ReplacedAt),
 	}
 }
 
@@ -78,6 +122,9 @@ type bookingDoc struct {
 	AdmittedBy string   `bson:"admitted_by"`
 	Email      string   `bson:"email"`      // absent in older documents: ""
 	Key        string   `bson:"access_key"` // absent in older documents: ""
+	// Tickets are its seats as sold (SPEC §15); migrateBookingTickets
+	// gives older documents the type standard at their seats' prices.
+	Tickets []ticketDoc `bson:"tickets,omitempty"`
 }
 
 func toBookingDoc(b booking.Booking) bookingDoc {
@@ -88,6 +135,7 @@ func toBookingDoc(b booking.Booking) bookingDoc {
 		CreatedAt: nanos(b.CreatedAt), UpdatedAt: nanos(b.UpdatedAt),
 		RefundedAt: nanos(b.RefundedAt), RefundedBy: b.RefundedBy, RefundID: b.RefundID,
 		AdmittedAt: nanos(b.AdmittedAt), AdmittedBy: b.AdmittedBy, Email: b.Email, Key: b.Key,
+		Tickets: toTicketDocs(b.Tickets),
 	}
 }
 
@@ -99,6 +147,7 @@ func (d bookingDoc) booking() booking.Booking {
 		CreatedAt: fromNanos(d.CreatedAt), UpdatedAt: fromNanos(d.UpdatedAt),
 		RefundedAt: fromNanos(d.RefundedAt), RefundedBy: d.RefundedBy, RefundID: d.RefundID,
 		AdmittedAt: fromNanos(d.AdmittedAt), AdmittedBy: d.AdmittedBy, Email: d.Email, Key: d.Key,
+		Tickets: fromTicketDocs(d.Tickets),
 	}
 }
 
@@ -111,6 +160,23 @@ type eventDoc struct {
 	Effect     string `bson:"effect"`
 	Reason     string `bson:"reason"`
 	ReceivedAt int64  `bson:"received_at"`
+}
+
+// PendingTickets reads the tickets of the hold's latest pending payment
+// not replaced (hold_state).
+func (s *Store) PendingTickets(ctx context.Context, holdID string) ([]booking.SeatTicket, error) {
+	var d paymentDoc
+	err := s.col(colPayments).FindOne(ctx,
+		bson.D{{Key: "hold_id", Value: holdID}, {Key: "state", Value: string(booking.PaymentPending)}, {Key: "replaced_at", Value: int64(0)}},
+		options.FindOne().SetSort(bson.D{{Key: "created_at", Value: -1}, {Key: "_id", Value: -1}}),
+	).Decode(&d)
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("mongo: pending tickets: %w", err)
+	}
+	return fromTicketDocs(d.Tickets), nil
 }
 
 // Payment returns a payment by id.

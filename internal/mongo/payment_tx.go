@@ -85,6 +85,7 @@ func (t *tx) UpdatePayment(p booking.Payment) error {
 		{Key: "looked_up_at", Value: nanos(p.LookedUpAt)},
 		{Key: "checkout_attempt", Value: p.CheckoutAttempt},
 		{Key: "checkout_expires_at", Value: nanos(p.CheckoutExpiresAt)},
+		{Key: "replaced_at", Value: nanos(p.ReplacedAt)},
 	}}})
 	if err != nil {
 		return fmt.Errorf("update payment: %w", err)

@@ -8,7 +8,7 @@ import (
 )
 
 const bookingColumns = `id, hold_id, payment_id, owner, show_id, seat_ids, amount, currency, state,
-	ticket_code, reason, created_at, updated_at, refunded_at, refunded_by, refund_id, admitted_at, admitted_by, email, access_key`
+	ticket_code, reason, created_at, updated_at, refunded_at, refunded_by, refund_id, admitted_at, admitted_by, email, access_key, tickets`
 
 func scanBooking(r scanner) (booking.Booking, error) {
 	var (
@@ -17,12 +17,17 @@ func scanBooking(r scanner) (booking.Booking, error) {
 		createdAt, updatedAt sql.NullInt64
 		refundedAt           sql.NullInt64
 		admittedAt           sql.NullInt64
+		tickets              string
 	)
 	err := r.Scan(&b.ID, &b.HoldID, &b.PaymentID, &b.Owner, &b.ShowID, &seatIDs, &b.Amount, &b.Currency,
 		&b.State, &b.TicketCode, &b.Reason, &createdAt, &updatedAt, &refundedAt, &b.RefundedBy, &b.RefundID,
-		&admittedAt, &b.AdmittedBy, &b.Email, &b.Key)
+		&admittedAt, &b.AdmittedBy, &b.Email, &b.Key, &tickets)
+	if err != nil {
+		return b, err
+	}
 	b.SeatIDs, b.CreatedAt, b.UpdatedAt = splitIDs(seatIDs), fromNanos(createdAt), fromNanos(updatedAt)
 	b.RefundedAt, b.AdmittedAt = fromNanos(refundedAt), fromNanos(admittedAt)
+	b.Tickets, err = decodeTickets(tickets)
 	return b, err
 }
 
@@ -32,10 +37,14 @@ func getBooking(ctx context.Context, q rowQuerier, bookingID string) (booking.Bo
 }
 
 func insertBooking(ctx context.Context, tx *sql.Tx, b booking.Booking) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO bookings (`+bookingColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+	tickets, err := encodeTickets(b.Tickets)
+	if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO bookings (`+bookingColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		b.ID, b.HoldID, b.PaymentID, b.Owner, b.ShowID, joinIDs(b.SeatIDs), int64(b.Amount), b.Currency,
 		b.State, b.TicketCode, b.Reason, nanos(b.CreatedAt), nanos(b.UpdatedAt), nanos(b.RefundedAt), b.RefundedBy, b.RefundID,
-		nanos(b.AdmittedAt), b.AdmittedBy, b.Email, b.Key)
+		nanos(b.AdmittedAt), b.AdmittedBy, b.Email, b.Key, tickets)
 	return err
 }
 

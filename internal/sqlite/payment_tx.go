@@ -36,10 +36,14 @@ func (t *tx) SeenEvent(eventID string) (booking.EventRecord, bool, error) {
 }
 
 func (t *tx) InsertPayment(p booking.Payment) error {
-	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO payments (`+paymentColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+	tickets, err := encodeTickets(p.Tickets)
+	if err != nil {
+		return err
+	}
+	_, err = t.tx.ExecContext(t.ctx, `INSERT INTO payments (`+paymentColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		p.ID, p.HoldID, p.BookingID, p.Owner, int64(p.Amount), p.Currency, p.State, nanos(p.CreatedAt),
 		p.CheckoutRef, nanos(p.CheckoutClosedAt), p.ChargeRef, nanos(p.LookedUpAt),
-		p.CheckoutAttempt, nanos(p.CheckoutExpiresAt))
+		p.CheckoutAttempt, nanos(p.CheckoutExpiresAt), tickets, nanos(p.ReplacedAt))
 	return err
 }
 
@@ -47,9 +51,9 @@ func (t *tx) InsertBooking(b booking.Booking) error { return insertBooking(t.ctx
 
 func (t *tx) UpdatePayment(p booking.Payment) error {
 	_, err := t.tx.ExecContext(t.ctx, `UPDATE payments SET state = ?, charge_ref = ?, checkout_ref = ?, checkout_closed_at = ?,
-		looked_up_at = ?, checkout_attempt = ?, checkout_expires_at = ? WHERE id = ?`,
+		looked_up_at = ?, checkout_attempt = ?, checkout_expires_at = ?, replaced_at = ? WHERE id = ?`,
 		p.State, p.ChargeRef, p.CheckoutRef, nanos(p.CheckoutClosedAt),
-		nanos(p.LookedUpAt), p.CheckoutAttempt, nanos(p.CheckoutExpiresAt), p.ID)
+		nanos(p.LookedUpAt), p.CheckoutAttempt, nanos(p.CheckoutExpiresAt), nanos(p.ReplacedAt), p.ID)
 	return err
 }
 

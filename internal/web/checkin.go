@@ -169,6 +169,35 @@ func (s *Server) doorModel(c echo.Context, showID string, given bool) (model.Doo
 	return m, nil
 }
 
+// doorCheckText says whether a ticket's seats ask staff to check their
+// holder (SPEC §15: a door_check type), and what: each such type once,
+// with its note and how many seats.
+func doorCheckText(tickets []booking.SeatTicket) (bool, string) {
+	if check, _ := booking.TicketsDoorCheck(tickets); !check {
+		return false, ""
+	}
+	var parts []string
+	count := map[string]int{}
+	for _, t := range tickets {
+		if t.DoorCheck {
+			count[t.Type]++
+		}
+	}
+	seen := map[string]bool{}
+	for _, t := range tickets {
+		if !t.DoorCheck || seen[t.Type] {
+			continue
+		}
+		seen[t.Type] = true
+		part := strconv.Itoa(count[t.Type]) + " × " + t.TypeName()
+		if t.Note != "" {
+			part += " (" + t.Note + ")"
+		}
+		parts = append(parts, part)
+	}
+	return true, "Check before admitting: " + strings.Join(parts, ", ") + "."
+}
+
 // doorShowLabel names a show for the door: time, film and screen.
 func (s *Server) doorShowLabel(sh booking.Show) string {
 	v := s.adminShowModel(sh)
@@ -190,6 +219,10 @@ func (s *Server) doorResult(ck booking.Checkin, typed, showID string) *model.Doo
 		n := len(b.SeatIDs)
 		r.Seats = strconv.Itoa(n) + " seat" + plural(n) + ":"
 		r.SeatIDs = b.SeatIDs
+		r.Tickets = bookingSeats(b)
+		if ck.Result == booking.CheckinValid || ck.Result == booking.CheckinAdmitted {
+			r.DoorCheck, r.DoorCheckText = doorCheckText(booking.TicketsOf(b))
+		}
 	}
 	switch ck.Result {
 	case booking.CheckinValid:

@@ -184,17 +184,53 @@ func (s *Server) handleHold(c echo.Context) error {
 }
 
 // showCheckout renders owner's hold holdID: 200 when it can be paid for,
-// 410 with why when not, and 422 with the email field's problem when Pay
-// refused the address (badEmail).
-func (s *Server) showCheckout(c echo.Context, holdID, owner string, badEmail error) error {
+// 410 with why when not, and 422 with what is wrong when Pay refused the
+// address or the choice of types (refused). The types shown chosen are the
+// request's (type_<seatID>), else those of the hold's pending payment,
+// else each category's first.
+func (s *Server) showCheckout(c echo.Context, holdID, owner string, refused error) error {
 	ctx := c.Request().Context()
-	h, err := s.svc.Hold(ctx, holdID, owner)
+	m, status, err := s.checkoutOf(c, holdID, owner)
 	if err != nil {
 		return err
 	}
+	m.Page = s.page(c, "Checkout")
+	m.Extended = c.QueryParam("extended") != "" && status == http.StatusOK
+	m.Email = s.sessions.GetString(ctx, keyEmail)
+	if e := c.FormValue("email"); e != "" && c.Request().Method == http.MethodPost {
+		m.Email = booking.Truncate(e, 254)
+	}
+	var ce *booking.TypeChoiceError
+	switch {
+	case status != http.StatusOK:
+	case errors.As(refused, &ce):
+		status = http.StatusUnprocessableEntity
+		m.TypeErr, m.TypeErrSeat, m.TypeErrRule = ce.Message, ce.Seat, ce.Rule
+		for i := range m.Seats {
+			m.Seats[i].Invalid = m.Seats[i].ID == ce.Seat
+		}
+	case refused != nil:
+		status = http.StatusUnprocessableEntity
+		m.EmailErr = booking.ErrorMessage(refused)
+	}
+	return s.render(c, status, pages.Checkout(m))
+}
+
+// checkoutOf is the checkout of owner's hold holdID as the request asks
+// for it, and its status: 410 when the hold can no longer be paid for.
+func (s *Server) checkoutOf(c echo.Context, holdID, owner string) (model.Checkout, int, error) {
+	ctx := c.Request().Context()
+	h, err := s.svc.Hold(ctx, holdID, owner)
+	if err != nil {
+		return model.Checkout{}, 0, err
+	}
 	sm, err := s.svc.SeatMap(ctx, h.ShowID, owner)
 	if err != nil {
-		return err
+		return model.Checkout{}, 0, err
+	}
+	prices, err := s.svc.CheckoutPrices(ctx, h.ShowID)
+	if err != nil {
+		return model.Checkout{}, 0, err
 	}
 	// The show first, as the store's Pay step decides: a cancelled show or
 	// closed sales is why, whatever became of the hold.
@@ -202,25 +238,47 @@ func (s *Server) showCheckout(c echo.Context, holdID, owner string, badEmail err
 	if gone == nil {
 		gone = h.CheckPayable(sm.At)
 	}
-	m := s.checkoutModel(sm, h, gone)
-	if h.State == booking.HoldCompleted {
-		if err := s.explainPaidHold(ctx, &m, h, owner); err != nil {
-			return err
+	asked := choiceOf(c, h)
+	var pending []booking.SeatTicket
+	if asked == nil && gone == nil {
+		if pending, err = s.svc.PendingTickets(ctx, h.ID); err != nil {
+			return model.Checkout{}, 0, err
 		}
 	}
-	m.Page = s.page(c, "Checkout")
-	m.Extended = c.QueryParam("extended") != "" && gone == nil
-	m.Email = s.sessions.GetString(ctx, keyEmail)
-	status := http.StatusOK
-	switch {
-	case gone != nil:
-		status = http.StatusGone
-	case badEmail != nil:
-		status = http.StatusUnprocessableEntity
-		m.Email = booking.Truncate(c.FormValue("email"), 254)
-		m.EmailErr = booking.ErrorMessage(badEmail)
+	byID := make(map[string]booking.Seat, len(sm.Seats))
+	for _, st := range sm.Seats {
+		byID[st.ID] = st
 	}
-	return s.render(c, status, pages.Checkout(m))
+	choice, amount := shownChoice(h, byID, prices, asked, pending)
+	if gone != nil {
+		amount = h.Amount
+	}
+	m := s.checkoutModel(sm, h, gone, prices, choice, amount)
+	if h.State == booking.HoldCompleted {
+		if err := s.explainPaidHold(ctx, &m, h, owner); err != nil {
+			return model.Checkout{}, 0, err
+		}
+	}
+	if gone != nil {
+		return m, http.StatusGone, nil
+	}
+	return m, http.StatusOK, nil
+}
+
+// handleHoldTotal is GET /holds/:holdID/total: the checkout's total of
+// the choice of types the query carries (type_<seatID>), a fragment htmx
+// puts in place of the total; POST is the "Update total" button without
+// JavaScript, which shows the whole checkout with the choice.
+func (s *Server) handleHoldTotal(c echo.Context) error {
+	holdID, owner := c.Param("holdID"), s.visitor(c)
+	if c.Request().Method == http.MethodPost || !isHTMX(c) {
+		return s.showCheckout(c, holdID, owner, nil)
+	}
+	m, _, err := s.checkoutOf(c, holdID, owner)
+	if err != nil {
+		return err
+	}
+	return s.render(c, http.StatusOK, pages.CheckoutTotal(m, true))
 }
 
 // handleHoldRelease is Back: POST /holds/:holdID/release frees the seats and

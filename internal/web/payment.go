@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -28,15 +29,30 @@ func (s *Server) handleHoldPay(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	holdID, owner := c.Param("holdID"), s.visitor(c)
-	p, b, err := s.svc.StartPayment(ctx, holdID, owner, c.FormValue("email"))
+	types, err := payChoice(c)
+	if err != nil {
+		return err
+	}
+	started, err := s.svc.StartTypedPayment(ctx, holdID, owner, c.FormValue("email"), types)
+	var ce *booking.TypeChoiceError
 	switch {
 	case booking.ErrorCode(err) == booking.EGONE && !isHTMX(c):
 		return s.showCheckout(c, holdID, owner, nil)
+	case errors.As(err, &ce):
+		// Named on the checkout (data-error-seat, data-rule), htmx or not.
+		return s.showCheckout(c, holdID, owner, err)
 	case booking.ErrorCode(err) == booking.EINVALID && !isHTMX(c):
 		return s.showCheckout(c, holdID, owner, err)
+	case err != nil && started.Payment.ID != "":
+		// The new payment stands; the replaced one's checkout stays
+		// listed and Pay, pressed again, closes it before going on.
+		s.log.ErrorContext(ctx, "payment provider did not close a replaced checkout", "provider", s.opts.Payments.Name(),
+			"payment_id", started.Payment.ID, "err", err, "request_id", requestIDOf(c))
+		return errProviderUnavailable
 	case err != nil:
 		return err
 	}
+	p, b := started.Payment, started.Booking
 	// Money is about to move: a new session token, so that one seen
 	// before (on a shared computer, say) is worth nothing now; and the
 	// address, to offer it again at the next checkout.
@@ -93,6 +109,35 @@ func (s *Server) handleHoldPay(c echo.Context) error {
 	}
 	return redirect(c, co.URL)
 }
+
+// payChoice is the choice of types a Pay form carries: each field
+// type_<seatID>, whatever the hold's seats are (the Pay step reads the
+// choice of its seats only). A form of more fields than any hold has
+// seats is refused.
+func payChoice(c echo.Context) (booking.TypeChoice, error) {
+	form, err := c.FormParams()
+	if err != nil {
+		return nil, booking.Errorf(booking.EINVALID, "The form could not be read.")
+	}
+	var out booking.TypeChoice
+	for k, v := range form {
+		id, ok := strings.CutPrefix(k, "type_")
+		if !ok || len(v) == 0 || v[0] == "" {
+			continue
+		}
+		if out == nil {
+			out = booking.TypeChoice{}
+		}
+		if len(out) >= maxTypeFields {
+			return nil, booking.Errorf(booking.EINVALID, "The form chooses types for too many seats.")
+		}
+		out[booking.Truncate(id, 40)] = booking.Truncate(v[0], 40)
+	}
+	return out, nil
+}
+
+// maxTypeFields bounds the type_<seatID> fields of one Pay.
+const maxTypeFields = 64
 
 // errProviderUnavailable answers Pay when the provider did not make a
 // checkout: nothing was charged, and pressing Pay again asks again.
@@ -337,13 +382,17 @@ func (s *Server) handleSandboxCheckout(c echo.Context) error {
 		return err
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
+	state := string(p.State)
+	if p.State == booking.PaymentPending && !p.ReplacedAt.IsZero() {
+		state = "replaced"
+	}
 	return s.render(c, http.StatusOK, sandboxview.CheckoutPage(sandboxview.Checkout{
 		PaymentID:  p.ID,
 		Merchant:   "boxoffice",
 		Amount:     p.Amount.Format(p.Currency),
 		AmountRaw:  strconv.FormatInt(int64(p.Amount), 10),
 		Currency:   p.Currency,
-		State:      string(p.State),
+		State:      state,
 		Action:     payment.CheckoutPath + p.ID,
 		CSRFToken:  s.csrfToken(c),
 		BookingURL: bookingURL(p.BookingID),

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"strconv"
 	"strings"
 	"time"
 
@@ -32,6 +33,7 @@ func (s *Server) bookingModel(b booking.Booking, show booking.Show) (model.Booki
 		Email: b.Email, Link: s.bookingLink(b),
 	}
 	m.Reason = reasonText(b.Reason)
+	m.Tickets = bookingSeats(b)
 	if b.State == booking.BookingPending {
 		age := s.svc.Now().Now.Sub(b.CreatedAt)
 		m.PollEvery = bookingPollEvery(age).String()
@@ -48,6 +50,19 @@ func (s *Server) bookingModel(b booking.Booking, show booking.Show) (model.Booki
 		m.TicketCode, m.QR = b.TicketCode, &q
 	}
 	return m, nil
+}
+
+// bookingSeats are b's seats as sold (booking.TicketsOf), as the booking
+// page, the door and the mail list them.
+func bookingSeats(b booking.Booking) []model.BookingSeat {
+	var out []model.BookingSeat
+	for _, t := range booking.TicketsOf(b) {
+		out = append(out, model.BookingSeat{
+			ID: t.SeatID, Type: t.Type, TypeName: t.TypeName(), Note: t.Note,
+			Price: t.Price.Format(b.Currency), PriceRaw: strconv.FormatInt(int64(t.Price), 10),
+		})
+	}
+	return out
 }
 
 // bookingPollEvery is how often a booking pending for age polls its status:

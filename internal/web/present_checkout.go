@@ -4,14 +4,76 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/labstack/echo/v4"
 
 	"boxoffice/internal/booking"
 	"boxoffice/views/model"
 )
 
-func (s *Server) checkoutModel(sm booking.SeatMap, h booking.Hold, gone error) model.Checkout {
+// typeField is the form field of the ticket type of seat id (SPEC §20).
+func typeField(seatID string) string { return "type_" + seatID }
+
+// choiceOf is the choice of types a request carries (type_<seatID>) for
+// the hold's seats; nil when it carries none.
+func choiceOf(c echo.Context, h booking.Hold) booking.TypeChoice {
+	var out booking.TypeChoice
+	for _, id := range h.SeatIDs {
+		if v := c.FormValue(typeField(id)); v != "" {
+			if out == nil {
+				out = booking.TypeChoice{}
+			}
+			out[id] = booking.Truncate(v, 40)
+		}
+	}
+	return out
+}
+
+// shownChoice is the type checkout shows chosen for each held seat (SPEC
+// §15): the request's choice where it is offered, else the pending
+// payment's, else the category's DefaultType; and the total of it.
+func shownChoice(h booking.Hold, byID map[string]booking.Seat, prices booking.ShowPrices, asked booking.TypeChoice, pending []booking.SeatTicket) (booking.TypeChoice, booking.Money) {
+	prior := map[string]string{}
+	for _, t := range pending {
+		prior[t.SeatID] = t.Type
+	}
+	out := booking.TypeChoice{}
+	var total booking.Money
+	for _, id := range h.SeatIDs {
+		st := byID[id]
+		offered := prices.OnlineTypes(st.Category)
+		price := func(typ string) (booking.Money, bool) {
+			for _, o := range offered {
+				if o.Type.ID == typ {
+					return o.Price, true
+				}
+			}
+			return 0, false
+		}
+		chosen := ""
+		for _, typ := range []string{asked[id], prior[id]} {
+			if _, ok := price(typ); ok && typ != "" {
+				chosen = typ
+				break
+			}
+		}
+		if chosen == "" {
+			chosen, _ = prices.DefaultType(st.Category)
+		}
+		out[id] = chosen
+		if p, ok := price(chosen); ok {
+			total += p
+		} else {
+			total += st.Price
+		}
+	}
+	return out, total
+}
+
+func (s *Server) checkoutModel(sm booking.SeatMap, h booking.Hold, gone error, prices booking.ShowPrices, choice booking.TypeChoice, amount booking.Money) model.Checkout {
 	byID := make(map[string]booking.Seat, len(sm.Seats))
 	for _, st := range sm.Seats {
 		byID[st.ID] = st
@@ -19,15 +81,28 @@ func (s *Server) checkoutModel(sm booking.SeatMap, h booking.Hold, gone error) m
 	m := model.Checkout{
 		Show:          s.showModel(sm.Show),
 		HoldID:        h.ID,
-		Amount:        int64(h.Amount),
-		Total:         h.Amount.Format(h.Currency),
+		Amount:        int64(amount),
+		Total:         amount.Format(h.Currency),
 		ReleaseAction: holdURL(h.ID) + "/release",
 		PayAction:     holdURL(h.ID) + "/pay",
 		SeatMapURL:    showURL(h.ShowID),
+		TotalURL:      holdURL(h.ID) + "/total",
+		UpdateAction:  holdURL(h.ID) + "/total",
 	}
 	for _, id := range h.SeatIDs {
 		st := byID[id]
-		m.Seats = append(m.Seats, model.CheckoutSeat{ID: id, Category: st.Category, Price: st.Price.Format(h.Currency)})
+		seat := model.CheckoutSeat{ID: id, Category: st.Category, Price: st.Price.Format(h.Currency), Field: typeField(id)}
+		for _, o := range prices.OnlineTypes(st.Category) {
+			selected := o.Type.ID == choice[id]
+			if selected {
+				seat.Price = o.Price.Format(h.Currency)
+			}
+			seat.Types = append(seat.Types, model.TypeOption{
+				ID: o.Type.ID, Name: o.Type.Name, Note: o.Type.Note, Selected: selected,
+				Price: o.Price.Format(h.Currency), PriceRaw: strconv.FormatInt(int64(o.Price), 10),
+			})
+		}
+		m.Seats = append(m.Seats, seat)
 	}
 	if gone != nil {
 		m.Gone = booking.ErrorMessage(gone)

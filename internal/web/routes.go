@@ -54,6 +54,8 @@ func (s *Server) routes() {
 		{http.MethodGet, "/holds/:holdID", s.handleHold},
 		{http.MethodPost, "/holds/:holdID/release", s.handleHoldRelease},
 		{http.MethodPost, "/holds/:holdID/pay", s.handleHoldPay},
+		{http.MethodGet, "/holds/:holdID/total", s.handleHoldTotal},
+		{http.MethodPost, "/holds/:holdID/total", s.handleHoldTotal},
 		{http.MethodPost, "/holds/:holdID/extend", s.handleHoldExtend},
 		{http.MethodGet, findBookingPath, s.handleFindBooking},
 		{http.MethodPost, findBookingPath, s.handleFindBookingSubmit},

@@ -80,6 +80,7 @@ func TestHEADOnEveryGETRoute(t *testing.T) {
 		"/shows/:showID":                    {stranger, "/shows/" + testShowID, http.StatusOK},
 		"/shows/:showID/seats":              {stranger, "/shows/" + testShowID + "/seats", http.StatusOK},
 		"/holds/:holdID":                    {guest, hold, http.StatusOK},
+		"/holds/:holdID/total":              {guest, hold + "/total", http.StatusOK},
 		"/bookings/find":                    {stranger, "/bookings/find", http.StatusOK},
 		"/bookings/:bookingID":              {payer, "/bookings/" + p.BookingID, http.StatusOK},
 		"/bookings/:bookingID/status":       {payer, "/bookings/" + p.BookingID + "/status", http.StatusOK},

@@ -222,9 +222,15 @@ type DoorResult struct {
 	Code       string
 	Headline   string
 	Detail     string
-	Show       string   // the ticket's show, in words
-	Seats      string   // how many seats, in words ("2 seats:")
-	SeatIDs    []string // data-seat-id each
+	Show       string        // the ticket's show, in words
+	Seats      string        // how many seats, in words ("2 seats:")
+	SeatIDs    []string      // data-seat-id each
+	Tickets    []BookingSeat // the seats with their types, in SeatIDs' order
+	// DoorCheck says that a seat's type asks staff to check the holder
+	// (data-door-check="true", on an admitted or valid answer), and
+	// DoorCheckText what to check: the types and their notes.
+	DoorCheck     bool
+	DoorCheckText string
 	// AdmitForm offers Admit: for a looked-up valid ticket, and (with
 	// Confirm, confirm=1) for one refused not_today. It posts AdmitShow,
 	// the show the answer was checked against ("" for any).

@@ -209,13 +209,37 @@ type Checkout struct {
 	// link labelled BookingLabel; "" for other holds.
 	BookingURL   string
 	BookingLabel string
+	// TotalURL answers the total of a choice of types (htmx, GET);
+	// UpdateAction re-renders the checkout with it (the "Update total"
+	// button, without JavaScript).
+	TotalURL     string
+	UpdateAction string
+	// TypeErr is why Pay refused the choice of types, naming the seat
+	// (TypeErrSeat, data-error-seat) or the rule (TypeErrRule, data-rule).
+	TypeErr     string
+	TypeErrSeat string
+	TypeErrRule string
 }
 
-// CheckoutSeat is one line of the checkout summary.
+// CheckoutSeat is one line of the checkout summary, with the ticket types
+// its category offers online.
 type CheckoutSeat struct {
 	ID       string
 	Category string
 	Price    string
+	Field    string // type_<ID>
+	Types    []TypeOption
+	Invalid  bool // the seat Pay refused the type of
+}
+
+// TypeOption is a ticket type offered for a seat at checkout.
+type TypeOption struct {
+	ID       string
+	Name     string
+	Note     string
+	Price    string // "₹90"
+	PriceRaw string // minor units (data-price)
+	Selected bool
 }
 
 // Home lists what is on.
@@ -290,14 +314,26 @@ type Booking struct {
 	Show       Show
 	Seats      string // "A1, A2"
 	SeatCount  int
-	Total      string // "₹360"
-	Amount     int64  // minor units
-	TicketCode string // when confirmed
-	QR         *QR    // the ticket code, when confirmed
-	Reason     string // why it failed or is due a refund, for people
+	Tickets    []BookingSeat // each seat with its type and price (SPEC §15)
+	Total      string        // "₹360"
+	Amount     int64         // minor units
+	TicketCode string        // when confirmed
+	QR         *QR           // the ticket code, when confirmed
+	Reason     string        // why it failed or is due a refund, for people
 	SeatMapURL string
 	Email      string // where its mails go
 	Link       string // the booking link (absolute, with its key); "" for old bookings
+}
+
+// BookingSeat is one seat of a booking as sold: data-seat-id,
+// data-ticket-type, data-price.
+type BookingSeat struct {
+	ID       string
+	Type     string // the type's id
+	TypeName string
+	Note     string
+	Price    string // "₹90"
+	PriceRaw string // minor units
 }
 
 // Pending reports whether the booking still waits for the provider.

@@ -40,14 +40,22 @@ func testStartPayment(t *testing.T, s store) {
 	if err != nil {
 		t.Fatalf("StartPayment: %v", err)
 	}
+	// A show without a price table sells each seat as standard at its
+	// price.
+	tickets := []booking.SeatTicket{
+		{SeatID: "A1", Category: "Classic", Type: booking.StandardTypeID, Price: classicPrice, Name: "Standard"},
+		{SeatID: "B3", Category: "Prime", Type: booking.StandardTypeID, Price: primePrice, Name: "Standard"},
+	}
 	wantP := booking.Payment{
 		ID: ids.PaymentID, HoldID: h.ID, BookingID: ids.BookingID, Owner: "o1",
 		Amount: classicPrice + primePrice, Currency: currency, State: booking.PaymentPending, CreatedAt: m.Now,
+		Tickets: tickets,
 	}
 	wantB := booking.Booking{
 		ID: ids.BookingID, HoldID: h.ID, PaymentID: ids.PaymentID, Owner: "o1", ShowID: show.ID,
 		SeatIDs: []string{"A1", "B3"}, Amount: classicPrice + primePrice, Currency: currency,
 		State: booking.BookingPending, CreatedAt: m.Now, UpdatedAt: m.Now, Email: ids.Email, Key: ids.Key,
+		Tickets: tickets,
 	}
 	if diff := cmp.Diff(wantP, p); diff != "" {
 		t.Errorf("StartPayment payment (-want +got):\n%s", diff)

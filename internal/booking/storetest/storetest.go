@@ -76,6 +76,7 @@ func Run(t *testing.T, h Harness) {
 		{"Gap", gapTests, true},
 		{"Extend", extendTests, true},
 		{"StartPayment", startPaymentTests, true},
+		{"TypedPay", typedPayTests, true},
 		{"Settle", settleTests, true},
 		{"Provider", providerTests, true},
 		{"Checkout", checkoutTests, true},
