@@ -90,3 +90,49 @@ func TestHoldBestInOneStep(t *testing.T) {
 		t.Errorf("%d holds after a refused one-step hold, want %d", n, before)
 	}
 }
+
+// TestHoldBestWithHTMX: the map's one-step form posts with htmx into
+// #seatmap-answer; a hold goes to its checkout by HX-Redirect, no block is
+// 409 with the message alone (no map drawn for a sold-out show's crowd),
+// and invalid input answers the map, retargeted to replace the map.
+func TestHoldBestWithHTMX(t *testing.T) {
+	a := newApp(t)
+	c := a.client()
+	holds := "/shows/" + testShowID + "/holds"
+	form := c.get("/shows/" + testShowID + "?best=2").doc(t).Find("form[data-best-hold]")
+	if post, _ := form.Attr("hx-post"); post != holds {
+		t.Fatalf("the one-step form's hx-post is %q, want %s", post, holds)
+	}
+	if target, _ := form.Attr("hx-target"); target != "#seatmap-answer" {
+		t.Errorf("the one-step form's hx-target is %q, want #seatmap-answer", target)
+	}
+	tok, _ := form.Find(`input[name="_csrf"]`).Attr("value")
+
+	a.book("D2", "D3")
+	a.book("D4", "D6", "E1")
+	a.book("E3", "E5")
+	other := a.client()
+	otok := other.csrf()
+	res := other.post(holds, url.Values{"_csrf": {otok}, "best": {"2"}, "category": {"Prime"}}, "HX-Request", "true")
+	wantStatus(t, res, http.StatusConflict)
+	if !strings.Contains(res.body, "no longer 2 seats together free in Prime") {
+		t.Errorf("the 409 does not say why:\n%s", res.body)
+	}
+	if strings.Contains(res.body, "data-seat-id") || strings.Contains(res.body, "still selected") {
+		t.Errorf("the htmx 409 of a one-step hold draws seats or speaks of a choice:\n%s", res.body)
+	}
+	if rt := res.Header.Get("HX-Retarget"); rt != "" {
+		t.Errorf("the 409 retargets to %q; the form's own target holds the message", rt)
+	}
+
+	res = c.post(holds, url.Values{"_csrf": {tok}, "best": {"2"}}, "HX-Request", "true")
+	if res.StatusCode >= 400 || !strings.HasPrefix(res.Header.Get("HX-Redirect"), "/holds/") {
+		t.Fatalf("an htmx one-step hold: %d, HX-Redirect %q; want the checkout", res.StatusCode, res.Header.Get("HX-Redirect"))
+	}
+
+	res = other.post(holds, url.Values{"_csrf": {otok}, "best": {"0"}}, "HX-Request", "true")
+	wantStatus(t, res, http.StatusUnprocessableEntity)
+	if res.Header.Get("HX-Retarget") != "#seatmap" || res.Header.Get("HX-Reswap") != "outerHTML" {
+		t.Errorf("a 422 answers the map into %q (%q), want #seatmap outerHTML", res.Header.Get("HX-Retarget"), res.Header.Get("HX-Reswap"))
+	}
+}

@@ -89,6 +89,13 @@ func (s *Server) handleHoldCreate(c echo.Context) error {
 			h.Set("HX-Reswap", "innerHTML")
 			return s.render(c, status, partials.HoldPaying(text, holdURL(paying.HoldID)))
 		}
+	} else if status == http.StatusConflict && isBest {
+		if isHTMX(c) {
+			// The best-hold form's answer: the message alone, where the
+			// form asked for it (#seatmap-answer); no map is read or
+			// drawn for it, and the map's refresh shows what is left.
+			return s.render(c, status, partials.HoldConflict(nil, text))
+		}
 	} else if status == http.StatusConflict {
 		text += " The rest of your choice is still selected: pick another seat or press Hold again."
 		if isHTMX(c) {
@@ -124,6 +131,13 @@ func (s *Server) handleHoldCreate(c echo.Context) error {
 		m.PayingURL = holdURL(paying.HoldID)
 	}
 	if isHTMX(c) {
+		if isBest {
+			// The best-hold form targets #seatmap-answer; the map it
+			// answers with replaces the map.
+			h := c.Response().Header()
+			h.Set("HX-Retarget", "#seatmap")
+			h.Set("HX-Reswap", "outerHTML")
+		}
 		return s.render(c, status, partials.SeatMap(m))
 	}
 	m.List = c.Request().PostForm.Get("view") == "list"
