@@ -246,7 +246,9 @@ func NewPayment(h Hold, ids PaymentStart, tickets []SeatTicket, now time.Time) (
 func (s Settlement) Apply(b Booking, ticketCode string, now time.Time) Booking {
 	switch s.Effect {
 	case EffectBooked:
-		b.State, b.TicketCode = BookingConfirmed, ticketCode
+		// A booking failed as replaced (its payment's success arrived
+		// late, SPEC §15) is confirmed without the reason it failed with.
+		b.State, b.TicketCode, b.Reason = BookingConfirmed, ticketCode, ""
 	case EffectRefundDue:
 		b.State, b.Reason = BookingRefundDue, s.Reason
 	case EffectReleased:

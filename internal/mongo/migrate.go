@@ -50,6 +50,27 @@ func (s *Store) Migrate(ctx context.Context) error {
 			return fmt.Errorf("mongo: migrate: %s: %w", c.name, err)
 		}
 	}
+	return s.dropRetiredIndexes(ctx)
+}
+
+// retiredIndexes are indexes that would refuse what boxoffice writes now,
+// dropped at every Migrate after the conversions rather than once: a
+// process of an older release (a rolling deploy, a rollback) makes them
+// again as it starts, and a conversion already recorded would never drop
+// them again. payments' "hold", unique over every payment of a hold,
+// refuses the payment a Pay of another choice of types inserts beside the
+// one it replaces (SPEC §15); hold_live took its place.
+var retiredIndexes = []struct{ col, name string }{
+	{colPayments, "hold"},
+}
+
+func (s *Store) dropRetiredIndexes(ctx context.Context) error {
+	for _, r := range retiredIndexes {
+		err := s.col(r.col).Indexes().DropOne(ctx, r.name)
+		if err != nil && !hasCode(err, codeIndexNotFound) {
+			return fmt.Errorf("mongo: migrate: drop %s of %s: %w", r.name, r.col, err)
+		}
+	}
 	return nil
 }
 
@@ -264,18 +285,14 @@ var conversions = []conversion{
 	{name: "0029_seat_tickets", run: migrateBookingTickets},
 	// SQLite's 0029_seat_tickets adds payments.replaced_at: a payment
 	// stored before has none, and counts as not replaced (0), so that it
-	// is in hold_live; the index "hold", unique over every payment of a
-	// hold, would refuse the payment that replaces one, so it goes.
+	// is in hold_live. The index "hold", unique over every payment of a
+	// hold, would refuse the payment that replaces one: it guards the
+	// older payments until this has run, and dropRetiredIndexes drops it
+	// after the conversions.
 	{name: "0029_payment_replacement", run: func(ctx context.Context, s *Store) error {
-		if _, err := s.col(colPayments).UpdateMany(ctx,
+		_, err := s.col(colPayments).UpdateMany(ctx,
 			bson.D{{Key: "replaced_at", Value: bson.D{{Key: "$exists", Value: false}}}},
-			bson.D{{Key: "$set", Value: bson.D{{Key: "replaced_at", Value: int64(0)}}}}); err != nil {
-			return err
-		}
-		err := s.col(colPayments).Indexes().DropOne(ctx, "hold")
-		if hasCode(err, codeIndexNotFound) {
-			return nil // a database made after it was retired
-		}
+			bson.D{{Key: "$set", Value: bson.D{{Key: "replaced_at", Value: int64(0)}}}})
 		return err
 	}},
 }

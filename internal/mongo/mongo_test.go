@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"boxoffice/internal/booking"
@@ -697,4 +698,80 @@ func indexSpecs(t testing.TB, s *Store, col string) []bson.M {
 		t.Fatalf("list indexes of %s: %v", col, err)
 	}
 	return specs
+}
+
+// TestMigrateRetiresPaymentHoldIndex: a database made before payments
+// could be replaced (SPEC §15) has the index "hold", unique over every
+// payment of a hold, and payments without replaced_at. Migrate makes
+// hold_live beside it (same keys, a partial filter: the server accepts
+// both), gives the older payments replaced_at 0, so that they are in
+// hold_live, and drops "hold"; an older release that makes "hold" again
+// (a rollback, a rolling deploy) has it dropped at the next Migrate,
+// though the conversion is recorded. Then a Pay of another choice can
+// insert the payment that replaces one, while hold_live refuses a second
+// live payment.
+func TestMigrateRetiresPaymentHoldIndex(t *testing.T) {
+	dsn := freshDatabase(t)
+	ctx := context.Background()
+	name, err := databaseName(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := open(ctx, dsn, name)
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	oldHold := mongo.IndexModel{Keys: bson.D{{Key: "hold_id", Value: 1}}, Options: options.Index().SetName("hold").SetUnique(true)}
+	if _, err := s.col(colPayments).Indexes().CreateOne(ctx, oldHold); err != nil {
+		t.Fatal(err)
+	}
+	older := bson.D{{Key: "_id", Value: "p-old"}, {Key: "hold_id", Value: "h1"}, {Key: "state", Value: "pending"}, {Key: "created_at", Value: int64(1)}}
+	if _, err := s.col(colPayments).InsertOne(ctx, older); err != nil {
+		t.Fatal(err)
+	}
+	hasIndex := func(name string) bool {
+		for _, spec := range indexSpecs(t, s, colPayments) {
+			if spec["name"] == name {
+				return true
+			}
+		}
+		return false
+	}
+	for i := range 2 {
+		if err := s.Migrate(ctx); err != nil {
+			t.Fatalf("Migrate: %v", err)
+		}
+		if hasIndex("hold") || !hasIndex("hold_live") {
+			t.Fatalf("payments' indexes after Migrate %d: %v; want hold_live, not hold", i, indexSpecs(t, s, colPayments))
+		}
+		// The older release starts again and makes its index.
+		if i == 0 {
+			if _, err := s.col(colPayments).Indexes().CreateOne(ctx, oldHold); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	var d paymentDoc
+	if err := s.col(colPayments).FindOne(ctx, byID("p-old")).Decode(&d); err != nil || d.ReplacedAt != 0 {
+		t.Fatalf("older payment after Migrate: %+v, %v", d, err)
+	}
+	if n, err := s.col(colPayments).CountDocuments(ctx, bson.D{{Key: "_id", Value: "p-old"}, {Key: "replaced_at", Value: int64(0)}}); err != nil || n != 1 {
+		t.Errorf("older payment has replaced_at 0: %d, %v", n, err)
+	}
+	// A second live payment of h1 is refused; once the older one is
+	// replaced, the new one goes in.
+	_, err = s.col(colPayments).InsertOne(ctx, toPaymentDoc(booking.Payment{ID: "p-new", HoldID: "h1", State: booking.PaymentPending}))
+	if !mongo.IsDuplicateKeyError(err) {
+		t.Errorf("second live payment of a hold: %v, want a duplicate key", err)
+	}
+	if _, err := s.col(colPayments).UpdateOne(ctx, byID("p-old"), bson.D{{Key: "$set", Value: bson.D{{Key: "replaced_at", Value: int64(5)}}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.col(colPayments).InsertOne(ctx, toPaymentDoc(booking.Payment{ID: "p-new", HoldID: "h1", State: booking.PaymentPending})); err != nil {
+		t.Errorf("payment replacing one: %v", err)
+	}
+	if got, err := s.PendingTickets(ctx, "h1"); err != nil || got != nil {
+		t.Errorf("PendingTickets = %v, %v", got, err)
+	}
 }

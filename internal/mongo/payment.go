@@ -163,11 +163,17 @@ type eventDoc struct {
 }
 
 // PendingTickets reads the tickets of the hold's latest pending payment
-// not replaced (hold_state).
+// not replaced (hold_state). Not replaced is replaced_at 0 or, in a
+// payment an older release inserted after 0029_payment_replacement had
+// run (a rolling deploy), no replaced_at at all: as the payment steps
+// decode it, and as SQLite's replaced_at IS NULL reads it.
 func (s *Store) PendingTickets(ctx context.Context, holdID string) ([]booking.SeatTicket, error) {
 	var d paymentDoc
 	err := s.col(colPayments).FindOne(ctx,
-		bson.D{{Key: "hold_id", Value: holdID}, {Key: "state", Value: string(booking.PaymentPending)}, {Key: "replaced_at", Value: int64(0)}},
+		bson.D{
+			{Key: "hold_id", Value: holdID}, {Key: "state", Value: string(booking.PaymentPending)},
+			{Key: "replaced_at", Value: bson.D{{Key: "$in", Value: bson.A{int64(0), nil}}}},
+		},
 		options.FindOne().SetSort(bson.D{{Key: "created_at", Value: -1}, {Key: "_id", Value: -1}}),
 	).Decode(&d)
 	if errors.Is(err, mongo.ErrNoDocuments) {

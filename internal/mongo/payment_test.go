@@ -55,11 +55,17 @@ func TestDocsRoundTrip(t *testing.T) {
 		ID: "p1", HoldID: "h1", BookingID: "b1", Owner: "o1", Amount: 45000, Currency: "INR",
 		State: booking.PaymentSucceeded, CreatedAt: at(0),
 		CheckoutRef: "cs_1", CheckoutClosedAt: at(1), ChargeRef: "pi_1", LookedUpAt: at(2),
+		Tickets: []booking.SeatTicket{
+			{SeatID: "A1", Category: "Prime", Type: "child", Price: 15000, Name: "Child", Note: "under 12"},
+			{SeatID: "A2", Category: "Prime", Type: "senior", Price: 30000, Name: "Senior", DoorCheck: true},
+		},
+		ReplacedAt: at(4),
 	}
 	b := booking.Booking{
-		ID: "b1", HoldID: "h1", PaymentID: "p1", Owner: "o1", ShowID: "s1", SeatIDs: []string{"A1"},
+		ID: "b1", HoldID: "h1", PaymentID: "p1", Owner: "o1", ShowID: "s1", SeatIDs: []string{"A1", "A2"},
 		Amount: 45000, Currency: "INR", State: booking.BookingRefunded, Reason: "late",
 		CreatedAt: at(0), UpdatedAt: at(3), RefundID: "re_1", RefundedAt: at(3), RefundedBy: "a@example.com",
+		Tickets: p.Tickets,
 	}
 	var pd paymentDoc
 	roundTrip(t, toPaymentDoc(p), &pd)
@@ -85,6 +91,23 @@ func TestOlderDocsDecode(t *testing.T) {
 	p := pd.payment()
 	if p.CheckoutRef != "" || !p.CheckoutClosedAt.IsZero() || p.ChargeRef != "" || !p.LookedUpAt.IsZero() {
 		t.Errorf("older payment = %+v, want the provider fields zero", p)
+	}
+	if p.Tickets != nil || !p.ReplacedAt.IsZero() {
+		t.Errorf("older payment = %+v, want no tickets and not replaced", p)
+	}
+	// A payment without tickets stores none (omitempty), and replaced_at
+	// 0, so that it is in hold_live.
+	raw, err := bson.Marshal(toPaymentDoc(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bson.Raw(raw).LookupErr("tickets"); err == nil {
+		t.Errorf("a payment without tickets stores tickets: %s", bson.Raw(raw))
+	}
+	if v, err := bson.Raw(raw).LookupErr("replaced_at"); err != nil {
+		t.Errorf("a payment not replaced stores no replaced_at (%v), want int64 0", err)
+	} else if n, ok := v.Int64OK(); !ok || n != 0 {
+		t.Errorf("a payment not replaced stores replaced_at %v, want int64 0", v)
 	}
 	var bd bookingDoc
 	roundTrip(t, bson.D{{Key: "_id", Value: "b1"}, {Key: "state", Value: "refund_due"}}, &bd)

@@ -20,6 +20,7 @@ var typedPayTests = []test{
 	{"StoresTypesAndPrices", testTypedPayStores},
 	{"RefusedChoiceWritesNothing", testTypedPayRefused},
 	{"ChangedChoiceReplaces", testTypedPayReplaces},
+	{"ReplacedPaysLate", testTypedPayReplacedPaysLate},
 }
 
 // typedHold is a hold of A1 (Classic) and B1 (Prime) of a show made with
@@ -152,5 +153,56 @@ func testTypedPayReplaces(t *testing.T, s store) {
 	}
 	if got, err := s.Store.PendingTickets(ctx, h.ID); err != nil || len(got) != 0 {
 		t.Errorf("PendingTickets once paid = %+v, %v; want none", got, err)
+	}
+}
+
+// testTypedPayReplacedPaysLate: a success that still arrives for the
+// replaced payment is settled by SPEC §2 as a late payment (§15): its
+// seats, still locked by the hold, are booked for the replaced payment's
+// booking at its own types and amount, that booking is confirmed without
+// the reason it failed with, and the payment stays replaced (out of the
+// hold's live payment). The new payment's success then finds the seats
+// taken: refund due.
+func testTypedPayReplacedPaysLate(t *testing.T, s store) {
+	ctx := context.Background()
+	h := typedHold(t, s)
+	first, err := s.StartTypedPayment(ctx, h.ID, "o1", typedStart(nil), at(time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := at(2 * time.Minute)
+	second, err := s.StartTypedPayment(ctx, h.ID, "o1", typedStart(booking.TypeChoice{"B1": "child"}), m)
+	if err != nil || second.Replaced == nil {
+		t.Fatalf("Pay with another choice = %+v, %v; want the first payment replaced", second, err)
+	}
+	st := settle(t, s, event(first.Payment, booking.EventPaymentSucceeded), "TKT1-LATE", at(3*time.Minute))
+	if st.Effect != booking.EffectBooked {
+		t.Fatalf("the replaced payment's success: %s (%s), want booked", st.Effect, st.Reason)
+	}
+	b := getBooking(t, s, first.Booking.ID)
+	if b.State != booking.BookingConfirmed || b.TicketCode != "TKT1-LATE" || b.Amount != first.Payment.Amount {
+		t.Errorf("replaced payment's booking = %s %q, amount %d; want confirmed TKT1-LATE at %d", b.State, b.TicketCode, b.Amount, first.Payment.Amount)
+	}
+	if b.Reason != "" {
+		t.Errorf("confirmed booking keeps the reason %q it failed with", b.Reason)
+	}
+	if diff := cmp.Diff(first.Payment.Tickets, b.Tickets); diff != "" {
+		t.Errorf("confirmed booking's tickets (-want +got):\n%s", diff)
+	}
+	old := getPayment(t, s, first.Payment.ID)
+	if old.State != booking.PaymentSucceeded || !old.ReplacedAt.Equal(m.Now) {
+		t.Errorf("replaced payment once paid: %s, replaced at %v; want succeeded, still replaced at %v", old.State, old.ReplacedAt, m.Now)
+	}
+	checkSeats(t, s, h.ShowID, map[string]seatView{"A1": bookedBy(b), "B1": bookedBy(b)})
+	if got := getHold(t, s, h.ID).State; got != booking.HoldCompleted {
+		t.Errorf("hold %s, want completed", got)
+	}
+	// The live payment is still the new one.
+	if got := getPayment(t, s, second.Payment.ID); got.State != booking.PaymentPending || !got.ReplacedAt.IsZero() {
+		t.Errorf("new payment = %s, replaced at %v; want pending, live", got.State, got.ReplacedAt)
+	}
+	st = settle(t, s, event(second.Payment, booking.EventPaymentSucceeded), "TKT2-LATE", at(4*time.Minute))
+	if st.Effect != booking.EffectRefundDue || getBooking(t, s, second.Booking.ID).State != booking.BookingRefundDue {
+		t.Errorf("the new payment's success after the replaced one booked: %s, want refund due", st.Effect)
 	}
 }
