@@ -271,6 +271,11 @@ const (
 	// live: the payment stays pending, the hold keeps its seats, and Pay
 	// opens another checkout.
 	EffectCheckoutEnded Effect = "checkout_ended"
+	// EffectReplacedEnded is a failure, or an expired checkout, of a
+	// payment that another Pay replaced (SPEC §15): that payment has
+	// failed, and the hold and its seats stay with the payment that
+	// replaced it.
+	EffectReplacedEnded Effect = "replaced_ended"
 )
 
 // Settlement is the result of applying a payment event.
@@ -329,6 +334,9 @@ func DecideSettlement(p Payment, ev PaymentEvent, show Show, h Hold, seats []Sea
 			Effect: EffectIgnored,
 			Reason: fmt.Sprintf("payment already %s; %s ignored", p.State, ev.Type),
 		}
+	}
+	if !p.ReplacedAt.IsZero() && (ev.Type == EventPaymentFailed || ev.Type == EventCheckoutExpired) {
+		return Settlement{Effect: EffectReplacedEnded, Reason: "a payment that another Pay replaced ended; the hold stays with the new one"}
 	}
 	if ev.Type == EventCheckoutExpired {
 		return decideExpired(p, ev, h, m)

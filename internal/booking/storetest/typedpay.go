@@ -21,6 +21,7 @@ var typedPayTests = []test{
 	{"RefusedChoiceWritesNothing", testTypedPayRefused},
 	{"ChangedChoiceReplaces", testTypedPayReplaces},
 	{"ReplacedPaysLate", testTypedPayReplacedPaysLate},
+	{"ReplacedFailsAlone", testTypedPayReplacedFailsAlone},
 }
 
 // typedHold is a hold of A1 (Classic) and B1 (Prime) of a show made with
@@ -204,5 +205,40 @@ func testTypedPayReplacedPaysLate(t *testing.T, s store) {
 	st = settle(t, s, event(second.Payment, booking.EventPaymentSucceeded), "TKT2-LATE", at(4*time.Minute))
 	if st.Effect != booking.EffectRefundDue || getBooking(t, s, second.Booking.ID).State != booking.BookingRefundDue {
 		t.Errorf("the new payment's success after the replaced one booked: %s, want refund due", st.Effect)
+	}
+}
+
+// testTypedPayReplacedFailsAlone: a failure, or an expired checkout, of a
+// replaced payment ends that payment alone: the hold keeps its seats for
+// the payment that replaced it, whose success then books them.
+func testTypedPayReplacedFailsAlone(t *testing.T, s store) {
+	ctx := context.Background()
+	for i, typ := range []booking.EventType{booking.EventPaymentFailed, booking.EventCheckoutExpired} {
+		t.Run(string(typ), func(t *testing.T) {
+			h := typedHold(t, s)
+			first, err := s.StartTypedPayment(ctx, h.ID, "o1", typedStart(nil), at(time.Minute))
+			if err != nil {
+				t.Fatal(err)
+			}
+			second, err := s.StartTypedPayment(ctx, h.ID, "o1", typedStart(booking.TypeChoice{"B1": "child"}), at(2*time.Minute))
+			if err != nil || second.Replaced == nil {
+				t.Fatalf("Pay with another choice = %+v, %v; want the first payment replaced", second, err)
+			}
+			ev := event(first.Payment, typ)
+			st := settle(t, s, ev, "", at(3*time.Minute))
+			if st.Effect != booking.EffectReplacedEnded {
+				t.Fatalf("the replaced payment's %s: %s (%s), want %s", typ, st.Effect, st.Reason, booking.EffectReplacedEnded)
+			}
+			if got := getPayment(t, s, first.Payment.ID).State; got != booking.PaymentFailed {
+				t.Errorf("replaced payment %s, want failed", got)
+			}
+			if got := getHold(t, s, h.ID).State; got != booking.HoldActive {
+				t.Errorf("hold %s after the replaced payment ended, want active", got)
+			}
+			st = settle(t, s, event(second.Payment, booking.EventPaymentSucceeded), "TKT-ALONE-"+string(rune('A'+i)), at(4*time.Minute))
+			if st.Effect != booking.EffectBooked {
+				t.Errorf("the new payment's success: %s (%s), want booked", st.Effect, st.Reason)
+			}
+		})
 	}
 }
