@@ -269,10 +269,10 @@ func vars(c *Config) []Var {
 			Usage: "seed the demo catalog into an empty database, and keep its shows seven days ahead (at start, then hourly) in a database that holds it; a database filled by `seed` or by admins is left alone, and a demo show an admin deleted stays deleted",
 			value: boolean(&c.SeedDemo)},
 		{Env: "HOLD_RATE", Flag: "hold-rate", Default: "20",
-			Usage: fmt.Sprintf("holds per session per minute (per address: ten times that), counted in the database so the limit holds across processes; `0` disables, at most %d", MaxHoldRate),
+			Usage: fmt.Sprintf("holds per session per minute (per address: ten times that, not counted for a hold made with an on-sale's pass), counted in the database so the limit holds across processes; `0` disables, at most %d", MaxHoldRate),
 			value: number(&c.HoldRate, 0, MaxHoldRate, fmt.Sprintf("must be from 0 (no limit) to %d", MaxHoldRate))},
 		{Env: "HOLD_SEATS_PER_ADDRESS", Flag: "hold-seats-per-address", Default: "40",
-			Usage: fmt.Sprintf("most seats held at once from one client address in one show, counted by the seat rule over every session and process (a hold over it is `429` with `Retry-After`); `0` (no cap), or from `MAX_SEATS` to %d", MaxHoldSeatsPerAddress),
+			Usage: fmt.Sprintf("most seats held at once from one client address in one show, counted by the seat rule over every session and process (a hold over it is `429` with `Retry-After`; a hold made with an on-sale's pass records no address and is not counted); `0` (no cap), or from `MAX_SEATS` to %d", MaxHoldSeatsPerAddress),
 			value: number(&c.HoldSeatsPerAddress, math.MinInt, math.MaxInt, "")}, // bounded by validate, MAX_SEATS known
 		{Env: "METRICS_TOKEN", Flag: "metrics-token",
 			Usage: fmt.Sprintf("bearer token `/metrics` and the profiles under `/debug/pprof/` need (`Authorization: Bearer TOKEN`, else `401`), at least %d characters; unset, they answer loopback clients only (others `403`)", MinMetricsToken),
