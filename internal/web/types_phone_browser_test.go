@@ -60,6 +60,12 @@ func TestBrowserTypesOnPhone(t *testing.T) {
 	if got := br.Text("#pay-total"); got != "₹396" {
 		t.Errorf("the Pay button says %q, want ₹396", got)
 	}
+	// Each row's price follows its choice, as the total does.
+	rowPrices := testkit.Eval[string](br, `Array.from(document.querySelectorAll('.checkout-seats > li'),
+		li => li.dataset.seatId + ' ' + li.querySelector('.checkout-seat-price').textContent.trim()).join(', ')`)
+	if want := "A1 ₹180, A2 ₹90, A3 ₹126"; rowPrices != want {
+		t.Errorf("the checkout's rows say %q, want %q", rowPrices, want)
+	}
 	br.Do(
 		shot("types-phone-checkout"),
 		chromedp.SetValue(chromedp.CSS("#pay-email"), testEmail),
