@@ -150,3 +150,23 @@ func TestBrowserTypesKeyboard(t *testing.T) {
 		t.Errorf("the sandbox asks for %q, want ₹216 (child 9000 + senior 12600)", got)
 	}
 }
+
+// TestBrowserTypesQuickChoices: two seats' types changed at once, faster
+// than the server answers; the total shown is the one of the last choice.
+func TestBrowserTypesQuickChoices(t *testing.T) {
+	testkit.NeedBrowser(t)
+	a := newApp(t)
+	a.typedShow()
+	a.clock.Set(time.Now().UTC().Round(0))
+	br := testkit.NewBrowser(t, nil)
+	br.Do(
+		chromedp.Navigate(a.srv.URL+"/shows/"+typedShowID),
+		chromedp.WaitVisible(chromedp.CSS(".holdbar-button")),
+		chromedp.Click(chromedp.CSS(`.seat[data-seat-id="A1"]`)),
+		chromedp.Click(chromedp.CSS(`.seat[data-seat-id="A2"]`)),
+		chromedp.Click(chromedp.CSS(".holdbar-button")),
+		chromedp.WaitVisible(chromedp.CSS(`select[name="type_A2"]`)),
+	)
+	br.JS(`(() => { for (const s of document.querySelectorAll('.checkout-seats select')) { s.value = 'child'; s.dispatchEvent(new Event('change', {bubbles: true})) } return true })()`)
+	br.WaitFor(`document.querySelector('[data-amount]').dataset.amount === '18000' && document.getElementById('pay-total').textContent.trim() === '₹180'`, 10*time.Second)
+}
