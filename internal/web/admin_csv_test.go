@@ -47,8 +47,49 @@ func TestBookingsCSVRoundTrips(t *testing.T) {
 		t.Fatalf("reading back: %v\n%s", err, buf.String())
 	}
 	want := [][]string{csvHeader, {"b1", "refunded", "A1 A2", "36000", "INR", "", "p1", "visitor-", "2026-03-14T12:00:00Z",
-		"2026-03-14T12:00:00Z", "'" + b.Reason, "2026-03-14T12:00:00Z", "'+ops@example.com", "re_1"}}
+		"2026-03-14T12:00:00Z", "'" + b.Reason, "2026-03-14T12:00:00Z", "'+ops@example.com", "re_1",
+		"A1 standard 180.00; A2 standard 180.00"}}
 	if diff := cmp.Diff(want, rows); diff != "" {
 		t.Errorf("CSV (-want +got):\n%s", diff)
+	}
+}
+
+// TestBookingsCSVTickets: each booking's row lists its seats as sold, the
+// type's id and the price in major units (SPEC §15, §17).
+func TestBookingsCSVTickets(t *testing.T) {
+	at := time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)
+	bookings := []booking.Booking{
+		{ID: "b1", State: booking.BookingConfirmed, SeatIDs: []string{"A1", "A2", "D2"}, Amount: 52100, Currency: "INR", CreatedAt: at, UpdatedAt: at,
+			Tickets: []booking.SeatTicket{
+				{SeatID: "A1", Type: "adult", Name: "Adult", Price: 18000},
+				{SeatID: "A2", Type: "child", Name: "Child", Price: 9050},
+				{SeatID: "D2", Type: "comp", Name: "Comp", Price: 0},
+			}},
+		{ID: "b2", State: booking.BookingConfirmed, SeatIDs: []string{"B1"}, Amount: 1500, Currency: "JPY", CreatedAt: at, UpdatedAt: at,
+			Tickets: []booking.SeatTicket{{SeatID: "B1", Type: "adult", Price: 1500}}},
+		// Stored before types: standard, the amount shared out.
+		{ID: "b3", State: booking.BookingConfirmed, SeatIDs: []string{"C1", "C2"}, Amount: 25001, Currency: "INR", CreatedAt: at, UpdatedAt: at},
+	}
+	var buf strings.Builder
+	if err := writeBookingsCSV(&buf, bookings); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(strings.NewReader(buf.String())).ReadAll()
+	if err != nil {
+		t.Fatalf("reading back: %v\n%s", err, buf.String())
+	}
+	col := len(csvHeader) - 1
+	if csvHeader[col] != "tickets" {
+		t.Fatalf("the last column is %q, want tickets", csvHeader[col])
+	}
+	want := []string{
+		"A1 adult 180.00; A2 child 90.50; D2 comp 0.00",
+		"B1 adult 1500",
+		"C1 standard 125.01; C2 standard 125.00",
+	}
+	for i, w := range want {
+		if got := rows[i+1][col]; got != w {
+			t.Errorf("%s's tickets %q, want %q", rows[i+1][0], got, w)
+		}
 	}
 }

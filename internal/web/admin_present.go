@@ -98,6 +98,7 @@ func (s *Server) adminBookingModel(b booking.Booking, loc *time.Location) model.
 		ID: b.ID, Short: short(b.ID), State: string(b.State), Seats: strings.Join(b.SeatIDs, ", "),
 		Total: b.Amount.Format(b.Currency), TicketCode: b.TicketCode, Created: s.adminTime(b.CreatedAt),
 		Reason: b.Reason, PaymentID: b.PaymentID, PaymentURL: adminPaymentURL(b.PaymentID), Owner: short(b.Owner),
+		Tickets: bookingSeats(b),
 	}
 	if !b.AdmittedAt.IsZero() {
 		m.Admitted = b.AdmittedAt.In(loc).Format("2 Jan 15:04:05") + " by " + b.AdmittedBy

@@ -194,7 +194,7 @@ func (s *Server) handleAdminBookingsCSV(c echo.Context) error {
 }
 
 var csvHeader = []string{"booking_id", "state", "seats", "amount_minor", "currency", "ticket_code",
-	"payment_id", "visitor", "created_at", "updated_at", "reason", "refunded_at", "refunded_by", "refund_id"}
+	"payment_id", "visitor", "created_at", "updated_at", "reason", "refunded_at", "refunded_by", "refund_id", "tickets"}
 
 // writeBookingsCSV writes bookings as CSV, every cell through csvCell.
 func writeBookingsCSV(w interface{ Write([]byte) (int, error) }, bookings []booking.Booking) error {
@@ -211,7 +211,7 @@ func writeBookingsCSV(w interface{ Write([]byte) (int, error) }, bookings []book
 	for _, b := range bookings {
 		row := []string{b.ID, string(b.State), strings.Join(b.SeatIDs, " "), strconv.FormatInt(int64(b.Amount), 10),
 			b.Currency, b.TicketCode, b.PaymentID, short(b.Owner), ts(b.CreatedAt), ts(b.UpdatedAt),
-			b.Reason, ts(b.RefundedAt), b.RefundedBy, b.RefundID}
+			b.Reason, ts(b.RefundedAt), b.RefundedBy, b.RefundID, csvTickets(b)}
 		for i := range row {
 			row[i] = csvCell(row[i])
 		}
@@ -221,6 +221,38 @@ func writeBookingsCSV(w interface{ Write([]byte) (int, error) }, bookings []book
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// csvTickets is b's seats as sold (SPEC §15), each its seat, its type's id
+// and its price in major units, "A1 adult 180.00; A2 child 90.00".
+func csvTickets(b booking.Booking) string {
+	var parts []string
+	for _, t := range booking.TicketsOf(b) {
+		parts = append(parts, t.SeatID+" "+t.Type+" "+majorUnits(t.Price, b.Currency))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// majorUnits writes m in currency's major units with all its minor digits
+// and no symbol or grouping, as CSV gives money (SPEC §17): "180.00" for
+// INR 18000, "1500" for JPY 1500.
+func majorUnits(m booking.Money, currency string) string {
+	exp, ok := booking.CurrencyExponent(currency)
+	if !ok {
+		exp = 2
+	}
+	v, sign := int64(m), ""
+	if v < 0 {
+		v, sign = -v, "-"
+	}
+	digits := strconv.FormatInt(v, 10)
+	if exp == 0 {
+		return sign + digits
+	}
+	if len(digits) <= exp {
+		digits = strings.Repeat("0", exp-len(digits)+1) + digits
+	}
+	return sign + digits[:len(digits)-exp] + "." + digits[len(digits)-exp:]
 }
 
 // csvCell defuses formula injection: a spreadsheet runs a cell that starts

@@ -15,7 +15,7 @@ import (
 // TestAxe runs axe-core's WCAG 2.0, 2.1 and 2.2 A and AA rules in a real
 // Chromium on every kind of page: home, the seat map on a phone, on a
 // laptop and in the dark, a conflict answered in place, the seats as a
-// list, checkout, the sandbox's checkout, the booking, find-my-booking, the
+// list, checkout, with ticket types too, the sandbox's checkout, the booking, find-my-booking, the
 // sign-in page and the admin's pages, the door among them. Any violation
 // fails it. It skips without node_modules/axe-core (make assets), as
 // NeedBrowser says.
@@ -25,8 +25,11 @@ func TestAxe(t *testing.T) {
 	a := newAdminApp(t)
 	a.clock.Set(time.Now().UTC().Round(0))
 	a.book("C1")
-	// A 409 answered in place is expected; the browser logs it anyway.
-	br := testkit.NewBrowser(t, func(text string) bool { return strings.Contains(text, "status of 409") })
+	// A 409 answered in place, and the 422 of a refused choice of types,
+	// are expected; the browser logs them anyway.
+	br := testkit.NewBrowser(t, func(text string) bool {
+		return strings.Contains(text, "status of 409") || strings.Contains(text, "status of 422")
+	})
 	seatmap := a.srv.URL + "/shows/" + testShowID
 	visit := func(path, visible string) {
 		t.Helper()
@@ -84,6 +87,34 @@ func TestAxe(t *testing.T) {
 	)
 	br.WaitFor(`document.querySelector('[data-booking-id]').dataset.state === 'confirmed'`, 10*time.Second)
 	testkit.Axe(br, "booking, confirmed")
+
+	// Checkout with ticket types: a select per seat, the total after a
+	// choice, and a choice refused (children alone) with its seat marked.
+	a.typedShow()
+	br.Do(
+		chromedp.Navigate(a.srv.URL+"/shows/"+typedShowID),
+		chromedp.WaitVisible(chromedp.CSS(".holdbar-button")),
+		chromedp.Click(chromedp.CSS(`.seat[data-seat-id="A1"]`)),
+		chromedp.Click(chromedp.CSS(`.seat[data-seat-id="A2"]`)),
+		chromedp.Click(chromedp.CSS(".holdbar-button")),
+		chromedp.WaitVisible(chromedp.CSS(`select[name="type_A2"]`)),
+	)
+	testkit.Axe(br, "checkout with types")
+	for _, c := range []struct{ seat, total string }{{"A1", "27000"}, {"A2", "18000"}} {
+		seat, total := c.seat, c.total
+		br.JS(`(() => { const s = document.querySelector('select[name="type_` + seat + `"]'); s.value = 'child'; s.dispatchEvent(new Event('change', {bubbles: true})); return true })()`)
+		br.WaitFor(`document.querySelector('[data-amount]').dataset.amount === '`+total+`'`, 10*time.Second)
+	}
+	testkit.Axe(br, "checkout with types, total updated")
+	br.Do(
+		chromedp.SetValue(chromedp.CSS("#pay-email"), testEmail),
+		chromedp.Click(chromedp.CSS(".pay-form button")),
+		chromedp.WaitVisible(chromedp.CSS(`[data-rule="accompanied"]`)),
+	)
+	testkit.Axe(br, "checkout with types, refused")
+	br.Do(darkMode(true))
+	testkit.Axe(br, "checkout with types, refused, dark")
+	br.Do(darkMode(false))
 
 	// The admin's pages, signed in with the form.
 	visit("/admin/login", "#password")

@@ -149,6 +149,12 @@ func TestCheckoutUpdateTotal(t *testing.T) {
 	if d.Find(`#pay-total[hx-swap-oob]`).Length() != 1 || d.Find("select").Length() != 0 {
 		t.Errorf("the htmx answer is not the total fragment:\n%s", res.body)
 	}
+	// The seats' own prices follow too, each swapped into its row.
+	for seat, want := range map[string]string{"A1": "₹126", "D2": "₹125"} {
+		if got := strings.TrimSpace(d.Find(`#seat-price-` + seat + `[hx-swap-oob]`).Text()); got != want {
+			t.Errorf("the htmx answer gives %s's price as %q, want %s", seat, got, want)
+		}
+	}
 	if got := a.pendingOf(hold); len(got) != 0 {
 		t.Errorf("updating the total made a payment: %+v", got)
 	}

@@ -116,6 +116,7 @@ type AdminBooking struct {
 	Short        string
 	State        string
 	Seats        string
+	Tickets      []BookingSeat // each seat with its type and price (SPEC §15)
 	Total        string
 	TicketCode   string
 	Created      string
