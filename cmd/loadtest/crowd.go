@@ -588,25 +588,7 @@ func (j *journey) createOnsale(ctx context.Context, transport http.RoundTripper)
 // the checkout (given back as a 303's Location, as b.post does), or 409
 // with a message. Without JavaScript a browser would get the page.
 func (b *browser) holdBest(show, csrf string, party int) (int, string, bool) {
-	form := url.Values{"_csrf": {csrf}, "best": {fmt.Sprint(party)}}
-	req, err := http.NewRequestWithContext(b.ctx, http.MethodPost, b.at("/shows/"+show+"/holds"), strings.NewReader(form.Encode()))
-	if err != nil {
-		b.j.fail("hold", "bad url")
-		return 0, "", false
-	}
-	h := req.Header
-	h.Set("Content-Type", "application/x-www-form-urlencoded")
-	h.Set("HX-Request", "true")
-	h.Set("HX-Target", "seatmap-answer")
-	h.Set("HX-Current-URL", b.at("/shows/"+show+"?best="+fmt.Sprint(party)))
-	res, ok := b.do("hold", req)
-	if !ok {
-		return 0, "", false
-	}
-	io.Copy(io.Discard, res.Body)
-	res.Body.Close()
-	if loc := res.Header.Get("HX-Redirect"); loc != "" {
-		return http.StatusSeeOther, loc, true
-	}
-	return res.StatusCode, res.Header.Get("Location"), true
+	return b.post("hold", "/shows/"+show+"/holds", url.Values{"_csrf": {csrf}, "best": {fmt.Sprint(party)}},
+		"HX-Request", "true", "HX-Target", "seatmap-answer",
+		"HX-Current-URL", b.at("/shows/"+show+"?best="+fmt.Sprint(party)))
 }

@@ -309,19 +309,28 @@ func (b *browser) getDoc(route, path string) (*goquery.Document, bool) {
 	return doc, true
 }
 
-// post posts form and returns the status and the Location.
-func (b *browser) post(route, path string, form url.Values) (int, string, bool) {
+// post posts form, with headers as name, value pairs, and returns the
+// status and where it redirects (Location, or htmx's HX-Redirect as a 303).
+func (b *browser) post(route, path string, form url.Values, headers ...string) (int, string, bool) {
 	req, err := http.NewRequestWithContext(b.ctx, http.MethodPost, b.at(path), strings.NewReader(form.Encode()))
 	if err != nil {
 		b.j.fail(route, "bad url")
 		return 0, "", false
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
 	res, ok := b.do(route, req)
 	if !ok {
 		return 0, "", false
 	}
 	io.Copy(io.Discard, res.Body)
 	res.Body.Close()
+	if loc := res.Header.Get("HX-Redirect"); loc != "" {
+		// htmx's answer to a form it posted: the redirect a browser
+		// without JavaScript gets as a 303.
+		return http.StatusSeeOther, loc, true
+	}
 	return res.StatusCode, res.Header.Get("Location"), true
 }
