@@ -87,13 +87,18 @@ func claimShows(tx Tx, ids []string, self string, now time.Time) error {
 	return nil
 }
 
+// showLabel names a show in an on-sale's messages: its film and start.
+func showLabel(sh Show) string {
+	return sh.Movie.Title + " at " + sh.StartsAt.UTC().Format("2 Jan 2006 15:04 MST")
+}
+
 // coveredError is the EINVALID of show id covered by on-sale o already.
 func coveredError(tx Tx, id string, o OnSale) error {
 	what := fmt.Sprintf("%q", Truncate(id, 40))
 	sh, err := tx.ShowByID(id)
 	switch {
 	case err == nil:
-		what = sh.Movie.Title + " at " + sh.StartsAt.UTC().Format("2 Jan 2006 15:04 MST")
+		what = showLabel(sh)
 	case !errors.Is(err, ErrShowNotFound):
 		return err
 	}
@@ -135,8 +140,7 @@ func onSaleShows(tx Tx, r OnSaleRequest, now time.Time) ([]Show, error) {
 			return nil, err
 		}
 		if sh.Cancelled() {
-			return nil, InvalidFields{{Field: "show", Message: fmt.Sprintf("The show %s at %s was cancelled.",
-				sh.Movie.Title, sh.StartsAt.UTC().Format("2 Jan 2006 15:04 MST"))}}
+			return nil, InvalidFields{{Field: "show", Message: fmt.Sprintf("The show %s was cancelled.", showLabel(sh))}}
 		}
 		shows = append(shows, sh)
 	}

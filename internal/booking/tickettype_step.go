@@ -302,7 +302,8 @@ func SaveShowPricesStep(ctx context.Context, st Transactor, clock func() time.Ti
 		if err != nil {
 			return err
 		}
-		old := ShowPricesOf(stored, Categories(seats))
+		cats := Categories(seats)
+		old := ShowPricesOf(stored, cats)
 		for _, t := range old.Types {
 			if n, ok := TypeByID(want.Types, t.ID); !ok || n != t {
 				return Errorf(EINVALID, "The show's type %s must stay as the show copied it.", t.ID)
@@ -318,7 +319,7 @@ func SaveShowPricesStep(ctx context.Context, st Transactor, clock func() time.Ti
 			}
 		}
 		newPrice := map[string]Money{}
-		for _, cat := range Categories(seats) {
+		for _, cat := range cats {
 			if low, ok := want.Cells.DefaultOnline(cat.Name, want.Types); ok && low != cat.Price {
 				newPrice[cat.Name] = low
 			}
@@ -335,10 +336,10 @@ func SaveShowPricesStep(ctx context.Context, st Transactor, clock func() time.Ti
 				return err
 			}
 		}
-		if err := tx.PutShowPrices(showID, show.Theatre.ID, ShowPrices{Types: want.Types, Cells: want.Cells.Sorted(seatCategories(seats), want.Types)}); err != nil {
+		if err := tx.PutShowPrices(showID, show.Theatre.ID, ShowPrices{Types: want.Types, Cells: want.Cells.Sorted(CategoryNames(cats), want.Types)}); err != nil {
 			return err
 		}
-		for _, cat := range Categories(seats) {
+		for _, cat := range cats {
 			if p, ok := newPrice[cat.Name]; ok {
 				if err := tx.SetCategoryPrice(showID, cat.Name, p); err != nil {
 					return err

@@ -129,12 +129,10 @@ func (t *tx) seatStatesOf(showID string, l *layout, ids []string, wholeRows bool
 	if wholeRows {
 		read = t.s.stmts.holdRowStatesN
 	}
-	args := make([]any, 0, len(ids)+1)
-	args = append(args, showID)
-	for _, id := range ids {
-		args = append(args, id)
-	}
-	rows, err := t.stmt(read[len(ids)-1]).QueryContext(t.ctx, args...)
+	// The caller asks for 1 to listedMax ids: read has a statement of
+	// their length.
+	stmt, args := listed(nil, read, ids, showID)
+	rows, err := t.stmt(stmt).QueryContext(t.ctx, args...)
 	if err != nil {
 		return nil, false, err
 	}
@@ -153,10 +151,7 @@ func (t *tx) seatStatesOf(showID string, l *layout, ids []string, wholeRows bool
 		if !ok {
 			return nil, false, nil
 		}
-		seat.Status, seat.HoldID, seat.BookingID = booking.SeatStatus(status), holdID, bookID
-		if lockedAt != 0 {
-			seat.LockedAt = time.Unix(0, lockedAt).UTC()
-		}
+		setState(&seat, status, holdID, bookID, lockedAt)
 		seats = append(seats, seat)
 	}
 	if err := rows.Err(); err != nil {

@@ -209,11 +209,7 @@ func (s *Store) seatStates(ctx context.Context, tx *sql.Tx, showID string, l *la
 		if k == len(l.byID) || string(id) != seats[l.byID[k]].ID {
 			return nil, false, nil
 		}
-		seat := &seats[l.byID[k]]
-		seat.Status, seat.HoldID, seat.BookingID = booking.SeatStatus(status), holdID, bookID
-		if lockedAt != 0 {
-			seat.LockedAt = time.Unix(0, lockedAt).UTC()
-		}
+		setState(&seats[l.byID[k]], status, holdID, bookID, lockedAt)
 		k++
 	}
 	if err := rows.Err(); err != nil {
@@ -269,4 +265,13 @@ func (s *Store) Occupancy(ctx context.Context, showID string, m booking.Moment) 
 		}
 	}
 	return o, nil
+}
+
+// setState gives seat the state read from stateColumns (lockedAt 0: not
+// locked).
+func setState(seat *booking.Seat, status, holdID, bookID string, lockedAt int64) {
+	seat.Status, seat.HoldID, seat.BookingID = booking.SeatStatus(status), holdID, bookID
+	if lockedAt != 0 {
+		seat.LockedAt = time.Unix(0, lockedAt).UTC()
+	}
 }

@@ -14,13 +14,13 @@ import (
 
 const typeColumns = `id, name, note, door_check, accompanied, online, box_office`
 
-func scanType(r interface{ Scan(...any) error }) (booking.TicketType, error) {
+func scanType(r scanner) (booking.TicketType, error) {
 	var t booking.TicketType
 	err := r.Scan(&t.ID, &t.Name, &t.Note, &t.DoorCheck, &t.Accompanied, &t.Online, &t.BoxOffice)
 	return t, err
 }
 
-func scanCell(r interface{ Scan(...any) error }) (booking.PriceCell, error) {
+func scanCell(r scanner) (booking.PriceCell, error) {
 	var c booking.PriceCell
 	err := r.Scan(&c.Category, &c.Type, &c.Price)
 	return c, err
