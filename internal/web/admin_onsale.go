@@ -3,6 +3,7 @@ package web
 import (
 	"errors"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -29,7 +30,7 @@ func parseAdminTime(v string, loc *time.Location) (time.Time, bool) {
 	if t, err := time.Parse(time.RFC3339, v); err == nil {
 		return t.UTC(), true
 	}
-	for _, layout := range []string{"2006-01-02T15:04", "2006-01-02T15:04:05"} {
+	for _, layout := range []string{booking.LocalTimeLayout, "2006-01-02T15:04:05"} {
 		if t, err := time.ParseInLocation(layout, v, loc); err == nil {
 			return t.UTC(), true
 		}
@@ -142,7 +143,7 @@ func (s *Server) renderOnSales(c echo.Context, status int, r booking.OnSaleReque
 	for _, sh := range shows {
 		sm := s.adminShowModel(sh.Show)
 		f.Shows = append(f.Shows, model.Option{Value: sh.ID, Label: sh.Movie.Title + " · " + sh.Theatre.Name + " · " + sm.Date + " " + sm.Time,
-			Selected: contains(chosen, sh.ID)})
+			Selected: slices.Contains(chosen, sh.ID)})
 	}
 	var inv booking.InvalidFields
 	if errors.As(err, &inv) {
@@ -153,20 +154,11 @@ func (s *Server) renderOnSales(c echo.Context, status int, r booking.OnSaleReque
 	return s.render(c, status, pages.AdminOnSales(m))
 }
 
-func contains(list []string, v string) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}
-
 func localValue(t time.Time, loc *time.Location) string {
 	if t.IsZero() {
 		return ""
 	}
-	return t.In(loc).Format("2006-01-02T15:04")
+	return t.In(loc).Format(booking.LocalTimeLayout)
 }
 
 func durationValue(d time.Duration) string {

@@ -97,7 +97,7 @@ func (s *Server) serveWatcherMap(c echo.Context, showID string) error {
 	if etagMatches(c.Request().Header.Get("If-None-Match"), etag) {
 		return c.NoContent(http.StatusNotModified)
 	}
-	h.Add("Vary", "Accept-Encoding")
+	addVary(h, "Accept-Encoding")
 	if acceptsGzip(c.Request().Header) {
 		// Compressed once for every watcher; the compress middleware
 		// passes a response already encoded.
