@@ -66,25 +66,36 @@ func CreateOnSaleStep(ctx context.Context, st Transactor, clock func() time.Time
 // whoever asks, and then refuses one covered by an open on-sale other
 // than self (EINVALID naming the show and that on-sale).
 func claimShows(tx Tx, ids []string, self string, now time.Time) error {
+	id, o, found, err := coveringOnSale(tx, ids, self, now)
+	if err != nil || !found {
+		return err
+	}
+	return coveredError(tx, id, o)
+}
+
+// coveringOnSale serialises on each of ids (onSaleShowKey), in one order
+// whoever asks, and then finds the first of them covered by an open
+// on-sale other than self, and that on-sale.
+func coveringOnSale(tx Tx, ids []string, self string, now time.Time) (id string, o OnSale, found bool, err error) {
 	sorted := slices.Clone(ids)
 	slices.Sort(sorted)
 	for _, id := range slices.Compact(sorted) {
 		if err := tx.Serialize(onSaleShowKey(id)); err != nil {
-			return err
+			return "", OnSale{}, false, err
 		}
 	}
 	others, err := tx.OpenOnSalesCovering(ids, now)
 	if err != nil {
-		return err
+		return "", OnSale{}, false, err
 	}
 	for _, id := range ids {
 		for _, o := range others {
 			if o.ID != self && o.Covers(id) {
-				return coveredError(tx, id, o)
+				return id, o, true, nil
 			}
 		}
 	}
-	return nil
+	return "", OnSale{}, false, nil
 }
 
 // showLabel names a show in an on-sale's messages: its film and start.
@@ -258,17 +269,12 @@ func SetSalesOpeningStep(ctx context.Context, st Transactor, clock func() time.T
 		if show.Cancelled() {
 			return Errorf(ECONFLICT, "This show was cancelled: it has no sales to open.")
 		}
-		if err := tx.Serialize(onSaleShowKey(showID)); err != nil {
-			return err
-		}
-		covering, err := tx.OpenOnSalesCovering([]string{showID}, tx.Now())
+		_, o, covered, err := coveringOnSale(tx, []string{showID}, "", tx.Now())
 		if err != nil {
 			return err
 		}
-		for _, o := range covering {
-			if o.Covers(showID) {
-				return Errorf(ECONFLICT, "The on-sale %q covers this show and sets its sales opening (its opening time); change or close the on-sale instead.", o.Name)
-			}
+		if covered {
+			return Errorf(ECONFLICT, "The on-sale %q covers this show and sets its sales opening (its opening time); change or close the on-sale instead.", o.Name)
 		}
 		if err := tx.SetShowSalesOpen(showID, at); err != nil {
 			return err
