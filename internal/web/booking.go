@@ -96,7 +96,7 @@ func (s *Server) bookingView(c echo.Context) (model.Booking, error) {
 		// The page polls and links to itself with the key, so that it
 		// keeps working without the session.
 		q := "?key=" + url.QueryEscape(key)
-		m.URL, m.StatusURL = m.URL+q, bookingURL(b.ID)+"/status"+q
+		m.URL, m.StatusURL, m.PrintURL = m.URL+q, bookingURL(b.ID)+"/status"+q, m.PrintURL+q
 	}
 	return m, nil
 }

@@ -30,7 +30,7 @@ func (s *Server) bookingModel(b booking.Booking, show booking.Show) (model.Booki
 		Seats:     strings.Join(b.SeatIDs, ", "), SeatCount: len(b.SeatIDs),
 		Total: b.Amount.Format(b.Currency), Amount: int64(b.Amount),
 		Reason: b.Reason, SeatMapURL: showURL(b.ShowID),
-		Email: b.Email, Link: s.bookingLink(b),
+		Email: b.Email, Link: s.bookingLink(b), PrintURL: bookingURL(b.ID) + "/print",
 	}
 	m.Reason = reasonText(b.Reason)
 	m.Tickets = bookingSeats(b)

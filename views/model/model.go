@@ -323,6 +323,7 @@ type Booking struct {
 	SeatMapURL string
 	Email      string // where its mails go
 	Link       string // the booking link (absolute, with its key); "" for old bookings
+	PrintURL   string // its printable tickets, with the key when opened by key
 }
 
 // BookingSeat is one seat of a booking as sold: data-seat-id,
