@@ -58,6 +58,7 @@ func TestHEADOnEveryGETRoute(t *testing.T) {
 	p := payer.mustPay("A1", "A2")
 	admin := a.client()
 	admin.mustLogin()
+	printed := a.book("E6") // confirmed: its tickets print
 	a.secondShow("show2")
 	onSale, err := a.svc.CreateOnSale(ctx, booking.OnSaleRequest{Name: "Later", OpensAt: testStart.Add(48 * time.Hour), Rate: 10, ShowIDs: []string{"show2"}})
 	if err != nil {
@@ -84,6 +85,7 @@ func TestHEADOnEveryGETRoute(t *testing.T) {
 		"/bookings/find":                    {stranger, "/bookings/find", http.StatusOK},
 		"/bookings/:bookingID":              {payer, "/bookings/" + p.BookingID, http.StatusOK},
 		"/bookings/:bookingID/status":       {payer, "/bookings/" + p.BookingID + "/status", http.StatusOK},
+		"/bookings/:bookingID/print":        {admin, "/bookings/" + printed.ID + "/print", http.StatusOK},
 		"/admin/login":                      {stranger, "/admin/login", http.StatusOK},
 		"/admin":                            {admin, "/admin", http.StatusOK},
 		"/admin/shows/:showID":              {admin, "/admin/shows/" + testShowID, http.StatusOK},
