@@ -127,8 +127,9 @@ func TestOpenRefusesNewerSchema(t *testing.T) {
 // TestChecksOfEveryRelease: a file at every schema version, from 1 to the
 // last, opens and migrates; and both kinds of CHECK on seats.status and
 // holds.state (0001's IN lists, and the chains of equalities an earlier
-// release of 0006 wrote into sqlite_schema, testdata/0006_as_released.sql)
-// accept and refuse the same values after it, with integrity_check ok.
+// release of 0006 wrote into sqlite_schema, testdata/0006_as_released.sql,
+// and 0030 into seats by rebuilding it) accept and refuse the same values
+// after it, with integrity_check ok.
 func TestChecksOfEveryRelease(t *testing.T) {
 	ctx := context.Background()
 	names, err := fs.Glob(migrations, "migrations/*.sql")
@@ -173,7 +174,8 @@ func TestChecksOfEveryRelease(t *testing.T) {
 			if err := db.QueryRow(`SELECT sql FROM sqlite_schema WHERE name = 'seats'`).Scan(&schema); err != nil {
 				t.Fatal(err)
 			}
-			if f.edited != strings.Contains(schema, "status = 'available' OR") {
+			// 0030 rebuilt seats with the chain.
+			if chained := f.edited || f.version >= 30; chained != strings.Contains(schema, "status = 'available' OR") {
 				t.Fatalf("the seats table's CHECK is not as the file's release left it:\n%s", schema)
 			}
 			db.Close()
@@ -363,5 +365,110 @@ func TestTheatresMadeBeforeMigration26(t *testing.T) {
 	th.Currency = "GBP"
 	if err := booking.SaveTheatreStep(ctx, s, time.Now, th); booking.ErrorCode(err) != booking.ECONFLICT {
 		t.Errorf("changing the currency of a migrated theatre with a show = %v, want 409", err)
+	}
+}
+
+// TestSeatWriteBuildsNoListPerRow: writing a seat's status checks it
+// without a temporary b-tree. SQLite checks a CHECK's IN list of three
+// constants or more through one, opened again for every row written: every
+// seat a hold locks or frees (0030).
+func TestSeatWriteBuildsNoListPerRow(t *testing.T) {
+	s, _ := mustOpen(t)
+	rows, err := s.write.Query(`EXPLAIN UPDATE seats SET status = 'locked' WHERE show_id = ? AND seat_id = ?`, "s1", "A1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			addr            int
+			opcode          string
+			p1, p2, p3      sql.NullInt64
+			p4, p5, comment sql.NullString
+		)
+		if err := rows.Scan(&addr, &opcode, &p1, &p2, &p3, &p4, &p5, &comment); err != nil {
+			t.Fatal(err)
+		}
+		if opcode == "OpenEphemeral" {
+			t.Errorf("a seat's UPDATE opens a temporary b-tree at %d", addr)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSeatsKeptByMigration30: rebuilding seats for its CHECK (0030) keeps
+// every seat as it was, with its index, and the constraint still refuses
+// a status it does not know.
+func TestSeatsKeptByMigration30(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "v29.db")
+	db := openAtVersion(t, path, 29)
+	for _, q := range []string{
+		`INSERT INTO shows (id, currency, starts_at) VALUES ('s1', 'INR', 4102444800000000000)`,
+		`INSERT INTO seats (show_id, seat_id, row_label, number, grid_row, grid_col, category, price, kind, status, hold_id, locked_at, booking_id, hold_owner)
+			VALUES ('s1', 'A1', 'A', 1, 0, 0, 'Gold', 100, 'wheelchair', 'locked', 'h1', 42, NULL, 'o1'),
+			       ('s1', 'A2', 'A', 2, 0, 1, '', 200, 'standard', 'booked', NULL, NULL, 'b1', NULL),
+			       ('s1', 'B1', 'B', 1, 1, 0, '', 300, 'standard', 'available', NULL, NULL, NULL, NULL)`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	const all = `SELECT show_id, seat_id, row_label, number, grid_row, grid_col, category, price, kind, status,
+		coalesce(hold_id, '-'), coalesce(locked_at, -1), coalesce(booking_id, '-'), coalesce(hold_owner, '-')
+		FROM seats ORDER BY show_id, seat_id`
+	dump := func(db *sql.DB) []string {
+		t.Helper()
+		rows, err := db.Query(all)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var out []string
+		for rows.Next() {
+			v := make([]any, 14)
+			p := make([]any, len(v))
+			for i := range v {
+				p[i] = &v[i]
+			}
+			if err := rows.Scan(p...); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, fmt.Sprint(v...))
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	before := dump(db)
+	db.Close()
+
+	s := reopen(t, path)
+	if v, err := s.SchemaVersion(ctx); err != nil || v < 30 {
+		t.Fatalf("SchemaVersion = %d, %v; want 30 or more", v, err)
+	}
+	if after := dump(s.write); !slices.Equal(before, after) {
+		t.Errorf("seats after 0030:\n%q\nwant\n%q", after, before)
+	}
+	var schema string
+	if err := s.write.QueryRow(`SELECT sql FROM sqlite_schema WHERE name = 'seats'`).Scan(&schema); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(schema, "status = 'available' OR status = 'locked' OR status = 'booked'") {
+		t.Errorf("seats after 0030:\n%s\nwant the CHECK as a chain of equalities", schema)
+	}
+	var index int
+	if err := s.write.QueryRow(`SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = 'seats_by_place' AND tbl_name = 'seats'`).Scan(&index); err != nil || index != 1 {
+		t.Errorf("seats_by_place after 0030: %d, %v; want it", index, err)
+	}
+	if _, err := s.write.Exec(`UPDATE seats SET status = 'lost' WHERE seat_id = 'B1'`); err == nil || !isConstraint(err) {
+		t.Errorf("a status it does not know: %v; want a CHECK constraint error", err)
+	}
+	var check string
+	if err := s.write.QueryRow(`PRAGMA integrity_check`).Scan(&check); err != nil || check != "ok" {
+		t.Errorf("integrity_check: %q, %v", check, err)
 	}
 }

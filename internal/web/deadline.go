@@ -26,12 +26,13 @@ const statusClientClosedRequest = 499
 // another process) ends with 503 and Retry-After instead of holding the
 // goroutine, the connection and the database connection long after the
 // client gave up. http.Server's WriteTimeout does not cancel the handler.
-// Static files do no database work and may be slow to a slow client. It is
+// Static files do no database work and may be slow to a slow client, and
+// the profiles none either, the CPU profile taking the seconds asked. It is
 // Echo's ContextTimeout; its errors go on as they are, to handleError,
 // which answers a request out of time (timedOut) with 503 and Retry-After.
 func (s *Server) deadline() echo.MiddlewareFunc {
 	return middleware.ContextTimeoutWithConfig(middleware.ContextTimeoutConfig{
-		Skipper:      func(c echo.Context) bool { return c.Path() == staticRoute },
+		Skipper:      func(c echo.Context) bool { return c.Path() == staticRoute || c.Path() == profileRoute },
 		Timeout:      s.timeout,
 		ErrorHandler: func(err error, _ echo.Context) error { return err },
 	})

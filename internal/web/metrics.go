@@ -113,16 +113,25 @@ func (s *Server) handleMetrics(c echo.Context) error {
 
 // handleProfile serves the runtime's profiles by name (/debug/pprof/heap,
 // goroutine, allocs, …; ?gc=1 collects garbage first, ?debug=1 is text),
-// to an operator looking at a process's memory: net/http/pprof's handlers,
-// guarded as /metrics is.
+// and the CPU profile of the next ?seconds=N (/debug/pprof/profile, 30 s by
+// default, less than the server's write timeout), to an operator looking
+// at a process's memory or CPU: net/http/pprof's handlers, guarded as
+// /metrics is. The CPU profile is not a named profile of runtime/pprof.
 func (s *Server) handleProfile(c echo.Context) error {
 	name := c.Param("name")
+	if name == cpuProfile {
+		httppprof.Profile(c.Response(), c.Request())
+		return nil
+	}
 	if pprof.Lookup(name) == nil {
 		return echo.ErrNotFound
 	}
 	httppprof.Handler(name).ServeHTTP(c.Response(), c.Request())
 	return nil
 }
+
+// cpuProfile is the name of the CPU profile under profileRoute.
+const cpuProfile = "profile"
 
 // machinesOnly admits the routes for machines (metrics, profiles) with
 // METRICS_TOKEN as a bearer token when it is set, else from loopback

@@ -76,6 +76,9 @@ func TestProfiles(t *testing.T) {
 		{"metricsToken: right bearer", withToken, "/debug/pprof/heap?debug=1", []string{"Authorization", "Bearer " + metricsToken}, http.StatusOK, "# HeapInuse = "},
 		{"metricsToken: none", withToken, "/debug/pprof/heap?debug=1", nil, http.StatusUnauthorized, ""},
 		{"unknown profile", without, "/debug/pprof/nope", nil, http.StatusNotFound, ""},
+		// The CPU profile of the next second, gzipped protobuf.
+		{"CPU", without, "/debug/pprof/profile?seconds=1", nil, http.StatusOK, "\x1f\x8b"},
+		{"CPU from a client behind the proxy", without, "/debug/pprof/profile?seconds=1", []string{"X-Forwarded-For", "198.51.100.7"}, http.StatusForbidden, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
