@@ -202,6 +202,9 @@ func (s *Server) seatModel(sm booking.SeatMap, st booking.Seat, priceText string
 	case booking.StateBooked:
 		v.Status = "sold"
 		v.Disabled = true
+	case booking.StateUnavailable:
+		v.Status = "not sold online"
+		v.Disabled = true
 	}
 	if v.Conflict {
 		v.Status = "just taken by someone else"
