@@ -60,6 +60,9 @@ func (s *Server) seatMapHead(sm booking.SeatMap, sel selection) model.SeatMap {
 	}
 	if err := sm.Show.CheckOnSale(sm.At); err != nil {
 		m.ClosedReason = booking.ErrorMessage(err)
+	} else if sm.Show.OnlineClosedAt(booking.CountAvailableOnline(sm.Seats, sm.At)) {
+		// The online cut-off (SPEC §16): the last seats are the counter's.
+		m.ClosedReason = booking.ErrorMessage(booking.ErrOnlineCutoff)
 	} else {
 		m.OnSale = true
 	}
