@@ -3,6 +3,7 @@ package web_test
 import (
 	"net/http"
 	"net/url"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -222,4 +223,43 @@ func TestOnlineCutoff(t *testing.T) {
 	}
 	wantStatus(t, admin.setCutoff("0"), http.StatusSeeOther)
 	a.client().mustHold("C2", "C3")
+}
+
+// TestBestAvailableSkipsReserved: best available never suggests a seat
+// with a reserve, and the one-step best hold never takes one: with the
+// best block's seats kept for the counter, both give the next block.
+func TestBestAvailableSkipsReserved(t *testing.T) {
+	a := newAdminApp(t)
+	admin := a.client()
+	admin.mustLogin()
+	best := suggested(t, a.client().get("/shows/"+testShowID+"?best=3"))
+	if len(best) != 3 {
+		t.Fatalf("best available suggests %v, want 3 seats", best)
+	}
+	wantStatus(t, admin.reserve("house", best[1]), http.StatusSeeOther)
+	next := suggested(t, a.client().get("/shows/"+testShowID+"?best=3"))
+	if len(next) != 3 {
+		t.Fatalf("with %s reserved, best available suggests %v, want 3 seats", best[1], next)
+	}
+	for _, id := range next {
+		if id == best[1] {
+			t.Errorf("best available suggests %v, with the house seat %s", next, id)
+		}
+	}
+	v := a.client()
+	res := v.post("/shows/"+testShowID+"/holds", url.Values{"_csrf": {v.csrf()}, "best": {"3"}})
+	wantStatus(t, res, http.StatusSeeOther)
+	held := seatStates(v.get("/shows/" + testShowID).doc(t))
+	var mine []string
+	for id, st := range held {
+		if st == "mine" {
+			mine = append(mine, id)
+		}
+	}
+	sort.Strings(mine)
+	want := append([]string(nil), next...)
+	sort.Strings(want)
+	if strings.Join(mine, ",") != strings.Join(want, ",") {
+		t.Errorf("the one-step best hold took %v, want %v, the best block online", mine, want)
+	}
 }
