@@ -117,6 +117,9 @@ func (s *Server) drawSeats(m *model.SeatMap, sm booking.SeatMap, sel selection) 
 				row.Free++
 				m.NoneFree = false
 			}
+			if v.State == string(booking.StateUnavailable) {
+				m.Unavailable = true
+			}
 			switch st.Kind {
 			case booking.KindWheelchair:
 				m.Wheelchair = true
@@ -231,6 +234,11 @@ func seatMapETag(sm booking.SeatMap) string {
 	b = append(append(b, sm.Show.ID...), '\n')
 	if sm.MyHold != nil {
 		b = append(append(append(b, "mine "...), sm.MyHold.ID...), '\n')
+	}
+	if sm.Show.OnlineCutoff > 0 {
+		// The cut-off decides data-on-sale from the same seats.
+		b = strconv.AppendInt(append(b, "cutoff "...), int64(sm.Show.OnlineCutoff), 10)
+		b = append(b, '\n')
 	}
 	for _, st := range sm.Seats {
 		state := sm.State(st)

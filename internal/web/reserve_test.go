@@ -93,6 +93,9 @@ func TestReservedSeatsOnline(t *testing.T) {
 			t.Errorf("online, %s has data-expires-at", id)
 		}
 	}
+	if m.Find(`.legend [data-state="unavailable"]`).Length() != 1 || !strings.Contains(m.Find(".legend").Text(), "Not sold online") {
+		t.Error("the legend does not name the unavailable seats")
+	}
 	wantStatus(t, v.hold("A1"), http.StatusConflict)
 	wantStatus(t, v.hold("A2", "A3"), http.StatusConflict)
 	wantStatus(t, v.hold("A1", "A3"), http.StatusConflict)
