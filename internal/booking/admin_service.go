@@ -79,3 +79,15 @@ func (s *Service) Payment(ctx context.Context, id string) (Payment, error) {
 func (s *Service) AnyBooking(ctx context.Context, id string) (Booking, error) {
 	return s.store.Booking(ctx, id)
 }
+
+// ReserveSeats marks seats ids of a show house or blocked, or releases
+// them to online sale (ReserveSeatsStep).
+func (s *Service) ReserveSeats(ctx context.Context, showID string, ids []string, r SeatReserve) error {
+	return ReserveSeatsStep(ctx, s.store, s.clock.Now, showID, ids, r, s.rules)
+}
+
+// SetOnlineCutoff sets a show's online cut-off to seats, 0 turning it off
+// (SetOnlineCutoffStep).
+func (s *Service) SetOnlineCutoff(ctx context.Context, showID string, seats int) error {
+	return SetOnlineCutoffStep(ctx, s.store, s.clock.Now, showID, seats)
+}

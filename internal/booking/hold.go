@@ -35,6 +35,11 @@ type Hold struct {
 	// Extensions counts the times the hold was given more time
 	// (Hold.Extend); CreatedAt is then the last of them.
 	Extensions int
+	// Counter says that the box office makes the hold (SPEC §16): it may
+	// take house seats, and the online cut-off does not apply. Online
+	// holds leave it false. The hold steps read it from the request; it
+	// is not stored.
+	Counter bool
 }
 
 // ExpiresAt is when the hold's locks stop protecting its seats.
@@ -166,11 +171,11 @@ func DecideHold(h Hold, seats []Seat, previous PreviousHold, m Moment) (Money, e
 		return 0, &PayingError{HoldID: previous.ID, Seats: NormalizeSeatIDs(previous.SeatIDs)}
 	}
 	prev := previous.ids()
-	if err := CheckHoldable(h.SeatIDs, seats, prev, m); err != nil {
+	if err := checkHoldable(h.SeatIDs, seats, prev, m, h.Counter); err != nil {
 		return 0, err
 	}
 	if !m.AllowGaps {
-		free := func(s Seat) bool { return s.AvailableAt(m) || lockedByAny(s, prev) }
+		free := func(s Seat) bool { return freeFor(s, prev, m, h.Counter) }
 		if err := CheckGaps(seats, h.SeatIDs, free); err != nil {
 			return 0, err
 		}
@@ -184,12 +189,27 @@ func DecideHold(h Hold, seats []Seat, previous PreviousHold, m Moment) (Money, e
 	return SumPrices(held), nil
 }
 
-// CheckHoldable decides a hold request against the current state of the
-// requested seats: found holds the seats the store found (in any order),
-// previous are the session's previous holds for the show, whose seats count
-// as available to it. It returns an EINVALID error for seats the show does
-// not have, an *UnavailableError naming every seat that is taken, or nil.
+// CheckHoldable decides an online hold request against the current state
+// of the requested seats: found holds the seats the store found (in any
+// order), previous are the session's previous holds for the show, whose
+// seats count as available to it. A seat with a reserve is taken. It
+// returns an EINVALID error for seats the show does not have, an
+// *UnavailableError naming every seat that is taken, or nil.
 func CheckHoldable(requested []string, found []Seat, previous []string, m Moment) error {
+	return checkHoldable(requested, found, previous, m, false)
+}
+
+// freeFor reports whether a hold may take s at m: free by the seat rule
+// or locked by one of previous (the session's previous hold), and kept
+// for nobody but the hold's sale (SeatReserve.HoldableBy; counter: the
+// box office's hold).
+func freeFor(s Seat, previous []string, m Moment, counter bool) bool {
+	return s.Reserve.HoldableBy(counter) && (s.AvailableAt(m) || lockedByAny(s, previous))
+}
+
+// checkHoldable is CheckHoldable for an online hold or, counter true, the
+// box office's, which may take house seats.
+func checkHoldable(requested []string, found []Seat, previous []string, m Moment, counter bool) error {
 	byID := make(map[string]Seat, len(found))
 	for _, s := range found {
 		byID[s.ID] = s
@@ -200,7 +220,7 @@ func CheckHoldable(requested []string, found []Seat, previous []string, m Moment
 		switch {
 		case !ok:
 			unknown = append(unknown, id)
-		case s.AvailableAt(m) || lockedByAny(s, previous):
+		case freeFor(s, previous, m, counter):
 		default:
 			taken = append(taken, id)
 		}

@@ -163,6 +163,9 @@ func beginHold(tx Tx, h Hold, m Moment) (holdStart, error) {
 	if err := show.CheckOnSale(m); err != nil {
 		return holdStart{}, err
 	}
+	if err := serializeCutoff(tx, show, h.Counter); err != nil {
+		return holdStart{}, err
+	}
 	if err := tx.Serialize("owner:" + h.ShowID + ":" + h.Owner); err != nil {
 		return holdStart{}, err
 	}
@@ -180,6 +183,9 @@ func beginHoldAtOnce(tx Tx, r HoldStartReader, h Hold, m Moment) (holdStart, err
 		return holdStart{}, err
 	}
 	if err := show.CheckOnSale(m); err != nil {
+		return holdStart{}, err
+	}
+	if err := serializeCutoff(tx, show, h.Counter); err != nil {
 		return holdStart{}, err
 	}
 	if err := tx.Serialize("owner:" + h.ShowID + ":" + h.Owner); err != nil {
@@ -209,7 +215,9 @@ func serializeRows(tx Tx, showID string, seats []Seat, m Moment) error {
 }
 
 // hold decides h on seats (DecideHold) and writes it: the locks, the
-// owner's active holds replaced and their other seats freed, the hold;
+// owner's active holds replaced and their other seats freed; an online
+// hold of a show with a cut-off then counts the seats left available
+// online (checkCutoffIn); the hold;
 // then, with a cap per address, serialised on the address and show, it
 // counts the address's live seats and CheckHeldPerAddress decides.
 func (b holdStart) hold(tx Tx, h Hold, seats []Seat, m Moment) error {
@@ -238,6 +246,9 @@ func (b holdStart) hold(tx Tx, h Hold, seats []Seat, m Moment) error {
 		if err := tx.SetHoldState(old.ID, HoldReplaced); err != nil {
 			return err
 		}
+	}
+	if err := checkCutoffIn(tx, b.show, h, m); err != nil {
+		return err
 	}
 	h.Amount, h.Currency, h.CreatedAt, h.State = amount, b.show.Currency, m.Now, HoldActive
 	if err := tx.InsertHold(h); err != nil {
@@ -289,9 +300,8 @@ func BestHoldStep(ctx context.Context, st Transactor, clock func() time.Time, h 
 		if err := CheckBestCategory(seats, r); err != nil {
 			return err
 		}
-		block, ok := BestBlock(seats, r, func(s Seat) bool {
-			return s.AvailableAt(m) || (b.prev.ID != "" && s.LockedBy(b.prev.ID))
-		})
+		prev := b.prev.ids()
+		block, ok := BestBlock(seats, r, func(s Seat) bool { return freeFor(s, prev, m, h.Counter) })
 		if !ok {
 			return noBlockError(r)
 		}

@@ -359,7 +359,8 @@ func DecideSettlement(p Payment, ev PaymentEvent, show Show, h Hold, seats []Sea
 	var conflicts []string
 	for _, id := range h.SeatIDs {
 		s, ok := byID[id]
-		if !ok || !(s.LockedBy(h.ID) || s.AvailableAt(m)) {
+		// A seat with a reserve is taken (SPEC §16), whoever locks it.
+		if !ok || s.Reserve != ReserveNone || !(s.LockedBy(h.ID) || s.AvailableAt(m)) {
 			conflicts = append(conflicts, id)
 		}
 	}

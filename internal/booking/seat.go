@@ -41,6 +41,40 @@ type Seat struct {
 	LockedAt  time.Time
 	HoldID    string
 	BookingID string
+	// Reserve is what an admin kept the seat for (SPEC §16), stored beside
+	// its status: the seat rule does not read it, "available online" does.
+	Reserve SeatReserve
+}
+
+// SeatReserve is what a seat is kept for, whatever its status: nothing
+// (on sale online), the counter (house), or nobody (blocked).
+type SeatReserve string
+
+const (
+	ReserveNone    SeatReserve = ""
+	ReserveHouse   SeatReserve = "house"
+	ReserveBlocked SeatReserve = "blocked"
+)
+
+// ParseReserve reads a reserve as an admin's form names it: house,
+// blocked, or none (release to online sale).
+func ParseReserve(s string) (SeatReserve, error) {
+	switch s {
+	case "house":
+		return ReserveHouse, nil
+	case "blocked":
+		return ReserveBlocked, nil
+	case "none":
+		return ReserveNone, nil
+	}
+	return "", Errorf(EINVALID, "A seat's reserve is house, blocked or none, not %q.", Truncate(s, 20))
+}
+
+// HoldableBy reports whether a seat kept as r may be held: online only
+// without a reserve; at the counter (counter true) also a house seat. A
+// blocked seat is never held.
+func (r SeatReserve) HoldableBy(counter bool) bool {
+	return r == ReserveNone || counter && r == ReserveHouse
 }
 
 // Rules are the service's booking rules: HOLD_TTL, SALES_CLOSE,
@@ -99,6 +133,30 @@ func SeatIsAvailable(status SeatStatus, lockedAt time.Time, m Moment) bool {
 // AvailableAt applies the seat rule to s.
 func (s Seat) AvailableAt(m Moment) bool { return SeatIsAvailable(s.Status, s.LockedAt, m) }
 
+// SeatIsAvailableOnline is "available online" of SPEC §1, the one written
+// in Go: available by the seat rule and without a reserve. Each store
+// expresses it in its queries too (seatOnline in SQLite, onlineRule in
+// MongoDB), and the conformance suite proves they agree.
+func SeatIsAvailableOnline(status SeatStatus, lockedAt time.Time, reserve SeatReserve, m Moment) bool {
+	return reserve == ReserveNone && SeatIsAvailable(status, lockedAt, m)
+}
+
+// AvailableOnlineAt applies "available online" to s.
+func (s Seat) AvailableOnlineAt(m Moment) bool {
+	return SeatIsAvailableOnline(s.Status, s.LockedAt, s.Reserve, m)
+}
+
+// CountAvailableOnline counts the seats available online at m.
+func CountAvailableOnline(seats []Seat, m Moment) int {
+	n := 0
+	for _, s := range seats {
+		if s.AvailableOnlineAt(m) {
+			n++
+		}
+	}
+	return n
+}
+
 // LockedBy reports whether s is still locked by hold holdID, whatever the age
 // of the lock.
 func (s Seat) LockedBy(holdID string) bool {
@@ -119,14 +177,20 @@ const (
 	StateHeld      SeatState = "held"
 	StateBooked    SeatState = "booked"
 	StateMine      SeatState = "mine"
+	// StateUnavailable is a seat with a reserve, not booked: online it
+	// cannot be had, and it has no expiry to wait for.
+	StateUnavailable SeatState = "unavailable"
 )
 
-// StateFor is the state of s as shown to a viewer whose active hold for the
-// show is myHoldID (empty when none).
+// StateFor is the state of s as shown online to a viewer whose active hold
+// for the show is myHoldID (empty when none): a seat with a reserve that is
+// not booked is unavailable.
 func (s Seat) StateFor(myHoldID string, m Moment) SeatState {
 	switch {
 	case s.Status == SeatBooked:
 		return StateBooked
+	case s.Reserve != ReserveNone:
+		return StateUnavailable
 	case s.AvailableAt(m):
 		return StateAvailable
 	case s.LockedBy(myHoldID):

@@ -48,6 +48,9 @@ type Show struct {
 	// SalesOpenAt is its sales opening (SPEC §10), set by an on-sale
 	// (SPEC §18): before it nothing is sold online. Zero for none.
 	SalesOpenAt time.Time
+	// OnlineCutoff is its online cut-off (SPEC §16): online holds stop
+	// while at most this many seats are available online. 0 for none.
+	OnlineCutoff int
 }
 
 // ReasonShowCancelled is the reason of a booking due a refund because its
@@ -110,12 +113,15 @@ type ShowSummary struct {
 }
 
 // Occupancy counts the seats of a show at a moment, by the seat rule: Held is
-// locks that still protect their seats, lapsed locks count as Available.
+// locks that still protect their seats, lapsed locks count as Available;
+// a seat with a reserve that is not booked is Reserved, whatever its lock.
+// Booked + Held + Available + Reserved = Total.
 type Occupancy struct {
 	Total     int
 	Booked    int
 	Held      int
-	Available int
+	Available int // available online: by the seat rule, without a reserve
+	Reserved  int // with a reserve and not booked (SPEC §16)
 }
 
 // CountOccupancy is the Go reference for what stores compute in their query.
@@ -126,6 +132,8 @@ func CountOccupancy(seats []Seat, m Moment) Occupancy {
 		switch {
 		case s.Status == SeatBooked:
 			o.Booked++
+		case s.Reserve != ReserveNone:
+			o.Reserved++
 		case s.AvailableAt(m):
 			o.Available++
 		default:

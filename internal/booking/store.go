@@ -26,7 +26,7 @@ type Store interface {
 	// demo catalog).
 	CountShows(ctx context.Context) (int, error)
 	// UpcomingShows lists up to limit shows starting at or after from, soonest
-	// first, with seats left counted by the seat rule at m.
+	// first, with seats left: those available online at m.
 	UpcomingShows(ctx context.Context, from time.Time, limit int, m Moment) ([]ShowSummary, error)
 	// Show returns one show.
 	Show(ctx context.Context, showID string) (Show, error)
@@ -40,7 +40,8 @@ type Store interface {
 	// a write committed while they are read changes all of them or none.
 	ShowSeats(ctx context.Context, showID, owner string) (ShowSeats, error)
 	// AvailableSeatIDs lists, in map order, the seats of a show that the
-	// store's own query finds available at m.
+	// store's own query finds available online at m (the seat rule and no
+	// reserve: SeatIsAvailableOnline).
 	AvailableSeatIDs(ctx context.Context, showID string, m Moment) ([]string, error)
 	// Occupancy counts a show's seats at m in the database.
 	Occupancy(ctx context.Context, showID string, m Moment) (Occupancy, error)

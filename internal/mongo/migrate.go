@@ -59,9 +59,12 @@ func (s *Store) Migrate(ctx context.Context) error {
 // again as it starts, and a conversion already recorded would never drop
 // them again. payments' "hold", unique over every payment of a hold,
 // refuses the payment a Pay of another choice of types inserts beside the
-// one it replaces (SPEC §15); hold_live took its place.
+// one it replaces (SPEC §15); hold_live took its place. seats'
+// "show_status_locked" lacks the reserve (SPEC §16) that counting seats
+// available online reads; show_status_locked_reserve took its place.
 var retiredIndexes = []struct{ col, name string }{
 	{colPayments, "hold"},
+	{colSeats, "show_status_locked"},
 }
 
 func (s *Store) dropRetiredIndexes(ctx context.Context) error {
@@ -126,11 +129,14 @@ func indexes() map[string][]mongo.IndexModel {
 				{Key: "show_id", Value: 1}, {Key: "grid_row", Value: 1}, {Key: "grid_col", Value: 1}, {Key: "seat_id", Value: 1},
 			}),
 			// Occupancy and the admin's overview count a show's seats from
-			// this index alone, and the listing's seats left by the seat
-			// rule: it holds every field they read (occupancyFacet,
+			// this index alone, and the listing's seats left available
+			// online: it holds every field they read (occupancyFacet,
 			// seatsLeft). Holds and releases rewrite its entries, one per
-			// seat they touch, as they do show_hold's.
-			idx(showStatusIndex, bson.D{{Key: "show_id", Value: 1}, {Key: "status", Value: 1}, {Key: "locked_at", Value: 1}}),
+			// seat they touch, as they do show_hold's. It replaces
+			// show_status_locked, which lacked the reserve.
+			idx(showStatusIndex, bson.D{
+				{Key: "show_id", Value: 1}, {Key: "status", Value: 1}, {Key: "locked_at", Value: 1}, {Key: "reserve", Value: 1},
+			}),
 		},
 		colHolds: {
 			// At most one active hold per session and show (SPEC §2), also
@@ -229,7 +235,7 @@ func indexes() map[string][]mongo.IndexModel {
 // Names of the seat indexes that queries rely on (tests check the plans).
 const (
 	showGridSeatIndex = "show_grid_seat"
-	showStatusIndex   = "show_status_locked"
+	showStatusIndex   = "show_status_locked_reserve"
 )
 
 // colMigrations records the one-time conversions Migrate has made, one

@@ -226,7 +226,7 @@ func TestNoTTLIndexOnSeats(t *testing.T) {
 
 // TestSeatIndexesServeTheirQueries needs no server. The map-order index is
 // show_id then mapOrder, which ends with the seat_id tie-break, so an
-// equality on show_id reads seats in map order; show_status_locked holds
+// equality on show_id reads seats in map order; show_status_locked_reserve holds
 // every field occupancyFields keeps, which keeps every field
 // occupancyFacet reads and drops _id, so the counts can come from the index
 // alone. show_grid, without the tie-break, is no longer made.
@@ -367,7 +367,7 @@ func TestSeatsInOneGridPlace(t *testing.T) {
 
 // TestSeatQueryPlans asks the server how it runs the seat reads: the map
 // order comes from show_grid_seat without a sort in memory, and Occupancy
-// and the overview's $lookup count seats from show_status_locked without
+// and the overview's $lookup count seats from show_status_locked_reserve without
 // fetching a seat document.
 func TestSeatQueryPlans(t *testing.T) {
 	s := mustOpen(t)

@@ -12,8 +12,9 @@ import (
 
 // ListOccupancy is the admin's overview as one aggregation on shows: the
 // shows f selects (starts_at or theatre_starts_at index), then for each a
-// $lookup of its seats counted by status and by the seat rule's own filter
-// form (seatRule, as Occupancy does) from the show_status_locked index
+// $lookup of its seats counted by status, by "available online"'s own
+// filter form (onlineRule, as Occupancy does) and reserved, from the
+// show_status_locked_reserve index
 // alone (occupancyFields says why the planner can), and a $lookup of its
 // bookings (show_state index) summed. No seat leaves the database, nor is
 // one read from the collection.

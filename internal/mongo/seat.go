@@ -28,6 +28,9 @@ type seatDoc struct {
 	LockedAt  int64  `bson:"locked_at"` // Unix ns; 0 unless locked
 	HoldID    string `bson:"hold_id"`   // "" unless locked
 	BookingID string `bson:"booking_id"`
+	// Reserve is the seat's reserve (SPEC §16): house or blocked; absent
+	// (or "") for none, as every seat stored before reserves is.
+	Reserve string `bson:"reserve,omitempty"`
 }
 
 func seatKey(showID, seatID string) string { return showID + "/" + seatID }
@@ -47,7 +50,7 @@ func (d seatDoc) seat() booking.Seat {
 		GridRow: d.GridRow, GridCol: d.GridCol, Category: d.Category,
 		Price: booking.Money(d.Price), Kind: booking.SeatKind(d.Kind),
 		Status: booking.SeatStatus(d.Status), LockedAt: fromNanos(d.LockedAt),
-		HoldID: d.HoldID, BookingID: d.BookingID,
+		HoldID: d.HoldID, BookingID: d.BookingID, Reserve: booking.SeatReserve(d.Reserve),
 	}
 }
 
@@ -67,6 +70,23 @@ func seatRule(m booking.Moment) bson.E {
 		},
 	}
 	return bson.E{Key: "$or", Value: alternatives}
+}
+
+// noReserve is the rest of "available online" of SPEC §1
+// (booking.SeatIsAvailableOnline) as a filter element: no reserve, the
+// field absent, null or "". With seatRule beside it in one filter it is
+// the rule's query form, onlineRule.
+var noReserve = bson.E{Key: "reserve", Value: bson.D{{Key: "$in", Value: bson.A{nil, ""}}}}
+
+// onlineRule is "available online" as filter elements: the seat rule and
+// no reserve.
+func onlineRule(m booking.Moment) bson.D { return bson.D{seatRule(m), noReserve} }
+
+// reserved selects the seats with a reserve that are not booked, which
+// booking.CountOccupancy counts as Reserved.
+var reserved = bson.D{
+	{Key: "reserve", Value: bson.D{{Key: "$in", Value: bson.A{string(booking.ReserveHouse), string(booking.ReserveBlocked)}}}},
+	{Key: "status", Value: bson.D{{Key: "$ne", Value: string(booking.SeatBooked)}}},
 }
 
 // lockedBy selects the seats of a show that hold holdID still locks.
@@ -107,10 +127,10 @@ func (s *Store) Seats(ctx context.Context, showID string) ([]booking.Seat, error
 	return seats, nil
 }
 
-// AvailableSeatIDs lists the seats that the query form of the seat rule finds
-// available at m, in map order.
+// AvailableSeatIDs lists the seats that the query form of "available
+// online" (onlineRule) finds at m, in map order.
 func (s *Store) AvailableSeatIDs(ctx context.Context, showID string, m booking.Moment) ([]string, error) {
-	filter := bson.D{{Key: "show_id", Value: showID}, seatRule(m)}
+	filter := append(bson.D{{Key: "show_id", Value: showID}}, onlineRule(m)...)
 	cur, err := s.col(colSeats).Find(ctx, filter, options.Find().
 		SetSort(mapOrder).SetProjection(bson.D{{Key: "seat_id", Value: 1}}))
 	if err != nil {
@@ -135,10 +155,11 @@ func (s *Store) AvailableSeatIDs(ctx context.Context, showID string, m booking.M
 }
 
 // Occupancy counts a show's seats at m in one aggregation: seats by status,
-// and the available ones by the seat rule's own filter (not a second
-// expression of it), so held = total - booked - available exactly as
-// booking.CountOccupancy counts. It reads the show_status_locked index, not
-// the seats (occupancyFields).
+// the available ones by "available online"'s own filter (onlineRule, not a
+// second expression of it), and the reserved ones not booked, so held =
+// total - booked - available - reserved exactly as booking.CountOccupancy
+// counts. It reads the show_status_locked_reserve index, not the seats
+// (occupancyFields).
 func (s *Store) Occupancy(ctx context.Context, showID string, m booking.Moment) (booking.Occupancy, error) {
 	cur, err := s.col(colSeats).Aggregate(ctx, occupancyPipeline(showID, m))
 	if err != nil {
@@ -191,12 +212,13 @@ func seatsOf(ctx context.Context, c *mongo.Collection, showID string, seatIDs []
 	})
 }
 
-// occupancyFields keeps of each seat what occupancyFacet reads: status and
-// locked_at (the seat rule without a previous hold reads no more). Placed
+// occupancyFields keeps of each seat what occupancyFacet reads: status,
+// locked_at and reserve ("available online" reads no more). Placed
 // right after an equality on show_id — Occupancy's $match, or the one a
 // $lookup on foreignField show_id puts in front of its pipeline — it lets
-// the planner answer both from the show_status_locked index
-// {show_id, status, locked_at} alone: the equality bounds the scan to the
+// the planner answer both from the show_status_locked_reserve index
+// {show_id, status, locked_at, reserve} alone (a seat without a reserve
+// is indexed, and projected, as null, which noReserve takes as none): the equality bounds the scan to the
 // show's entries, every field left is in the index, and _id, which is not,
 // is dropped, so the plan is an index scan with a covered projection and
 // no FETCH. The other indexes on show_id (show_seat, show_hold,
@@ -207,13 +229,14 @@ func seatsOf(ctx context.Context, c *mongo.Collection, showID string, seatIDs []
 // projection needs. Without this stage the pipeline would depend on
 // $facet's dependency analysis to narrow what the query reads.
 var occupancyFields = bson.D{{Key: "$project", Value: bson.D{
-	{Key: "_id", Value: 0}, {Key: "status", Value: 1}, {Key: "locked_at", Value: 1},
+	{Key: "_id", Value: 0}, {Key: "status", Value: 1}, {Key: "locked_at", Value: 1}, {Key: "reserve", Value: 1},
 }}}
 
-// occupancyFacet counts a show's seats in one stage: by stored status, and
-// those available by the seat rule's filter, so the rule is not written a
-// second time in expression syntax. Held is what is left (occupancyOf). It
-// reads status and locked_at only, which occupancyFields keeps.
+// occupancyFacet counts a show's seats in one stage: by stored status,
+// those available online by onlineRule's filter, so the rule is not
+// written a second time in expression syntax, and those reserved and not
+// booked. Held is what is left (occupancyOf). It reads status, locked_at
+// and reserve only, which occupancyFields keeps.
 func occupancyFacet(m booking.Moment) bson.D {
 	return bson.D{{Key: "$facet", Value: bson.D{
 		{Key: "by_status", Value: bson.A{
@@ -223,7 +246,11 @@ func occupancyFacet(m booking.Moment) bson.D {
 			}}},
 		}},
 		{Key: "available", Value: bson.A{
-			bson.D{{Key: "$match", Value: bson.D{seatRule(m)}}},
+			bson.D{{Key: "$match", Value: onlineRule(m)}},
+			bson.D{{Key: "$count", Value: "n"}},
+		}},
+		{Key: "reserved", Value: bson.A{
+			bson.D{{Key: "$match", Value: reserved}},
 			bson.D{{Key: "$count", Value: "n"}},
 		}},
 	}}}
@@ -238,6 +265,9 @@ type seatCounts struct {
 	Available []struct {
 		N int `bson:"n"`
 	} `bson:"available"`
+	Reserved []struct {
+		N int `bson:"n"`
+	} `bson:"reserved"`
 }
 
 // occupancyOf turns occupancyFacet's output (one document, or none for a
@@ -254,7 +284,10 @@ func occupancyOf(out []seatCounts) booking.Occupancy {
 		if len(out[0].Available) == 1 {
 			o.Available = out[0].Available[0].N
 		}
+		if len(out[0].Reserved) == 1 {
+			o.Reserved = out[0].Reserved[0].N
+		}
 	}
-	o.Held = o.Total - o.Booked - o.Available
+	o.Held = o.Total - o.Booked - o.Available - o.Reserved
 	return o
 }

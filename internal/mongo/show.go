@@ -32,6 +32,9 @@ type showDoc struct {
 	// SalesOpenAt is its sales opening in Unix ns (an on-sale's T0), 0
 	// or absent for none.
 	SalesOpenAt int64 `bson:"sales_open_at,omitempty"`
+	// OnlineCutoff is its online cut-off in seats (SPEC §16), 0 or
+	// absent for none.
+	OnlineCutoff int `bson:"online_cutoff,omitempty"`
 }
 
 type movieDoc struct {
@@ -61,12 +64,13 @@ func (d showDoc) show() booking.Show {
 		Theatre: booking.Theatre{
 			ID: d.Theatre.ID, Name: d.Theatre.Name, City: d.Theatre.City, TimeZone: d.Theatre.TimeZone,
 		},
-		Screen:      d.Screen,
-		ScreenID:    d.ScreenID,
-		StartsAt:    fromNanos(d.StartsAt),
-		Currency:    d.Currency,
-		CancelledAt: fromNanos(d.CancelledAt),
-		SalesOpenAt: fromNanos(d.SalesOpenAt),
+		Screen:       d.Screen,
+		ScreenID:     d.ScreenID,
+		StartsAt:     fromNanos(d.StartsAt),
+		Currency:     d.Currency,
+		CancelledAt:  fromNanos(d.CancelledAt),
+		SalesOpenAt:  fromNanos(d.SalesOpenAt),
+		OnlineCutoff: d.OnlineCutoff,
 	}
 }
 
@@ -86,13 +90,14 @@ func toShowDoc(show booking.Show, seats []booking.Seat) showDoc {
 		Theatre: theatreDoc{
 			ID: show.Theatre.ID, Name: show.Theatre.Name, City: show.Theatre.City, TimeZone: show.Theatre.TimeZone,
 		},
-		Screen:      show.Screen,
-		ScreenID:    show.ScreenID,
-		StartsAt:    nanos(show.StartsAt),
-		Currency:    show.Currency,
-		SeatsTotal:  len(seats),
-		CancelledAt: nanos(show.CancelledAt),
-		SalesOpenAt: nanos(show.SalesOpenAt),
+		Screen:       show.Screen,
+		ScreenID:     show.ScreenID,
+		StartsAt:     nanos(show.StartsAt),
+		Currency:     show.Currency,
+		SeatsTotal:   len(seats),
+		CancelledAt:  nanos(show.CancelledAt),
+		SalesOpenAt:  nanos(show.SalesOpenAt),
+		OnlineCutoff: show.OnlineCutoff,
 	}
 	for i, st := range seats {
 		p := int64(st.Price)
@@ -136,10 +141,10 @@ func (s *Store) showExists(ctx context.Context, showID string) error {
 
 // onSaleProjection is what a step reads of a show's sale facts (Tx.SaleFacts): what
 // booking.Show.CheckOnSale decides on (the theatre's zone names the opening),
-// and the currency a hold is priced in.
+// the currency a hold is priced in, and the online cut-off.
 var onSaleProjection = bson.D{
 	{Key: "starts_at", Value: 1}, {Key: "cancelled_at", Value: 1}, {Key: "currency", Value: 1},
-	{Key: "sales_open_at", Value: 1}, {Key: "theatre.tz", Value: 1},
+	{Key: "sales_open_at", Value: 1}, {Key: "theatre.tz", Value: 1}, {Key: "online_cutoff", Value: 1},
 }
 
 // notCancelled selects the shows that run: cancelled_at 0, or absent in
@@ -186,17 +191,17 @@ func (s *Store) UpcomingShows(ctx context.Context, from time.Time, limit int, m 
 	return out, nil
 }
 
-// seatsLeft counts the available seats of each show by the seat rule. The
-// $group needs only show_id, and the filter reads show_id, status and
-// locked_at, all in show_status_locked, so the planner can push the
-// show_id $in into each branch of the rule's $or, scan that index once per
-// branch (status available; status locked with locked_at up to the cutoff)
-// and fetch no seat document.
+// seatsLeft counts the seats of each show available online (onlineRule).
+// The $group needs only show_id, and the filter reads show_id, status,
+// locked_at and reserve, all in show_status_locked_reserve, so the planner
+// can push the show_id $in into each branch of the rule's $or and scan
+// that index once per branch (status available; status locked with
+// locked_at up to the cutoff), the reserve bounded to null and "".
 func (s *Store) seatsLeft(ctx context.Context, showIDs []string, m booking.Moment) (map[string]int, error) {
 	pipeline := mongo.Pipeline{
 		{{Key: "$match", Value: bson.D{
 			{Key: "show_id", Value: bson.D{{Key: "$in", Value: showIDs}}},
-			seatRule(m),
+			seatRule(m), noReserve,
 		}}},
 		{{Key: "$group", Value: bson.D{
 			{Key: "_id", Value: "$show_id"},

@@ -212,3 +212,40 @@ func (t *tx) DeleteShowRecords(showID string) error {
 	}
 	return nil
 }
+
+// The reserve steps' writes (booking.ReserveTx).
+
+// SetSeatReserve writes each seat, also one whose reserve it leaves as it
+// was, so that a hold or settlement of one of them conflicts with it.
+// ReserveNone unsets the field: absent is none.
+func (t *tx) SetSeatReserve(showID string, ids []string, reserve booking.SeatReserve) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	update := bson.D{{Key: "$unset", Value: bson.D{{Key: "reserve", Value: ""}}}}
+	if reserve != booking.ReserveNone {
+		update = bson.D{{Key: "$set", Value: bson.D{{Key: "reserve", Value: string(reserve)}}}}
+	}
+	update = append(update, bson.E{Key: "$inc", Value: bson.D{{Key: "guard", Value: int64(1)}}})
+	_, err := t.s.col(colSeats).UpdateMany(t.ctx, bson.D{
+		{Key: "show_id", Value: showID},
+		{Key: "seat_id", Value: bson.D{{Key: "$in", Value: ids}}},
+	}, update)
+	if err != nil {
+		return fmt.Errorf("set seat reserve: %w", err)
+	}
+	return nil
+}
+
+// SetShowOnlineCutoff sets the show's cut-off; 0 unsets it: absent is
+// none.
+func (t *tx) SetShowOnlineCutoff(showID string, seats int) error {
+	update := bson.D{{Key: "$unset", Value: bson.D{{Key: "online_cutoff", Value: ""}}}}
+	if seats > 0 {
+		update = bson.D{{Key: "$set", Value: bson.D{{Key: "online_cutoff", Value: seats}}}}
+	}
+	if _, err := t.s.col(colShows).UpdateOne(t.ctx, byID(showID), update); err != nil {
+		return fmt.Errorf("set online cut-off: %w", err)
+	}
+	return nil
+}

@@ -12,7 +12,7 @@ import (
 func (t *tx) SaleFacts(showID string) (booking.Show, error) {
 	var startsAt, cancelledAt, salesOpenAt sql.NullInt64
 	show := booking.Show{ID: showID}
-	err := t.stmt(t.s.stmts.showSale).QueryRowContext(t.ctx, showID).Scan(&startsAt, &cancelledAt, &show.Currency, &salesOpenAt, &show.Theatre.TimeZone)
+	err := t.stmt(t.s.stmts.showSale).QueryRowContext(t.ctx, showID).Scan(&startsAt, &cancelledAt, &show.Currency, &salesOpenAt, &show.Theatre.TimeZone, &show.OnlineCutoff)
 	if err != nil {
 		return booking.Show{}, notFound(err, booking.ErrShowNotFound)
 	}
@@ -46,7 +46,7 @@ func (t *tx) HoldStart(showID, owner string) (booking.Show, []booking.Hold, []bo
 			seatIDs                          string
 			p                                bool
 		)
-		if err := rows.Scan(&startsAt, &cancelledAt, &show.Currency, &salesOpenAt, &show.Theatre.TimeZone,
+		if err := rows.Scan(&startsAt, &cancelledAt, &show.Currency, &salesOpenAt, &show.Theatre.TimeZone, &show.OnlineCutoff,
 			&id, &h.ShowID, &h.Owner, &seatIDs, &h.Amount, &h.Currency, &createdAt, &h.State, &h.Address, &h.Extensions, &p); err != nil {
 			return booking.Show{}, nil, nil, err
 		}
@@ -139,19 +139,19 @@ func (t *tx) seatStatesOf(showID string, l *layout, ids []string, wholeRows bool
 	defer rows.Close()
 	seats := make([]booking.Seat, 0, len(ids))
 	var (
-		id                     sql.RawBytes
-		status, holdID, bookID string
-		lockedAt               int64
+		id                              sql.RawBytes
+		status, holdID, bookID, reserve string
+		lockedAt                        int64
 	)
 	for rows.Next() {
-		if err := rows.Scan(&id, &status, &holdID, &lockedAt, &bookID); err != nil {
+		if err := rows.Scan(&id, &status, &holdID, &lockedAt, &bookID, &reserve); err != nil {
 			return nil, false, err
 		}
 		seat, ok := l.seat(string(id))
 		if !ok {
 			return nil, false, nil
 		}
-		setState(&seat, status, holdID, bookID, lockedAt)
+		setState(&seat, status, holdID, bookID, reserve, lockedAt)
 		seats = append(seats, seat)
 	}
 	if err := rows.Err(); err != nil {

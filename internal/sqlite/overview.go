@@ -10,8 +10,8 @@ import (
 
 // ListOccupancy is the admin's overview in one aggregate query: the shows f
 // selects are picked first (by shows_starts_at or shows_theatre), then only
-// their seats are counted, each by its primary key range, with the seat rule
-// in SQL (seatFree), and their confirmed and refund_due bookings summed
+// their seats are counted, each by its primary key range, with "available
+// online" in SQL (seatOnline), and their confirmed and refund_due bookings summed
 // through bookings_show. No seat leaves the database.
 func (s *Store) ListOccupancy(ctx context.Context, f booking.ShowFilter, m booking.Moment) ([]booking.ShowOccupancy, error) {
 	var where []string
@@ -39,19 +39,21 @@ func (s *Store) ListOccupancy(ctx context.Context, f booking.ShowFilter, m booki
 	args = append(args, limit, cutoff(m))
 	// The seats are aggregated by show_id in primary key order, which needs
 	// no sort (a GROUP BY over the join did: a temporary b-tree of every
-	// seat row). held is what is neither booked nor free by the rule, as
-	// booking.CountOccupancy counts.
+	// seat row). held is what is neither booked, reserved nor available
+	// online, as booking.CountOccupancy counts.
 	rows, err := s.read.QueryContext(ctx, `
 		WITH up AS (SELECT `+showColumns+` FROM shows `+cond+` ORDER BY starts_at, id LIMIT ?),
 		agg AS (
-			SELECT show_id, count(*) AS total, sum(status = 'booked') AS booked, sum(`+seatFree+`) AS free
+			SELECT show_id, count(*) AS total, sum(status = 'booked') AS booked, sum(`+seatOnline+`) AS free,
+				sum(status <> 'booked' AND reserve <> '') AS reserved
 			FROM seats WHERE show_id IN (SELECT id FROM up)
 			GROUP BY show_id)
 		SELECT `+prefixed("up.", showColumns)+`,
 			coalesce(agg.total, 0),
 			coalesce(agg.booked, 0),
-			coalesce(agg.total - agg.booked - agg.free, 0),
+			coalesce(agg.total - agg.booked - agg.free - agg.reserved, 0),
 			coalesce(agg.free, 0),
+			coalesce(agg.reserved, 0),
 			(SELECT coalesce(sum(b.amount), 0) FROM bookings AS b WHERE b.show_id = up.id AND b.state = 'confirmed'),
 			(SELECT count(*) FROM bookings AS b WHERE b.show_id = up.id AND b.state = 'refund_due')
 		FROM up LEFT JOIN agg ON agg.show_id = up.id
@@ -63,7 +65,7 @@ func (s *Store) ListOccupancy(ctx context.Context, f booking.ShowFilter, m booki
 	list := []booking.ShowOccupancy{}
 	for rows.Next() {
 		var so booking.ShowOccupancy
-		so.Show, err = scanShow(rows, &so.Total, &so.Booked, &so.Held, &so.Available, &so.Revenue, &so.RefundsDue)
+		so.Show, err = scanShow(rows, &so.Total, &so.Booked, &so.Held, &so.Available, &so.Reserved, &so.Revenue, &so.RefundsDue)
 		if err != nil {
 			return nil, fmt.Errorf("sqlite: list occupancy: %w", err)
 		}

@@ -20,6 +20,11 @@ import (
 // docs/PERFORMANCE.md).
 const seatFree = `(status = 'available' OR (status = 'locked' AND locked_at <= ?))`
 
+// seatOnline is "available online" of SPEC §1
+// (booking.SeatIsAvailableOnline) as SQL: seatFree, and no reserve. Its
+// one parameter is seatFree's.
+const seatOnline = `(reserve = '' AND ` + seatFree + `)`
+
 // cutoff is the value seatFree binds for m: Moment.LapsedBefore in unix
 // nanoseconds, the unit of locked_at, so SQL and Go compare the same numbers.
 func cutoff(m booking.Moment) int64 { return m.LapsedBefore().UnixNano() }
@@ -31,11 +36,11 @@ func cutoff(m booking.Moment) int64 { return m.LapsedBefore().UnixNano() }
 // taking the connection's mutex. The show id is not read back: the caller
 // knows it.
 const seatColumns = `seat_id, row_label, number, grid_row, grid_col, category, price, kind,
-	status, coalesce(hold_id, ''), coalesce(locked_at, 0), coalesce(booking_id, '')`
+	status, coalesce(hold_id, ''), coalesce(locked_at, 0), coalesce(booking_id, ''), reserve`
 
 // stateColumns are the columns of a seat that change after CreateShow, in
 // the order seatStates and tx.SeatsOf scan them; a layout has the others.
-const stateColumns = `seat_id, status, coalesce(hold_id, ''), coalesce(locked_at, 0), coalesce(booking_id, '')`
+const stateColumns = `seat_id, status, coalesce(hold_id, ''), coalesce(locked_at, 0), coalesce(booking_id, ''), reserve`
 
 // mapOrderSQL is the map order booking.Store.Seats promises: by grid place,
 // and seats in one place (which CreateShow does not forbid) by seat_id, in
@@ -60,9 +65,9 @@ const byKey = `seats INDEXED BY sqlite_autoindex_seats_1`
 // seatsSQL reads all of a show's seats in map order (statements.seats).
 const seatsSQL = `SELECT ` + seatColumns + ` FROM ` + byKey + ` WHERE show_id = ? ORDER BY ` + mapOrderSQL
 
-// availableSQL lists the seats of a show free by the seat rule, in map
-// order. Arguments: show id, cutoff.
-const availableSQL = `SELECT seat_id FROM ` + byKey + ` WHERE show_id = ? AND ` + seatFree + ` ORDER BY ` + mapOrderSQL
+// availableSQL lists the seats of a show available online, in map order.
+// Arguments: show id, cutoff.
+const availableSQL = `SELECT seat_id FROM ` + byKey + ` WHERE show_id = ? AND ` + seatOnline + ` ORDER BY ` + mapOrderSQL
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -71,13 +76,14 @@ func scanSeat(r scanner, showID string) (booking.Seat, error) {
 		s                        booking.Seat
 		number, gridRow, gridCol int64
 		price, lockedAt          int64
-		kind, status             string
+		kind, status, reserve    string
 	)
 	s.ShowID = showID
 	err := r.Scan(&s.ID, &s.Row, &number, &gridRow, &gridCol, &s.Category, &price, &kind,
-		&status, &s.HoldID, &lockedAt, &s.BookingID)
+		&status, &s.HoldID, &lockedAt, &s.BookingID, &reserve)
 	s.Number, s.GridRow, s.GridCol = int(number), int(gridRow), int(gridCol)
 	s.Price, s.Kind, s.Status = booking.Money(price), booking.SeatKind(kind), booking.SeatStatus(status)
+	s.Reserve = booking.SeatReserve(reserve)
 	if lockedAt != 0 {
 		s.LockedAt = time.Unix(0, lockedAt).UTC()
 	}
@@ -180,7 +186,7 @@ func (s *Store) seats(ctx context.Context, tx *sql.Tx, showID string) ([]booking
 }
 
 // seatStates reads the state of a show's seats that are not available
-// and returns all of them laid out as l, a fresh copy: the others are as l
+// or have a reserve, and returns all of them laid out as l, a fresh copy: the others are as l
 // has them, available. Only those rows cross from SQLite to Go, so a show
 // early in its sale costs a fraction of a full read (lapsed locks still
 // count: they stay locked in storage). ok is false when a seat found is
@@ -194,12 +200,12 @@ func (s *Store) seatStates(ctx context.Context, tx *sql.Tx, showID string, l *la
 	seats := slices.Clone(l.seats)
 	k := 0
 	var (
-		id                     sql.RawBytes
-		status, holdID, bookID string
-		lockedAt               int64
+		id                              sql.RawBytes
+		status, holdID, bookID, reserve string
+		lockedAt                        int64
 	)
 	for rows.Next() {
-		if err := rows.Scan(&id, &status, &holdID, &lockedAt, &bookID); err != nil {
+		if err := rows.Scan(&id, &status, &holdID, &lockedAt, &bookID, &reserve); err != nil {
 			return nil, false, err
 		}
 		// Both in seat_id order, compared as SQLite's BINARY collation does.
@@ -209,7 +215,7 @@ func (s *Store) seatStates(ctx context.Context, tx *sql.Tx, showID string, l *la
 		if k == len(l.byID) || string(id) != seats[l.byID[k]].ID {
 			return nil, false, nil
 		}
-		setState(&seats[l.byID[k]], status, holdID, bookID, lockedAt)
+		setState(&seats[l.byID[k]], status, holdID, bookID, reserve, lockedAt)
 		k++
 	}
 	if err := rows.Err(); err != nil {
@@ -218,8 +224,8 @@ func (s *Store) seatStates(ctx context.Context, tx *sql.Tx, showID string, l *la
 	return seats, true, nil
 }
 
-// AvailableSeatIDs lists in map order the seats of a show free at m by the
-// SQL seat rule.
+// AvailableSeatIDs lists in map order the seats of a show available online
+// at m by the SQL rule (seatOnline).
 func (s *Store) AvailableSeatIDs(ctx context.Context, showID string, m booking.Moment) ([]string, error) {
 	rows, err := s.read.QueryContext(ctx, availableSQL, showID, cutoff(m))
 	if err != nil {
@@ -245,17 +251,19 @@ func (s *Store) AvailableSeatIDs(ctx context.Context, showID string, m booking.M
 	return ids, nil
 }
 
-// Occupancy counts a show's seats at m in one aggregate query. Held is what
-// booking.CountOccupancy calls held: neither booked nor free by the rule.
+// Occupancy counts a show's seats at m in one aggregate query, as
+// booking.CountOccupancy does: Reserved is not booked with a reserve,
+// Available is available online, Held is the rest that is not booked.
 func (s *Store) Occupancy(ctx context.Context, showID string, m booking.Moment) (booking.Occupancy, error) {
 	var o booking.Occupancy
 	err := s.read.QueryRowContext(ctx, `SELECT
 			count(*),
 			coalesce(sum(status = 'booked'), 0),
-			coalesce(sum(CASE WHEN status = 'booked' OR `+seatFree+` THEN 0 ELSE 1 END), 0),
-			coalesce(sum(`+seatFree+`), 0)
+			coalesce(sum(CASE WHEN status = 'booked' OR reserve <> '' OR `+seatFree+` THEN 0 ELSE 1 END), 0),
+			coalesce(sum(`+seatOnline+`), 0),
+			coalesce(sum(status <> 'booked' AND reserve <> ''), 0)
 		FROM seats WHERE show_id = ?`,
-		cutoff(m), cutoff(m), showID).Scan(&o.Total, &o.Booked, &o.Held, &o.Available)
+		cutoff(m), cutoff(m), showID).Scan(&o.Total, &o.Booked, &o.Held, &o.Available, &o.Reserved)
 	if err != nil {
 		return booking.Occupancy{}, fmt.Errorf("sqlite: occupancy: %w", err)
 	}
@@ -269,8 +277,9 @@ func (s *Store) Occupancy(ctx context.Context, showID string, m booking.Moment) 
 
 // setState gives seat the state read from stateColumns (lockedAt 0: not
 // locked).
-func setState(seat *booking.Seat, status, holdID, bookID string, lockedAt int64) {
+func setState(seat *booking.Seat, status, holdID, bookID, reserve string, lockedAt int64) {
 	seat.Status, seat.HoldID, seat.BookingID = booking.SeatStatus(status), holdID, bookID
+	seat.Reserve = booking.SeatReserve(reserve)
 	if lockedAt != 0 {
 		seat.LockedAt = time.Unix(0, lockedAt).UTC()
 	}

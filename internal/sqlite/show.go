@@ -13,7 +13,8 @@ import (
 // showColumns are read by scanShow, in this order; callers may qualify them
 // with an alias prefix.
 const showColumns = `id, movie_id, movie_title, movie_rating, movie_runtime_min, movie_language,
-	theatre_id, theatre_name, theatre_city, screen, starts_at, currency, cancelled_at, screen_id, theatre_tz, sales_open_at`
+	theatre_id, theatre_name, theatre_city, screen, starts_at, currency, cancelled_at, screen_id, theatre_tz, sales_open_at,
+	online_cutoff`
 
 func scanShow(r scanner, extra ...any) (booking.Show, error) {
 	var (
@@ -22,7 +23,7 @@ func scanShow(r scanner, extra ...any) (booking.Show, error) {
 	)
 	dest := append([]any{&sh.ID, &sh.Movie.ID, &sh.Movie.Title, &sh.Movie.Rating, &sh.Movie.RuntimeMin,
 		&sh.Movie.Language, &sh.Theatre.ID, &sh.Theatre.Name, &sh.Theatre.City, &sh.Screen, &startsAt,
-		&sh.Currency, &cancelledAt, &sh.ScreenID, &sh.Theatre.TimeZone, &salesOpenAt}, extra...)
+		&sh.Currency, &cancelledAt, &sh.ScreenID, &sh.Theatre.TimeZone, &salesOpenAt, &sh.OnlineCutoff}, extra...)
 	err := r.Scan(dest...)
 	sh.StartsAt, sh.CancelledAt, sh.SalesOpenAt = fromNanos(startsAt), fromNanos(cancelledAt), fromNanos(salesOpenAt)
 	return sh, err
@@ -60,7 +61,8 @@ func (s *Store) showExists(ctx context.Context, showID string) error {
 }
 
 // UpcomingShows lists up to limit shows (all when limit <= 0) starting at or
-// after from, soonest first. The shows are picked first and only their seats
+// after from, soonest first, their seats left being those available
+// online (seatOnline). The shows are picked first and only their seats
 // aggregated, so the cost does not grow with the size of the catalog.
 func (s *Store) UpcomingShows(ctx context.Context, from time.Time, limit int, m booking.Moment) ([]booking.ShowSummary, error) {
 	if limit <= 0 {
@@ -69,7 +71,7 @@ func (s *Store) UpcomingShows(ctx context.Context, from time.Time, limit int, m 
 	rows, err := s.read.QueryContext(ctx, `
 		SELECT `+prefixed("up.", showColumns)+`,
 			count(seats.seat_id),
-			coalesce(sum(`+seatFree+`), 0),
+			coalesce(sum(`+seatOnline+`), 0),
 			coalesce(min(seats.price), 0),
 			coalesce(max(seats.price), 0)
 		FROM (SELECT `+showColumns+` FROM shows WHERE starts_at >= ? AND cancelled_at IS NULL

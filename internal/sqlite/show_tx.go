@@ -49,7 +49,7 @@ func (t *tx) InsertShow(show booking.Show, seats []booking.Seat) error {
 	_, err := t.stmt(t.s.stmts.insertShow).ExecContext(t.ctx,
 		show.ID, show.Movie.ID, show.Movie.Title, show.Movie.Rating, show.Movie.RuntimeMin, show.Movie.Language,
 		show.Theatre.ID, show.Theatre.Name, show.Theatre.City, show.Screen, nanos(show.StartsAt), show.Currency,
-		nanos(show.CancelledAt), show.ScreenID, show.Theatre.TimeZone, nanos(show.SalesOpenAt))
+		nanos(show.CancelledAt), show.ScreenID, show.Theatre.TimeZone, nanos(show.SalesOpenAt), show.OnlineCutoff)
 	if err != nil {
 		return err
 	}
@@ -96,4 +96,17 @@ func (t *tx) DeleteShowRecords(showID string) error {
 		}
 	}
 	return deleteShowPrices(t, showID)
+}
+
+// The reserve steps' writes (booking.ReserveTx).
+
+func (t *tx) SetSeatReserve(showID string, ids []string, reserve booking.SeatReserve) error {
+	_, err := t.tx.ExecContext(t.ctx, `UPDATE seats SET reserve = ?
+		WHERE show_id = ? AND seat_id IN (SELECT value FROM json_each(?))`, string(reserve), showID, idsJSON(ids))
+	return err
+}
+
+func (t *tx) SetShowOnlineCutoff(showID string, seats int) error {
+	_, err := t.tx.ExecContext(t.ctx, `UPDATE shows SET online_cutoff = ? WHERE id = ?`, seats, showID)
+	return err
 }

@@ -46,7 +46,7 @@ type statements struct {
 	insertSeat      *sql.Stmt
 	show            *sql.Stmt // read pool: a show by id, read by every seat map and checkout
 	seats           *sql.Stmt // read pool: a show's seat map
-	seatStates      *sql.Stmt // read pool: the changing columns of a show's seats that are not available, by seat id
+	seatStates      *sql.Stmt // read pool: the changing columns of a show's seats that are not available or have a reserve, by seat id
 	findSession     *sql.Stmt // read pool: every request with a session cookie
 }
 
@@ -113,7 +113,7 @@ const activeHoldsSQL = `SELECT ` + holdColumns + ` FROM holds INDEXED BY holds_a
 // whether one of its payments is pending with its checkout not closed.
 // No row: no such show; one row whose hold id is NULL: no active hold.
 // Arguments: show id, owner.
-const holdStartSQL = `SELECT s.starts_at, s.cancelled_at, s.currency, s.sales_open_at, s.theatre_tz,
+const holdStartSQL = `SELECT s.starts_at, s.cancelled_at, s.currency, s.sales_open_at, s.theatre_tz, s.online_cutoff,
 	h.id, coalesce(h.show_id, ''), coalesce(h.owner, ''), coalesce(h.seat_ids, ''), coalesce(h.amount, 0),
 	coalesce(h.currency, ''), h.created_at, coalesce(h.state, ''), coalesce(h.address, ''), coalesce(h.extensions, 0),
 	h.id IS NOT NULL AND EXISTS (SELECT 1 FROM payments INDEXED BY payments_hold
@@ -201,14 +201,14 @@ func prepareStatements(ctx context.Context, write, read *sql.DB) (*statements, e
 	st.insertHold = prep(write, insertHoldSQL)
 	st.setHoldState = prep(write, `UPDATE holds SET state = ? WHERE id = ?`)
 	st.heldFrom = prep(write, heldFromSQL)
-	st.showSale = prep(write, `SELECT starts_at, cancelled_at, currency, sales_open_at, theatre_tz FROM shows WHERE id = ?`)
-	st.insertShow = prep(write, `INSERT INTO shows (`+showColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
+	st.showSale = prep(write, `SELECT starts_at, cancelled_at, currency, sales_open_at, theatre_tz, online_cutoff FROM shows WHERE id = ?`)
+	st.insertShow = prep(write, `INSERT INTO shows (`+showColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
 	st.insertSeat = prep(write, `INSERT INTO seats (show_id, seat_id, row_label, number, grid_row, grid_col, category, price, kind)
 		VALUES (?,?,?,?,?,?,?,?,?)`)
 	st.show = prep(read, `SELECT `+showColumns+` FROM shows WHERE id = ?`)
 	st.seats = prep(read, seatsSQL)
 	st.seatStates = prep(read, `SELECT `+stateColumns+`
-		FROM seats WHERE show_id = ? AND status <> 'available' ORDER BY seat_id`)
+		FROM seats WHERE show_id = ? AND (status <> 'available' OR reserve <> '') ORDER BY seat_id`)
 	st.findSession = prep(read, `SELECT data FROM sessions WHERE token = ? AND expiry > ?`)
 	if len(errs) > 0 {
 		st.close()

@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -34,7 +35,7 @@ func (s *Server) adminTime(t time.Time) string {
 
 // countsModel is a show's counts and its occupancy bar.
 func countsModel(o booking.Occupancy) model.AdminCounts {
-	c := model.AdminCounts{Total: o.Total, Booked: o.Booked, Held: o.Held, Available: o.Available, Percent: o.Percent()}
+	c := model.AdminCounts{Total: o.Total, Booked: o.Booked, Held: o.Held, Available: o.Available, Reserved: o.Reserved, Percent: o.Percent()}
 	width := func(n int) float64 {
 		if o.Total == 0 {
 			return 0
@@ -44,13 +45,17 @@ func countsModel(o booking.Occupancy) model.AdminCounts {
 	f := func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
 	c.BookedWidth, c.HeldX, c.HeldWidth = f(width(o.Booked)), f(width(o.Booked)), f(width(o.Held))
 	c.Label = fmt.Sprintf("%d%% full: %d booked, %d held of %d seats", c.Percent, o.Booked, o.Held, o.Total)
+	if o.Reserved > 0 {
+		c.Label += fmt.Sprintf(", %d reserved", o.Reserved)
+	}
 	return c
 }
 
 // adminSeatRows draws the seats row by row, gaps where columns are missing
 // (aisles), in admin colours: who holds each held seat and until when (in
-// loc, the show's theatre's zone), which booking owns each booked one.
-func (s *Server) adminSeatRows(seats []booking.Seat, m booking.Moment, loc *time.Location) []model.AdminSeatRow {
+// loc, the show's theatre's zone), which booking owns each booked one, and
+// each seat's reserve (SPEC §16); conflicts are marked.
+func (s *Server) adminSeatRows(seats []booking.Seat, m booking.Moment, loc *time.Location, conflicts []string) []model.AdminSeatRow {
 	var rows []model.AdminSeatRow
 	for _, cells := range gridRows(seats) {
 		row := model.AdminSeatRow{Label: firstSeat(cells).Row, Cells: make([]model.AdminSeat, len(cells))}
@@ -58,8 +63,16 @@ func (s *Server) adminSeatRows(seats []booking.Seat, m booking.Moment, loc *time
 			if seat == nil {
 				continue // an aisle
 			}
-			state := seat.StateFor("", m)
-			cell := model.AdminSeat{ID: seat.ID, State: string(state)}
+			// The seat rule's state: the reserve is shown beside it.
+			state := booking.StateHeld
+			switch {
+			case seat.Status == booking.SeatBooked:
+				state = booking.StateBooked
+			case seat.AvailableAt(m):
+				state = booking.StateAvailable
+			}
+			cell := model.AdminSeat{ID: seat.ID, State: string(state), Reserve: string(seat.Reserve),
+				Conflict: slices.Contains(conflicts, seat.ID)}
 			switch state {
 			case booking.StateBooked:
 				cell.Mark = prefix(seat.BookingID, 4)
@@ -70,6 +83,9 @@ func (s *Server) adminSeatRows(seats []booking.Seat, m booking.Moment, loc *time
 				exp := seat.LockExpiresAt(m.TTL)
 				cell.Mark, cell.ExpiresAt = prefix(seat.HoldID, 4), expiryAttr(exp)
 				cell.Title = fmt.Sprintf("%s: held by hold %s until %s", seat.ID, short(seat.HoldID), exp.In(loc).Format("2 Jan 15:04:05"))
+			}
+			if seat.Reserve != booking.ReserveNone {
+				cell.Title += ", " + string(seat.Reserve)
 			}
 			row.Cells[c] = cell
 		}

@@ -30,6 +30,10 @@ func (s *Server) handleAdminShow(c echo.Context) error {
 		notice = &model.Notice{Kind: "info", Text: "Sales opening saved."}
 	case c.QueryParam("prices") != "":
 		notice = &model.Notice{Kind: "info", Text: "Prices saved."}
+	case c.QueryParam("reserved") != "":
+		notice = &model.Notice{Kind: "info", Text: "Seats saved."}
+	case c.QueryParam("cutoff") != "":
+		notice = &model.Notice{Kind: "info", Text: "Online cut-off saved."}
 	}
 	return s.renderAdminShow(c, http.StatusOK, notice, nil)
 }
@@ -43,6 +47,23 @@ func (s *Server) renderAdminShow(c echo.Context, status int, notice *model.Notic
 // renderAdminShowWith is renderAdminShow with prices, when not nil, the
 // price table's form as the admin sent it, with its problems.
 func (s *Server) renderAdminShowWith(c echo.Context, status int, notice *model.Notice, opening *model.Field, prices *model.AdminShowPrices) error {
+	return s.renderAdminShowSent(c, status, notice, adminShowSent{opening: opening, prices: prices})
+}
+
+// adminShowSent is what an admin sent that the show's page shows again
+// with its problems: a form (nil: as stored), or the seats a reserve
+// could not take.
+type adminShowSent struct {
+	opening   *model.Field
+	prices    *model.AdminShowPrices
+	cutoff    *model.Field
+	conflicts []string
+}
+
+// renderAdminShowSent renders the show's admin page with status and what
+// the admin sent.
+func (s *Server) renderAdminShowSent(c echo.Context, status int, notice *model.Notice, sent adminShowSent) error {
+	opening, prices := sent.opening, sent.prices
 	ctx := c.Request().Context()
 	showID := c.Param("showID")
 	r, err := s.svc.ShowReport(ctx, showID, adminCallbackLimit)
@@ -55,7 +76,7 @@ func (s *Server) renderAdminShowWith(c echo.Context, status int, notice *model.N
 		Show:      s.adminShowModel(show),
 		Counts:    countsModel(occ),
 		TTL:       m.TTL.String(),
-		Rows:      s.adminSeatRows(seats, m, s.showLocation(show)),
+		Rows:      s.adminSeatRows(seats, m, s.showLocation(show), sent.conflicts),
 		Callbacks: s.adminCallbacks(callbacks),
 		CSVURL:    adminShowURL(showID) + "/bookings.csv",
 	}
@@ -71,6 +92,8 @@ func (s *Server) renderAdminShowWith(c echo.Context, status int, notice *model.N
 	if !show.Cancelled() {
 		v.CancelURL = adminShowURL(showID) + "/cancel"
 	}
+	v.ReserveAction, v.Conflicts = adminShowURL(showID)+"/reserve", sent.conflicts
+	v.Cutoff = cutoffModel(show, occ, sent.cutoff)
 	v.Door = booking.CountAdmitted(bookings)
 	lookups := lookupBudget{left: adminLookupsPerView, until: time.Now().Add(adminLookupTime)}
 	for _, b := range bookings {

@@ -27,9 +27,9 @@ type gridCache struct {
 // grid is one drawing, with what the rest of the page needs to know of its
 // seats.
 type grid struct {
-	etag                            string
-	html                            string
-	noneFree, wheelchair, companion bool
+	etag                                         string
+	html                                         string
+	noneFree, wheelchair, companion, unavailable bool
 }
 
 // gridCacheShows bounds the cache's memory, one grid a show (what a grid
@@ -73,7 +73,7 @@ func (s *Server) plainSeats(ctx context.Context, m *model.SeatMap, sm booking.Se
 		return nil
 	}
 	if d, ok := s.grids.get(sm.Show.ID, m.ETag); ok {
-		m.Grid, m.NoneFree, m.Wheelchair, m.Companion = d.html, d.noneFree, d.wheelchair, d.companion
+		m.Grid, m.NoneFree, m.Wheelchair, m.Companion, m.Unavailable = d.html, d.noneFree, d.wheelchair, d.companion, d.unavailable
 		return nil
 	}
 	s.drawSeats(m, sm, selection{})
@@ -81,7 +81,8 @@ func (s *Server) plainSeats(ctx context.Context, m *model.SeatMap, sm booking.Se
 	if err := partials.SeatGrid(*m).Render(ctx, &buf); err != nil {
 		return err
 	}
-	d := grid{etag: m.ETag, html: buf.String(), noneFree: m.NoneFree, wheelchair: m.Wheelchair, companion: m.Companion}
+	d := grid{etag: m.ETag, html: buf.String(), noneFree: m.NoneFree, wheelchair: m.Wheelchair, companion: m.Companion,
+		unavailable: m.Unavailable}
 	s.grids.put(sm.Show.ID, d)
 	m.Grid, m.Bands = d.html, nil
 	return nil

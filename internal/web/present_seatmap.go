@@ -60,6 +60,9 @@ func (s *Server) seatMapHead(sm booking.SeatMap, sel selection) model.SeatMap {
 	}
 	if err := sm.Show.CheckOnSale(sm.At); err != nil {
 		m.ClosedReason = booking.ErrorMessage(err)
+	} else if sm.Show.OnlineClosedAt(booking.CountAvailableOnline(sm.Seats, sm.At)) {
+		// The online cut-off (SPEC §16): the last seats are the counter's.
+		m.ClosedReason = booking.ErrorMessage(booking.ErrOnlineCutoff)
 	} else {
 		m.OnSale = true
 	}
@@ -113,6 +116,9 @@ func (s *Server) drawSeats(m *model.SeatMap, sm booking.SeatMap, sel selection) 
 			if !v.Disabled {
 				row.Free++
 				m.NoneFree = false
+			}
+			if v.State == string(booking.StateUnavailable) {
+				m.Unavailable = true
 			}
 			switch st.Kind {
 			case booking.KindWheelchair:
@@ -202,6 +208,9 @@ func (s *Server) seatModel(sm booking.SeatMap, st booking.Seat, priceText string
 	case booking.StateBooked:
 		v.Status = "sold"
 		v.Disabled = true
+	case booking.StateUnavailable:
+		v.Status = "not sold online"
+		v.Disabled = true
 	}
 	if v.Conflict {
 		v.Status = "just taken by someone else"
@@ -225,6 +234,11 @@ func seatMapETag(sm booking.SeatMap) string {
 	b = append(append(b, sm.Show.ID...), '\n')
 	if sm.MyHold != nil {
 		b = append(append(append(b, "mine "...), sm.MyHold.ID...), '\n')
+	}
+	if sm.Show.OnlineCutoff > 0 {
+		// The cut-off decides data-on-sale from the same seats.
+		b = strconv.AppendInt(append(b, "cutoff "...), int64(sm.Show.OnlineCutoff), 10)
+		b = append(b, '\n')
 	}
 	for _, st := range sm.Seats {
 		state := sm.State(st)

@@ -76,6 +76,8 @@ func (s *Server) routes() {
 		{http.MethodGet, "/admin/shows/:showID/bookings.csv", s.adminOnly(s.handleAdminBookingsCSV)},
 		{http.MethodPost, "/admin/shows/:showID/cancel", s.adminOnly(s.handleAdminShowCancel)},
 		{http.MethodPost, "/admin/shows/:showID/opens", s.adminOnly(s.handleAdminShowOpens)},
+		{http.MethodPost, "/admin/shows/:showID/reserve", s.adminOnly(s.handleAdminShowReserve)},
+		{http.MethodPost, "/admin/shows/:showID/cutoff", s.adminOnly(s.handleAdminShowCutoff)},
 		{http.MethodPost, "/admin/bookings/:bookingID/refund", s.adminOnly(s.handleAdminRefund)},
 		{http.MethodPost, "/admin/bookings/:bookingID/refunded", s.adminOnly(s.handleAdminRefundedElsewhere)},
 		{http.MethodGet, "/admin/payments/:paymentID", s.adminOnly(s.handleAdminPayment)},

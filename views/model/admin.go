@@ -51,7 +51,10 @@ type AdminShowRow struct {
 // geometry: widths in a 100-unit-wide SVG, as attribute values (no inline
 // style: the CSP forbids it).
 type AdminCounts struct {
+	// Available is available online; Reserved is house or blocked and
+	// not booked (SPEC §16): Booked+Held+Available+Reserved = Total.
 	Total, Booked, Held, Available int
+	Reserved                       int
 	Percent                        int
 	BookedWidth, HeldX, HeldWidth  string
 	Label                          string // "62% full: 300 booked, 10 held of 500"
@@ -79,6 +82,20 @@ type AdminShow struct {
 	Opening SalesOpening
 	// Prices is the show's price table and the form that edits it.
 	Prices *AdminShowPrices
+	// ReserveAction is where the seat map's form posts a reserve (SPEC
+	// §16); Conflicts are the seats a refused reserve named.
+	ReserveAction string
+	Conflicts     []string
+	// Cutoff is the show's online cut-off and its form.
+	Cutoff OnlineCutoff
+}
+
+// OnlineCutoff is a show's online cut-off on its admin page (SPEC §16).
+type OnlineCutoff struct {
+	Seats  int  // 0: none
+	Closed bool // online sales have stopped at it now
+	Action string
+	Field  Field
 }
 
 // SalesOpening is a show's sales opening on its admin page (SPEC §10).
@@ -104,7 +121,9 @@ type AdminSeatRow struct {
 // AdminSeat is a seat in admin colours, or a gap when ID is "".
 type AdminSeat struct {
 	ID        string
-	State     string // available, held, booked
+	State     string // available, held, booked, by the seat rule
+	Reserve   string // house or blocked; "" for none
+	Conflict  bool   // a refused reserve named it
 	ExpiresAt string // RFC 3339, held seats
 	Title     string // who holds it until when, or which booking owns it
 	Mark      string // a short text in the cell: hold or booking id prefix

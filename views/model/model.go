@@ -104,6 +104,9 @@ type SeatMap struct {
 	ListURL, MapURL string
 	// Wheelchair and Companion say the map has such seats, for the legend.
 	Wheelchair, Companion bool
+	// Unavailable says that some seat is kept from online sale (SPEC
+	// §16): the legend names the state.
+	Unavailable bool
 	// NoneFree says that no seat can be chosen: the map's scrolling box is
 	// then a tab stop of its own, so the keyboard can still scroll it.
 	NoneFree bool
