@@ -59,12 +59,12 @@ func (s *Store) Migrate(ctx context.Context) error {
 // again as it starts, and a conversion already recorded would never drop
 // them again. payments' "hold", unique over every payment of a hold,
 // refuses the payment a Pay of another choice of types inserts beside the
-// one it replaces (SPEC §15); hold_live took its place. seats'
-// "show_status_locked" lacks the reserve (SPEC §16) that counting seats
-// available online reads; show_status_locked_reserve took its place.
+// one it replaces (SPEC §15); hold_live took its place. (An index that
+// only became redundant, as seats' show_status_locked, is dropped once by
+// a conversion instead: dropping it at every start would take seats'
+// exclusive lock at every start of a rolling deploy.)
 var retiredIndexes = []struct{ col, name string }{
 	{colPayments, "hold"},
-	{colSeats, "show_status_locked"},
 }
 
 func (s *Store) dropRetiredIndexes(ctx context.Context) error {
@@ -299,6 +299,18 @@ var conversions = []conversion{
 		_, err := s.col(colPayments).UpdateMany(ctx,
 			bson.D{{Key: "replaced_at", Value: bson.D{{Key: "$exists", Value: false}}}},
 			bson.D{{Key: "$set", Value: bson.D{{Key: "replaced_at", Value: int64(0)}}}})
+		return err
+	}},
+	// SQLite's 0031_reserves: show_status_locked_reserve, which holds the
+	// seat's reserve that counting seats available online reads, replaces
+	// show_status_locked (its keys are a prefix of the new one's). Dropped
+	// once: a process of an older release that makes it again as it starts
+	// only leaves a redundant index behind.
+	{name: "0031_retire_show_status_locked", run: func(ctx context.Context, s *Store) error {
+		err := s.col(colSeats).Indexes().DropOne(ctx, "show_status_locked")
+		if hasCode(err, codeIndexNotFound) {
+			return nil // a database made after show_status_locked was retired
+		}
 		return err
 	}},
 }

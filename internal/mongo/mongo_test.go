@@ -406,6 +406,18 @@ func TestSeatQueryPlans(t *testing.T) {
 			stages, indexNames, showStatusIndex, occ)
 	}
 
+	// The listing's seats left filter on the reserve being null or "",
+	// which an index answers without the documents only while it is not
+	// multikey and the field is not projected (MongoDB 6.2+).
+	left := explain(t, s, bson.D{
+		{Key: "aggregate", Value: colSeats}, {Key: "pipeline", Value: seatsLeftPipeline([]string{show.ID}, m)}, {Key: "cursor", Value: bson.D{}},
+	}, "queryPlanner")
+	stages, indexNames = winningPlan(t, left)
+	if !indexNames[showStatusIndex] || stages["FETCH"] || stages["COLLSCAN"] {
+		t.Errorf("seats left: winning plan has stages %v on indexes %v; want %s and no FETCH:\n%s",
+			stages, indexNames, showStatusIndex, left)
+	}
+
 	list := explain(t, s, bson.D{
 		{Key: "aggregate", Value: colShows}, {Key: "pipeline", Value: listOccupancyPipeline(booking.ShowFilter{}, m)}, {Key: "cursor", Value: bson.D{}},
 	}, "executionStats")

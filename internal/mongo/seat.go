@@ -83,9 +83,10 @@ var noReserve = bson.E{Key: "reserve", Value: bson.D{{Key: "$in", Value: bson.A{
 func onlineRule(m booking.Moment) bson.D { return bson.D{seatRule(m), noReserve} }
 
 // reserved selects the seats with a reserve that are not booked, which
-// booking.CountOccupancy counts as Reserved.
+// booking.CountOccupancy counts as Reserved: the exact complement of
+// noReserve, whatever value a seat's reserve has.
 var reserved = bson.D{
-	{Key: "reserve", Value: bson.D{{Key: "$in", Value: bson.A{string(booking.ReserveHouse), string(booking.ReserveBlocked)}}}},
+	{Key: "reserve", Value: bson.D{{Key: "$nin", Value: bson.A{nil, ""}}}},
 	{Key: "status", Value: bson.D{{Key: "$ne", Value: string(booking.SeatBooked)}}},
 }
 
