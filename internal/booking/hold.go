@@ -35,6 +35,10 @@ type Hold struct {
 	// Extensions counts the times the hold was given more time
 	// (Hold.Extend); CreatedAt is then the last of them.
 	Extensions int
+	// Counter says the hold was made at the box office (SPEC §16): by a
+	// staff member's session, under the counter's rules (Moment.AtCounter,
+	// Show.CheckAtCounter), and sold by SellAtCounterStep only.
+	Counter bool
 }
 
 // ExpiresAt is when the hold's locks stop protecting its seats.

@@ -51,4 +51,5 @@ type Tx interface {
 	OnSaleTx
 	QueueTx
 	TypesTx
+	CounterTx
 }

@@ -32,6 +32,7 @@ var raceTests = []test{
 	{"Gaps", testRaceGaps},
 	{"RowRush", testRaceRowRush},
 	{"ShowPriceEdit", testRaceShowPriceEdit},
+	{"CounterAgainstWeb", testRaceCounterAgainstWeb},
 }
 
 // raceTimeout bounds every race: a store that deadlocks fails, not hangs.

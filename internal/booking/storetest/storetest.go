@@ -94,6 +94,7 @@ func Run(t *testing.T, h Harness) {
 		{"BestHold", bestHoldTests, true},
 		{"OnSale", onSaleTests, true},
 		{"Types", typeTests, true},
+		{"Counter", counterTests, true},
 		{"Race", raceTests, false},
 	}
 	for _, g := range groups {
