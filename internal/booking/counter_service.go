@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -52,11 +53,15 @@ func (s *Service) CounterHoldOf(ctx context.Context, holdID, owner string) (Hold
 // service's to make; a ticket code taken rolls the step back and it runs
 // again with a fresh one.
 func (s *Service) SellAtCounter(ctx context.Context, sale CounterSale) (Booking, error) {
-	addr, err := ValidateEmail(sale.Email)
-	if err != nil {
-		return Booking{}, err
+	if strings.TrimSpace(sale.Email) != "" {
+		addr, err := ValidateEmail(sale.Email)
+		if err != nil {
+			return Booking{}, err
+		}
+		sale.Email = addr
+	} else {
+		sale.Email = ""
 	}
-	sale.Email = addr
 	sale.PaymentID, sale.BookingID, sale.Key = s.newID(), s.newID(), NewBookingKey()
 	for attempt := 1; ; attempt++ {
 		sale.TicketCode = s.ticket()
@@ -139,4 +144,21 @@ func (s *Service) CashUp(ctx context.Context, th Theatre, day, staff string) ([]
 		}
 	}
 	return []CashUpRow{{Staff: staff}}, nil
+}
+
+// CounterBooking returns a box-office booking and its show, for staff;
+// an online booking is ErrBookingNotFound here.
+func (s *Service) CounterBooking(ctx context.Context, bookingID string) (Booking, Show, error) {
+	b, err := s.store.Booking(ctx, bookingID)
+	if err != nil {
+		return Booking{}, Show{}, err
+	}
+	if !b.AtBoxOffice() {
+		return Booking{}, Show{}, ErrBookingNotFound
+	}
+	show, err := s.store.Show(ctx, b.ShowID)
+	if err != nil {
+		return Booking{}, Show{}, fmt.Errorf("show %s of booking %s: %w", b.ShowID, b.ID, err)
+	}
+	return b, show, nil
 }

@@ -84,7 +84,7 @@ func (s *Server) renderAdminShowWith(c echo.Context, status int, notice *model.N
 		}
 		bm := s.adminBookingModel(b, s.showLocation(show))
 		v.Bookings = append(v.Bookings, bm)
-		if bm.RefundAction != "" {
+		if bm.RefundAction != "" || bm.CounterRefundURL != "" {
 			v.RefundQueue = append(v.RefundQueue, bm)
 		}
 	}
