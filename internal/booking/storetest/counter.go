@@ -3,6 +3,9 @@ package storetest
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
 	"testing"
 	"time"
 
@@ -517,5 +520,151 @@ func wantUnavailable(t *testing.T, round int, what string, err error) {
 	var ue *booking.UnavailableError
 	if !errors.As(err, &ue) {
 		t.Errorf("round %d: %s: %v; want a seat taken (409)", round, what, err)
+	}
+}
+
+// runSales runs plan[g] in goroutine g, all released at once, each
+// attempt a whole sale at moment m: online (hold, Pay, success) or, with
+// counter, at the box office (counter hold, Sell). Won is a confirmed
+// booking (BookingID); a seat lost is Unavailable.
+func runSales(ctx context.Context, s store, showID string, plan [][]attempt, counter bool, m booking.Moment) []outcome {
+	results := make([][]outcome, len(plan))
+	concurrently(len(plan), func(g int) {
+		for _, a := range plan[g] {
+			h := newHold(showID, a.Owner, m, a.Seats...)
+			h.Counter = counter
+			o := outcome{attempt: a, HoldID: h.ID, Start: time.Now().UnixNano()}
+			bookingID, err := sale(ctx, s, h, m)
+			o.End = time.Now().UnixNano()
+			var u *booking.UnavailableError
+			switch {
+			case err == nil:
+				o.Won, o.BookingID = bookingID != "", bookingID
+			case errors.As(err, &u):
+				o.Unavailable = u.Seats
+			default:
+				o.Err = err.Error()
+			}
+			results[g] = append(results[g], o)
+		}
+	})
+	var all []outcome
+	for _, rs := range results {
+		all = append(all, rs...)
+	}
+	return all
+}
+
+// sale sells h's seats at m as its kind of hold does, and returns the
+// confirmed booking's id ("" when a late success left it refund_due).
+func sale(ctx context.Context, s store, h booking.Hold, m booking.Moment) (string, error) {
+	if err := s.HoldSeats(ctx, h, m); err != nil {
+		return "", err
+	}
+	if h.Counter {
+		b, err := s.Sell(ctx, newSale(h, booking.MethodCash, nil), m)
+		return b.ID, err
+	}
+	p, _, err := s.StartPayment(ctx, h.ID, h.Owner, newPaymentStart(), m)
+	if err != nil {
+		return "", err
+	}
+	st, err := s.SettlePayment(ctx, event(p, booking.EventPaymentSucceeded), booking.NewTicketCode(), m)
+	if err != nil || st.Effect != booking.EffectBooked {
+		return "", err
+	}
+	return st.Booking.ID, nil
+}
+
+// testProcessCounterRace: the web in one OS process and the box office in
+// another, several goroutines in each, sell overlapping windows of the same
+// row at once on one database; each seat is sold exactly once, to the
+// booking its seat names.
+func testProcessCounterRace(t *testing.T, h Harness) {
+	dsn, shared := h.Shared(t)
+	if shared == nil {
+		t.Fatal("Harness.Shared returned a nil store")
+	}
+	s := store{shared}
+	closeWithTest(t, s)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatalf("os.Executable: %v", err)
+	}
+	show, seats := newShow(t, s, 1, 24, later)
+	rng := rand.New(rand.NewPCG(seed(t), 3))
+	m := at(time.Minute)
+	const goroutines = 6
+	attempts := sized(8, 4)
+	ctx, cancel := context.WithTimeout(context.Background(), raceTimeout)
+	defer cancel()
+	workers := make([]*worker, 2)
+	for p := range workers {
+		job := workerJob{
+			Process: p, DSN: dsn, ShowID: show.ID, Now: m.Now, TTL: m.TTL, Sales: true, Counter: p == 1,
+			Plan: planWindows(rng, seatIDs(seats), goroutines, attempts, 3, func(g, i int) string {
+				if p == 1 {
+					return fmt.Sprintf("counter-%d", g) // a staff session per goroutine
+				}
+				return fmt.Sprintf("web-%d.%d", g, i)
+			}),
+		}
+		workers[p] = startWorker(ctx, t, exe, job)
+	}
+	for _, w := range workers {
+		w.waitReady(t)
+	}
+	for _, w := range workers {
+		w.start(t)
+	}
+	var outcomes []outcome
+	for _, w := range workers {
+		outcomes = append(outcomes, w.wait(t)...)
+	}
+	checkOverlap(t, outcomes)
+	won := map[string]int{}
+	sold := map[string]bool{}
+	for _, o := range outcomes {
+		if o.Err != "" {
+			t.Errorf("process %d, %v for %s: %s", o.Process, o.Seats, o.Owner, o.Err)
+		}
+		if o.Won {
+			won[[]string{"web", "counter"}[o.Process]]++
+			sold[o.BookingID] = true
+		}
+	}
+	t.Logf("sales won: %v", won)
+	bookings, err := s.ShowBookings(ctx, show.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	owner := map[string]string{}
+	confirmed := 0
+	for _, b := range bookings {
+		if b.State != booking.BookingConfirmed {
+			continue
+		}
+		confirmed++
+		if !sold[b.ID] {
+			t.Errorf("confirmed booking %s that no sale reported", b.ID)
+		}
+		for _, id := range b.SeatIDs {
+			if other, twice := owner[id]; twice {
+				t.Errorf("seat %s sold to %s and %s", id, other, b.ID)
+			}
+			owner[id] = b.ID
+		}
+	}
+	if confirmed != len(sold) {
+		t.Errorf("%d confirmed bookings, %d sales won", confirmed, len(sold))
+	}
+	for _, seat := range getSeats(t, s, show.ID) {
+		want, ok := owner[seat.ID]
+		switch {
+		case ok && (seat.Status != booking.SeatBooked || seat.BookingID != want):
+			t.Errorf("seat %s is %s (booking %q), want booked by %s", seat.ID, seat.Status, seat.BookingID, want)
+		case !ok && seat.Status == booking.SeatBooked:
+			t.Errorf("seat %s booked by %s, which no confirmed booking has", seat.ID, seat.BookingID)
+		}
 	}
 }

@@ -70,6 +70,8 @@ type outcome struct {
 	// Code and Result are an admission's (runAdmissions).
 	Code   string                `json:"code,omitempty"`
 	Result booking.CheckinResult `json:"result,omitempty"`
+	// BookingID is a sale's confirmed booking (runSales).
+	BookingID string `json:"bookingId,omitempty"`
 }
 
 // runAttempts runs plan[g] in goroutine g, all goroutines released at once,
