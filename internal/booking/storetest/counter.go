@@ -658,6 +658,13 @@ func testProcessCounterRace(t *testing.T, h Harness) {
 	if confirmed != len(sold) {
 		t.Errorf("%d confirmed bookings, %d sales won", confirmed, len(sold))
 	}
+	a, err := booking.LoadAudit(ctx, s, show.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bad, _ := booking.CheckAudit(a, m); len(bad) > 0 {
+		t.Errorf("the audit after the race: %q", bad)
+	}
 	for _, seat := range getSeats(t, s, show.ID) {
 		want, ok := owner[seat.ID]
 		switch {
