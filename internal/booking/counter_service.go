@@ -88,13 +88,16 @@ const CounterWindow = 12 * time.Hour
 // longestRun bounds how long ago a show still running may have started.
 const longestRun = 8 * time.Hour
 
+// CounterList bounds the shows the box office lists: the soonest first.
+const CounterList = 500
+
 // CounterShows are the shows the box office offers at first (SPEC §16),
 // soonest first: those starting within CounterWindow of now, and those
 // running now (from their start for their movie's runtime); cancelled
 // shows are not listed.
 func (s *Service) CounterShows(ctx context.Context) ([]ShowSummary, error) {
 	m := s.Now()
-	list, err := s.store.UpcomingShows(ctx, m.Now.Add(-longestRun), 0, m)
+	list, err := s.store.UpcomingShows(ctx, m.Now.Add(-longestRun), CounterList, m)
 	if err != nil {
 		return nil, err
 	}

@@ -63,7 +63,7 @@ func (s *Server) counterModel(c echo.Context, showID string, all bool, sel selec
 		err  error
 	)
 	if all {
-		list, err = s.svc.UpcomingShows(ctx, 0)
+		list, err = s.svc.UpcomingShows(ctx, booking.CounterList)
 	} else {
 		list, err = s.svc.CounterShows(ctx)
 	}
