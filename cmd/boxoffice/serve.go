@@ -81,7 +81,7 @@ func (m *Main) serve(ctx context.Context, args []string, getenv func(string) str
 	}
 
 	svc := booking.NewService(db.Store, nil, booking.Policy{
-		HoldTTL: cfg.HoldTTL, MaxSeats: cfg.MaxSeats, SalesClose: cfg.SalesClose, RefundAutomatically: cfg.RefundAutomatically,
+		HoldTTL: cfg.HoldTTL, MaxSeats: cfg.MaxSeats, SalesClose: cfg.SalesClose, BoxOfficeClose: cfg.BoxOfficeClose, RefundAutomatically: cfg.RefundAutomatically,
 		MailLease: cfg.MailLease, SeatsPerAddress: cfg.HoldSeatsPerAddress, AllowGaps: cfg.AllowGaps,
 	})
 	svc.UsePayments(payments)
@@ -161,7 +161,7 @@ func (m *Main) serve(ctx context.Context, args []string, getenv func(string) str
 	}
 	logger.Info("listening", "addr", ln.Addr().String(), "public_url", cfg.PublicURL, "payments", payments.Name(),
 		"callback_path", payments.CallbackPath(), "refund_automatically", cfg.RefundAutomatically,
-		"hold_ttl", cfg.HoldTTL.String(), "max_seats", cfg.MaxSeats, "hold_rate", cfg.HoldRate, "sales_close", cfg.SalesClose.String())
+		"hold_ttl", cfg.HoldTTL.String(), "max_seats", cfg.MaxSeats, "hold_rate", cfg.HoldRate, "sales_close", cfg.SalesClose.String(), "boxoffice_close", cfg.BoxOfficeClose.String())
 
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()

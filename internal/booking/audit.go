@@ -86,7 +86,9 @@ func (n AuditCounts) Add(o AuditCounts) AuditCounts {
 //   - no hold is partly applied: a hold whose lock is live has every one of
 //     its seats locked by it, at one time;
 //   - every succeeded payment's booking is confirmed, refund due or
-//     refunded, and every confirmed booking's payment succeeded.
+//     refunded, and every confirmed booking's payment succeeded;
+//   - every box-office booking has its recorded payment (SPEC §16):
+//     provider box_office, the sale's method and amount, succeeded.
 func CheckAudit(a Audit, m Moment) ([]string, AuditCounts) {
 	var bad []string
 	fail := func(format string, args ...any) { bad = append(bad, fmt.Sprintf(format, args...)) }
@@ -122,6 +124,9 @@ func CheckAudit(a Audit, m Moment) ([]string, AuditCounts) {
 			fail("payment %s succeeded but its booking %s is %s", p.ID, b.ID, b.State)
 		case b.State == BookingConfirmed && p.State != PaymentSucceeded:
 			fail("booking %s is confirmed but its payment %s is %s", b.ID, p.ID, p.State)
+		}
+		if ok && b.AtBoxOffice() && (p.Provider != ProviderBoxOffice || p.Method != b.Method || p.Amount != b.Amount || p.State != PaymentSucceeded) {
+			fail("box-office booking %s (%s, %d) has payment %s by %q (%s, %d, %s), not its sale's", b.ID, b.Method, b.Amount, p.ID, p.Provider, p.Method, p.Amount, p.State)
 		}
 		if ok && p.State == PaymentSucceeded {
 			n.PaidPayments++

@@ -32,11 +32,15 @@ func TestCheckAudit(t *testing.T) {
 				{ID: "b1", PaymentID: "p1", SeatIDs: []string{"A1", "A2"}, State: BookingConfirmed},
 				{ID: "b2", PaymentID: "p2", SeatIDs: []string{"A1"}, State: BookingRefundDue},
 				{ID: "b3", PaymentID: "p3", SeatIDs: []string{"A3"}, State: BookingPending},
+				// Sold at the counter, then refunded there: its seat free.
+				{ID: "b4", PaymentID: "p4", SeatIDs: []string{"A6"}, State: BookingRefunded, Amount: 180_00,
+					Channel: ChannelBoxOffice, Method: MethodCash, RefundMethod: MethodCash},
 			},
 			Payments: map[string]Payment{
 				"p1": {ID: "p1", State: PaymentSucceeded},
 				"p2": {ID: "p2", State: PaymentSucceeded},
 				"p3": {ID: "p3", State: PaymentPending},
+				"p4": {ID: "p4", State: PaymentSucceeded, Provider: ProviderBoxOffice, Method: MethodCash, Amount: 180_00},
 			},
 		}
 	}
@@ -50,7 +54,7 @@ func TestCheckAudit(t *testing.T) {
 	if len(bad) != 0 {
 		t.Fatalf("a consistent show: %q", bad)
 	}
-	want := AuditCounts{Seats: 6, Available: 1, Locked: 3, Booked: 2, Confirmed: 1, RefundDue: 1, Pending: 1, PaidPayments: 2}
+	want := AuditCounts{Seats: 6, Available: 1, Locked: 3, Booked: 2, Confirmed: 1, RefundDue: 1, Pending: 1, PaidPayments: 3}
 	if n != want {
 		t.Errorf("counts %+v, want %+v", n, want)
 	}
@@ -77,6 +81,10 @@ func TestCheckAudit(t *testing.T) {
 			"booking b1 is confirmed but its payment p1 is failed"},
 		{"no payment", func(a *Audit) { delete(a.Payments, "p3") }, "booking b3 has no payment p3"},
 		{"locked by no hold", func(a *Audit) { a.Seats[2].HoldID = "" }, "seat A3 is locked by no hold"},
+		{"counter sale without its payment", func(a *Audit) { a.Payments["p4"] = Payment{ID: "p4", State: PaymentSucceeded, Amount: 180_00} },
+			"box-office booking b4 (cash, 18000) has payment p4"},
+		{"counter refund keeps its seat", func(a *Audit) { a.Seats[5].Status, a.Seats[5].BookingID = SeatBooked, "b4" },
+			`seat A6 is booked by "b4", which is not a confirmed booking of it`},
 		{"refund due keeps seats", func(a *Audit) { a.Bookings[0].State = BookingRefundDue },
 			"seat A1 is booked by \"b1\", which is not a confirmed booking of it"},
 	} {

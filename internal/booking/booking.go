@@ -57,19 +57,41 @@ type Booking struct {
 	// Tickets are its seats as sold, each with its type and price (SPEC
 	// §15), as its payment stored them.
 	Tickets []SeatTicket
+	// Channel is where it was sold (SPEC §16): online, or at the box
+	// office, where SoldBy (a staff account's email) sold it with Method,
+	// CardRef being the card terminal's reference and CompReason why a
+	// comp was given. RefundMethod is how a box-office refund returned
+	// the money (RefundedBy and RefundedAt say who and when).
+	Channel      Channel
+	SoldBy       string
+	Method       Method
+	CardRef      string
+	CompReason   string
+	RefundMethod Method
 }
 
 // CancelledShow is b after its show was cancelled at now: a confirmed
 // booking is due a refund (changed true); any other is as it was, since a
 // pending one is settled as due a refund when its payment lands
 // (DecideSettlement), and the rest hold no money.
+//
+// A box-office booking is never refunded through a provider (SPEC §16):
+// one whose amount is 0 is refunded at once (RefundedAutomatically, by its
+// sale's method), the others wait in the queue to be refunded at the
+// counter.
 func (b Booking) CancelledShow(now time.Time) (nb Booking, changed bool) {
 	if b.State != BookingConfirmed {
 		return b, false
 	}
 	b.State, b.Reason, b.UpdatedAt = BookingRefundDue, ReasonShowCancelled, now
+	if b.AtBoxOffice() && b.Amount == 0 {
+		b.State, b.RefundedAt, b.RefundedBy, b.RefundMethod = BookingRefunded, now, RefundedAutomatically, b.Method
+	}
 	return b, true
 }
+
+// AtBoxOffice reports whether b was sold at the box office (SPEC §16).
+func (b Booking) AtBoxOffice() bool { return b.Channel == ChannelBoxOffice }
 
 // RefundedAutomatically is RefundedBy of a refund made by
 // REFUND_AUTOMATICALLY rather than by an admin.

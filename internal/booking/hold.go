@@ -35,10 +35,11 @@ type Hold struct {
 	// Extensions counts the times the hold was given more time
 	// (Hold.Extend); CreatedAt is then the last of them.
 	Extensions int
-	// Counter says that the box office makes the hold (SPEC §16): it may
+	// Counter says the hold is made at the box office (SPEC §16): by a
+	// staff member's session, under the counter's rules (Moment.AtCounter,
+	// Show.CheckAtCounter), and sold by SellAtCounterStep only. It may
 	// take house seats, and the online cut-off does not apply. Online
-	// holds leave it false. The hold steps read it from the request; it
-	// is not stored.
+	// holds leave it false.
 	Counter bool
 }
 

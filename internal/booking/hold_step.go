@@ -116,6 +116,10 @@ type HoldStartReader interface {
 // live seats and CheckHeldPerAddress decides. Serialised on the owner and
 // show (two holds of one session at once), on each row read for the gap
 // rule, and on the address and show when capped.
+//
+// A counter hold (h.Counter, SPEC §16) is decided under the counter's
+// rules: Show.CheckAtCounter instead of the sales window, and
+// Moment.AtCounter (no cap per address, no single-gap rule).
 func HoldSeatsStep(ctx context.Context, st Transactor, clock func() time.Time, h Hold, rules Rules) error {
 	if err := CheckHoldRequest(h); err != nil {
 		return err
@@ -123,6 +127,9 @@ func HoldSeatsStep(ctx context.Context, st Transactor, clock func() time.Time, h
 	h.SeatIDs = NormalizeSeatIDs(h.SeatIDs)
 	return st.Atomically(ctx, clock, func(tx Tx) error {
 		m := rules.At(tx.Now())
+		if h.Counter {
+			m = m.AtCounter()
+		}
 		b, err := beginHold(tx, h, m)
 		if err != nil || b.done {
 			return err
@@ -150,7 +157,7 @@ type holdStart struct {
 }
 
 // beginHold reads a hold step's start: the show's sale facts (on sale at
-// m), then, serialised on the owner and show (two holds of one session at
+// m, or open at the counter for a counter hold), then, serialised on the owner and show (two holds of one session at
 // once may both find no previous hold), the owner's previous hold.
 func beginHold(tx Tx, h Hold, m Moment) (holdStart, error) {
 	if r, ok := tx.(HoldStartReader); ok {
@@ -160,7 +167,7 @@ func beginHold(tx Tx, h Hold, m Moment) (holdStart, error) {
 	if err != nil {
 		return holdStart{}, err
 	}
-	if err := show.CheckOnSale(m); err != nil {
+	if err := checkHoldSale(show, h, m); err != nil {
 		return holdStart{}, err
 	}
 	if err := serializeCutoff(tx, show, h.Counter); err != nil {
@@ -182,7 +189,7 @@ func beginHoldAtOnce(tx Tx, r HoldStartReader, h Hold, m Moment) (holdStart, err
 	if err != nil {
 		return holdStart{}, err
 	}
-	if err := show.CheckOnSale(m); err != nil {
+	if err := checkHoldSale(show, h, m); err != nil {
 		return holdStart{}, err
 	}
 	if err := serializeCutoff(tx, show, h.Counter); err != nil {

@@ -56,6 +56,11 @@ type Payment struct {
 	// checkout is closed, and a success that still arrives is settled as a
 	// late payment.
 	ReplacedAt time.Time
+	// Provider is who took the money: ProviderBoxOffice for a sale at the
+	// counter (with its Method), "" for the provider the process is
+	// configured with.
+	Provider string
+	Method   Method
 }
 
 // StuckAfter is how long a payment stays pending before boxoffice asks the

@@ -138,7 +138,7 @@ func TestNewPayment(t *testing.T) {
 	wantP := booking.Payment{ID: "p1", HoldID: "h1", BookingID: "b1", Owner: "o1", Amount: 30000, Currency: "INR", State: booking.PaymentPending, CreatedAt: now, Tickets: tickets}
 	wantB := booking.Booking{
 		ID: "b1", HoldID: "h1", PaymentID: "p1", Owner: "o1", ShowID: "s1", SeatIDs: []string{"A1", "A2"},
-		Amount: 30000, Currency: "INR", State: booking.BookingPending, CreatedAt: now, UpdatedAt: now, Tickets: tickets,
+		Amount: 30000, Currency: "INR", State: booking.BookingPending, CreatedAt: now, UpdatedAt: now, Tickets: tickets, Channel: booking.ChannelOnline,
 	}
 	if diff := cmp.Diff(wantP, p); diff != "" {
 		t.Errorf("payment (-want +got):\n%s", diff)

@@ -93,6 +93,9 @@ type Rules struct {
 	// AllowGaps turns off the single-gap rule (SEAT_GAPS=allow): by
 	// default a hold may not leave a seat alone (CheckGaps).
 	AllowGaps bool
+	// BoxOfficeClose is when the box office stops selling a show,
+	// relative to its start (BOXOFFICE_CLOSE): at least SalesClose.
+	BoxOfficeClose time.Duration
 }
 
 // At is the moment now under r.

@@ -37,6 +37,9 @@ type Policy struct {
 	// SalesClose is SALES_CLOSE: when sales of a show close, relative to
 	// its start.
 	SalesClose time.Duration
+	// BoxOfficeClose is BOXOFFICE_CLOSE: when the box office stops
+	// selling a show, relative to its start; never before SalesClose.
+	BoxOfficeClose time.Duration
 	// RefundAutomatically refunds a booking through the provider as soon
 	// as it becomes refund_due (REFUND_AUTOMATICALLY), instead of waiting
 	// for an admin.
@@ -52,7 +55,7 @@ type Policy struct {
 }
 
 // DefaultPolicy is SPEC §4's defaults.
-var DefaultPolicy = Policy{HoldTTL: 15 * time.Minute, MaxSeats: 10}
+var DefaultPolicy = Policy{HoldTTL: 15 * time.Minute, MaxSeats: 10, BoxOfficeClose: 30 * time.Minute}
 
 // NewService returns a Service on store with the system clock unless clock is
 // given.
@@ -69,7 +72,8 @@ func NewService(store Store, clock Clock, p Policy) *Service {
 	if p.MailLease <= 0 {
 		p.MailLease = DefaultMailLease
 	}
-	rules := Rules{TTL: p.HoldTTL, SalesClose: p.SalesClose, SeatsPerAddress: p.SeatsPerAddress, AllowGaps: p.AllowGaps}
+	rules := Rules{TTL: p.HoldTTL, SalesClose: p.SalesClose, SeatsPerAddress: p.SeatsPerAddress, AllowGaps: p.AllowGaps,
+		BoxOfficeClose: max(p.BoxOfficeClose, p.SalesClose)}
 	s := &Service{store: store, clock: clock, rules: rules, maxSeats: p.MaxSeats,
 		newID: NewID, ticket: NewTicketCode, autoRefund: p.RefundAutomatically, mailLease: p.MailLease, queues: newShowGate()}
 	if g, ok := store.(HoldGater); ok && g.GateHoldsPerShow() {
@@ -113,6 +117,9 @@ type SeatMap struct {
 	Seats  []Seat
 	MyHold *Hold // the viewer's active, unexpired hold for the show
 	At     Moment
+	// Counter says the viewer is the box office (SPEC §16), which may
+	// hold and sell house seats: to it they look as any other seat.
+	Counter bool
 }
 
 // State is how seat looks to the map's viewer.
@@ -120,6 +127,9 @@ func (sm SeatMap) State(seat Seat) SeatState {
 	mine := ""
 	if sm.MyHold != nil {
 		mine = sm.MyHold.ID
+	}
+	if sm.Counter && seat.Reserve.HoldableBy(true) {
+		seat.Reserve = ReserveNone
 	}
 	return seat.StateFor(mine, sm.At)
 }
@@ -449,6 +459,9 @@ func (s *Service) Refund(ctx context.Context, bookingID, by string) (Booking, er
 	default:
 		return Booking{}, ErrNotRefundDue
 	}
+	if b.AtBoxOffice() {
+		return Booking{}, ErrRefundAtCounter
+	}
 	p, err := s.store.Payment(ctx, b.PaymentID)
 	if err != nil {
 		return Booking{}, fmt.Errorf("refund booking %s: payment: %w", b.ID, err)
@@ -495,6 +508,9 @@ func (s *Service) CancelShow(ctx context.Context, showID string) (Show, []Bookin
 	}
 	var errs []error
 	for i, b := range due {
+		if b.AtBoxOffice() {
+			continue // refunded at the counter (SPEC §16)
+		}
 		nb, err := s.Refund(ctx, b.ID, RefundedAutomatically)
 		if err != nil {
 			errs = append(errs, err)

@@ -260,8 +260,8 @@ func ReleaseShowSeatsStep(ctx context.Context, st Transactor, clock func() time.
 
 // RefundShowBookingsStep is the last follow-up step of a cancelled show,
 // run until it marks fewer than batch: up to batch confirmed bookings of
-// the show become refund_due, reason "show cancelled"
-// (Booking.CancelledShow), each with its mail queued in the same step. It
+// the show become refund_due, reason "show cancelled", or refunded at
+// once for a box-office booking of amount 0 (Booking.CancelledShow), each with its mail queued in the same step. It
 // returns them as they are afterwards. Each booking it marks is written
 // here, so a door admitting one at once conflicts with it in MongoDB; a
 // settlement to confirmed that read the show before it was marked wrote
@@ -284,7 +284,11 @@ func RefundShowBookingsStep(ctx context.Context, st Transactor, clock func() tim
 			if !changed {
 				continue
 			}
-			if err := tx.SetBookingCancelled(nb); err != nil {
+			write := tx.SetBookingCancelled
+			if nb.State == BookingRefunded {
+				write = tx.UpdatePaymentBooking // with its refund (a comp sold at the counter)
+			}
+			if err := write(nb); err != nil {
 				return err
 			}
 			if m, ok := MailFor(b, nb, nb.UpdatedAt); ok {

@@ -82,6 +82,7 @@ type Store interface {
 	CallbackOutboxStore
 	PruneStore
 	OnSaleStore
+	CounterStore
 }
 
 // ShowSeats is a show with its seats and a viewer's hold, read at one
@@ -239,6 +240,7 @@ func NewPayment(h Hold, ids PaymentStart, tickets []SeatTicket, now time.Time) (
 		ID: ids.BookingID, HoldID: h.ID, PaymentID: ids.PaymentID, Owner: h.Owner,
 		ShowID: h.ShowID, SeatIDs: h.SeatIDs, Amount: amount, Currency: h.Currency,
 		State: BookingPending, CreatedAt: now, UpdatedAt: now, Email: ids.Email, Key: ids.Key, Tickets: tickets,
+		Channel: ChannelOnline,
 	}
 	return p, b
 }

@@ -52,4 +52,5 @@ type Tx interface {
 	QueueTx
 	TypesTx
 	ReserveTx
+	CounterTx
 }

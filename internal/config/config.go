@@ -34,6 +34,9 @@ type Config struct {
 	// SalesClose is when sales of a show close, relative to its start
 	// (SALES_CLOSE): negative before it, positive after.
 	SalesClose time.Duration
+	// BoxOfficeClose is when the box office stops selling a show,
+	// relative to its start (BOXOFFICE_CLOSE): at least SalesClose.
+	BoxOfficeClose time.Duration
 
 	// WebhookSecret is the HMAC key of payment callbacks. When it was not
 	// configured, Load makes one up and sets WebhookSecretGenerated, so that
@@ -184,6 +187,9 @@ func vars(c *Config) []Var {
 		{Env: "SALES_CLOSE", Flag: "sales-close", Default: "0s",
 			Usage: "when sales of a show close, relative to its start (`-30m`: half an hour before; `10m`: ten minutes after; from `-168h` to `24h`); from then on hold and Pay are `410`, while a payment started before settles normally",
 			value: duration(&c.SalesClose, "0s, -30m or 15m", -MaxSalesCloseBefore, MaxSalesCloseAfter, "must be from -168h (a week before the start) to 24h")},
+		{Env: "BOXOFFICE_CLOSE", Flag: "boxoffice-close", Default: "30m",
+			Usage: "when the box office stops selling a show, relative to its start (signed, like `SALES_CLOSE`, and never before it: unset, it follows a later `SALES_CLOSE`; from `-168h` to `24h`); from then on a counter hold and Sell are `410`",
+			value: duration(&c.BoxOfficeClose, "30m, 0s or -15m", -MaxSalesCloseBefore, MaxSalesCloseAfter, "must be from -168h (a week before the start) to 24h")},
 		{Env: "PAYMENT_WEBHOOK_SECRET", Flag: "payment-webhook-secret",
 			Usage: fmt.Sprintf("HMAC key of the sandbox's callbacks, at least %d characters (unset: generated and printed at start); required when `PUBLIC_URL` is https and whenever more than one process runs; not used with Stripe", MinWebhookSecret),
 			value: str(&c.WebhookSecret, func(s string) error {
@@ -552,6 +558,15 @@ func validate(c *Config, read map[string]origin) []error {
 	}
 	if c.MailFrom == "" {
 		c.MailFrom = "boxoffice <tickets@" + hostOf(c.PublicURL) + ">"
+	}
+	if o := read["BOXOFFICE_CLOSE"]; c.BoxOfficeClose < c.SalesClose {
+		// The box office sells at least as long as the web site: its
+		// default follows a later SALES_CLOSE, a value given may not.
+		if o.given {
+			errs = append(errs, o.bad("before SALES_CLOSE (%s): the box office sells at least as long as the web site", c.SalesClose))
+		} else {
+			c.BoxOfficeClose = c.SalesClose
+		}
 	}
 
 	switch email, password := read["ADMIN_EMAIL"], read["ADMIN_PASSWORD"]; {

@@ -23,6 +23,7 @@ func TestLoad(t *testing.T) {
 		Database:            Database{Driver: DriverSQLite, Source: "data/boxoffice.db", URL: "sqlite:data/boxoffice.db"},
 		HoldTTL:             15 * time.Minute,
 		MaxSeats:            10,
+		BoxOfficeClose:      30 * time.Minute,
 		PublicURL:           "http://localhost:8080",
 		PublicURLDerived:    true,
 		PaymentProvider:     "sandbox",
@@ -65,13 +66,23 @@ func TestLoad(t *testing.T) {
 			want: Config{
 				Addr:     "127.0.0.1:9000",
 				Database: Database{Driver: DriverMongo, Source: "mongodb://db1,db2/boxoffice?replicaSet=rs0", URL: "mongodb://db1,db2/boxoffice?replicaSet=rs0"},
-				HoldTTL:  90 * time.Second, MaxSeats: 6, WebhookSecret: "whsec_test_0123456789",
+				HoldTTL:  90 * time.Second, MaxSeats: 6, WebhookSecret: "whsec_test_0123456789", BoxOfficeClose: 30 * time.Minute,
 				PublicURL: "https://tickets.example.com", AdminEmail: "admin@example.com", AdminPassword: "correct horse", AdminIdle: 2 * time.Hour,
 				SessionIdle: 48 * time.Hour, SMTPURL: "smtp://mailer:pw@smtp.example.com:587", MailFrom: "Tickets <tickets@example.com>", MailLease: 2 * time.Minute,
 				AllowGaps: true, HoldSeatsPerAddress: 0, MetricsToken: "0123456789abcdef0123", Retention: 720 * time.Hour,
 				PaymentProvider: "sandbox", SeedDemo: false, HoldRate: 0, LogFormat: "json",
 				TrustedProxies: prefixes("203.0.113.0/24", "2001:db8:0:1::/64", "198.51.100.7/32", "2001:db8::9/128", "10.0.0.0/8"),
 			},
+		},
+		{
+			name: "box office closes with late sales by default",
+			env:  map[string]string{"SALES_CLOSE": "45m"},
+			want: with(func(c *Config) { c.SalesClose, c.BoxOfficeClose = 45*time.Minute, 45*time.Minute }),
+		},
+		{
+			name: "box office closes 15 minutes after the start",
+			env:  map[string]string{"BOXOFFICE_CLOSE": "15m"},
+			want: with(func(c *Config) { c.BoxOfficeClose = 15 * time.Minute }),
 		},
 		{
 			name: "sales close before the start",
@@ -262,6 +273,7 @@ func TestLoadInvalid(t *testing.T) {
 		{name: "short retention", env: map[string]string{"RETENTION": "1h"}, want: []string{`RETENTION="1h": must be at least 24h`}},
 		{name: "mail lease", env: map[string]string{"MAIL_LEASE": "1s"}, want: []string{`MAIL_LEASE="1s": must be from 5s to 1h`}},
 		{name: "mail from", env: map[string]string{"MAIL_FROM": "tickets at example"}, want: []string{`MAIL_FROM="tickets at example": not an email address`}},
+		{name: "box office closes before sales", env: map[string]string{"SALES_CLOSE": "10m", "BOXOFFICE_CLOSE": "5m"}, want: []string{"BOXOFFICE_CLOSE=\"5m\": before SALES_CLOSE (10m0s)"}},
 		{name: "sales close far", env: map[string]string{"SALES_CLOSE": "-200h"}, want: []string{"must be from -168h"}},
 		{name: "refund automatically", env: map[string]string{"REFUND_AUTOMATICALLY": "sometimes"}, want: []string{`REFUND_AUTOMATICALLY="sometimes": not a boolean`}},
 		{

@@ -25,13 +25,16 @@ type holdDoc struct {
 	Address   string   `bson:"address,omitempty"` // the client address, for HOLD_SEATS_PER_ADDRESS
 	// Extensions counts "More time"; absent in older documents: 0.
 	Extensions int `bson:"extensions"`
+	// Counter marks a hold made at the box office (SPEC §16); absent in
+	// older documents: false.
+	Counter bool `bson:"counter,omitempty"`
 }
 
 func toHoldDoc(h booking.Hold) holdDoc {
 	return holdDoc{
 		ID: h.ID, ShowID: h.ShowID, Owner: h.Owner, SeatIDs: h.SeatIDs,
 		Amount: int64(h.Amount), Currency: h.Currency, CreatedAt: nanos(h.CreatedAt),
-		State: string(h.State), Address: h.Address, Extensions: h.Extensions,
+		State: string(h.State), Address: h.Address, Extensions: h.Extensions, Counter: h.Counter,
 	}
 }
 
@@ -40,7 +43,7 @@ func (d holdDoc) hold() booking.Hold {
 		ID: d.ID, ShowID: d.ShowID, Owner: d.Owner, SeatIDs: d.SeatIDs,
 		Amount: booking.Money(d.Amount), Currency: d.Currency,
 		CreatedAt: fromNanos(d.CreatedAt), State: booking.HoldState(d.State), Address: d.Address,
-		Extensions: d.Extensions,
+		Extensions: d.Extensions, Counter: d.Counter,
 	}
 }
 

@@ -194,6 +194,10 @@ func indexes() map[string][]mongo.IndexModel {
 			},
 			// The admin's overview sums a show's bookings; its page lists them.
 			idx("show_state", bson.D{{Key: "show_id", Value: 1}, {Key: "state", Value: 1}}),
+			// A cash-up reads a day's box-office sales and refunds
+			// (BoxOfficeBookings).
+			idx("channel_created", bson.D{{Key: "channel", Value: 1}, {Key: "created_at", Value: 1}}),
+			idx("channel_refunded", bson.D{{Key: "channel", Value: 1}, {Key: "refunded_at", Value: 1}}),
 		},
 		colAdmins: {
 			unique(idx("email", bson.D{{Key: "email", Value: 1}})),
@@ -289,6 +293,15 @@ var conversions = []conversion{
 	// the type standard for every seat at the price its seat carries.
 	// Idempotent: a booking that has tickets is left as it is.
 	{name: "0029_seat_tickets", run: migrateBookingTickets},
+	// SQLite's 0032_box_office: every booking stored before the box
+	// office was sold online. Idempotent: a booking with a channel is
+	// left as it is.
+	{name: "0032_box_office", run: func(ctx context.Context, s *Store) error {
+		_, err := s.col(colBookings).UpdateMany(ctx,
+			bson.D{{Key: "channel", Value: bson.D{{Key: "$exists", Value: false}}}},
+			bson.D{{Key: "$set", Value: bson.D{{Key: "channel", Value: string(booking.ChannelOnline)}}}})
+		return err
+	}},
 	// SQLite's 0029_seat_tickets adds payments.replaced_at: a payment
 	// stored before has none, and counts as not replaced (0), so that it
 	// is in hold_live. The index "hold", unique over every payment of a

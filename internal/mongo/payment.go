@@ -42,6 +42,10 @@ type paymentDoc struct {
 	// repeated Pay replaced it (Unix ns; 0 while it was not).
 	Tickets    []ticketDoc `bson:"tickets,omitempty"`
 	ReplacedAt int64       `bson:"replaced_at"`
+	// Provider is booking.ProviderBoxOffice for a sale at the counter,
+	// with its Method (SPEC §16); absent in older documents: "".
+	Provider string `bson:"provider,omitempty"`
+	Method   string `bson:"method,omitempty"`
 }
 
 // ticketDoc is one seat of a payment or booking as sold.
@@ -85,6 +89,7 @@ func toPaymentDoc(p booking.Payment) paymentDoc {
 		ChargeRef: p.ChargeRef, LookedUpAt: nanos(p.LookedUpAt),
 		CheckoutAttempt: p.CheckoutAttempt, CheckoutExpiresAt: nanos(p.CheckoutExpiresAt),
 		Tickets: toTicketDocs(p.Tickets), ReplacedAt: nanos(p.ReplacedAt),
+		Provider: p.Provider, Method: string(p.Method),
 	}
 }
 
@@ -97,6 +102,7 @@ func (d paymentDoc) payment() booking.Payment {
 		ChargeRef: d.ChargeRef, LookedUpAt: fromNanos(d.LookedUpAt),
 		CheckoutAttempt: d.CheckoutAttempt, CheckoutExpiresAt: fromNanos(d.CheckoutExpiresAt),
 		Tickets: fromTicketDocs(d.Tickets), ReplacedAt: fromNanos(d.ReplacedAt),
+		Provider: d.Provider, Method: booking.Method(d.Method),
 	}
 }
 
@@ -125,10 +131,19 @@ type bookingDoc struct {
 	// Tickets are its seats as sold (SPEC §15); migrateBookingTickets
 	// gives older documents the type standard at their seats' prices.
 	Tickets []ticketDoc `bson:"tickets,omitempty"`
+	// Channel is where it was sold (SPEC §16): the conversion
+	// 0032_box_office gives older documents "online". The rest are the
+	// counter's sale and refund, absent in online bookings.
+	Channel      string `bson:"channel"`
+	SoldBy       string `bson:"sold_by,omitempty"`
+	Method       string `bson:"method,omitempty"`
+	CardRef      string `bson:"card_ref,omitempty"`
+	CompReason   string `bson:"comp_reason,omitempty"`
+	RefundMethod string `bson:"refund_method,omitempty"`
 }
 
 func toBookingDoc(b booking.Booking) bookingDoc {
-	return bookingDoc{
+	d := bookingDoc{
 		ID: b.ID, HoldID: b.HoldID, PaymentID: b.PaymentID, Owner: b.Owner,
 		ShowID: b.ShowID, SeatIDs: b.SeatIDs, Amount: int64(b.Amount), Currency: b.Currency,
 		State: string(b.State), TicketCode: b.TicketCode, Reason: b.Reason,
@@ -136,7 +151,13 @@ func toBookingDoc(b booking.Booking) bookingDoc {
 		RefundedAt: nanos(b.RefundedAt), RefundedBy: b.RefundedBy, RefundID: b.RefundID,
 		AdmittedAt: nanos(b.AdmittedAt), AdmittedBy: b.AdmittedBy, Email: b.Email, Key: b.Key,
 		Tickets: toTicketDocs(b.Tickets),
+		Channel: string(b.Channel), SoldBy: b.SoldBy, Method: string(b.Method),
+		CardRef: b.CardRef, CompReason: b.CompReason, RefundMethod: string(b.RefundMethod),
 	}
+	if d.Channel == "" {
+		d.Channel = string(booking.ChannelOnline)
+	}
+	return d
 }
 
 func (d bookingDoc) booking() booking.Booking {
@@ -148,6 +169,8 @@ func (d bookingDoc) booking() booking.Booking {
 		RefundedAt: fromNanos(d.RefundedAt), RefundedBy: d.RefundedBy, RefundID: d.RefundID,
 		AdmittedAt: fromNanos(d.AdmittedAt), AdmittedBy: d.AdmittedBy, Email: d.Email, Key: d.Key,
 		Tickets: fromTicketDocs(d.Tickets),
+		Channel: booking.Channel(d.Channel), SoldBy: d.SoldBy, Method: booking.Method(d.Method),
+		CardRef: d.CardRef, CompReason: d.CompReason, RefundMethod: booking.Method(d.RefundMethod),
 	}
 }
 

@@ -59,13 +59,14 @@ func TestDocsRoundTrip(t *testing.T) {
 			{SeatID: "A1", Category: "Prime", Type: "child", Price: 15000, Name: "Child", Note: "under 12"},
 			{SeatID: "A2", Category: "Prime", Type: "senior", Price: 30000, Name: "Senior", DoorCheck: true},
 		},
-		ReplacedAt: at(4),
+		ReplacedAt: at(4), Provider: booking.ProviderBoxOffice, Method: booking.MethodCard,
 	}
 	b := booking.Booking{
 		ID: "b1", HoldID: "h1", PaymentID: "p1", Owner: "o1", ShowID: "s1", SeatIDs: []string{"A1", "A2"},
 		Amount: 45000, Currency: "INR", State: booking.BookingRefunded, Reason: "late",
 		CreatedAt: at(0), UpdatedAt: at(3), RefundID: "re_1", RefundedAt: at(3), RefundedBy: "a@example.com",
-		Tickets: p.Tickets,
+		Tickets: p.Tickets, Channel: booking.ChannelBoxOffice, SoldBy: "staff@example.com", Method: booking.MethodCard,
+		CardRef: "T-1", CompReason: "x", RefundMethod: booking.MethodCash,
 	}
 	var pd paymentDoc
 	roundTrip(t, toPaymentDoc(p), &pd)
@@ -76,6 +77,12 @@ func TestDocsRoundTrip(t *testing.T) {
 	roundTrip(t, toBookingDoc(b), &bd)
 	if diff := cmp.Diff(b, bd.booking()); diff != "" {
 		t.Errorf("booking (-want +got):\n%s", diff)
+	}
+	// A booking made without a channel is stored as sold online.
+	var od bookingDoc
+	roundTrip(t, toBookingDoc(booking.Booking{ID: "b2"}), &od)
+	if got := od.booking().Channel; got != booking.ChannelOnline {
+		t.Errorf("a booking without a channel is stored as %q, want online", got)
 	}
 }
 

@@ -8,7 +8,8 @@ import (
 )
 
 const bookingColumns = `id, hold_id, payment_id, owner, show_id, seat_ids, amount, currency, state,
-	ticket_code, reason, created_at, updated_at, refunded_at, refunded_by, refund_id, admitted_at, admitted_by, email, access_key, tickets`
+	ticket_code, reason, created_at, updated_at, refunded_at, refunded_by, refund_id, admitted_at, admitted_by, email, access_key, tickets,
+	channel, sold_by, method, card_ref, comp_reason, refund_method`
 
 func scanBooking(r scanner) (booking.Booking, error) {
 	var (
@@ -21,7 +22,8 @@ func scanBooking(r scanner) (booking.Booking, error) {
 	)
 	err := r.Scan(&b.ID, &b.HoldID, &b.PaymentID, &b.Owner, &b.ShowID, &seatIDs, &b.Amount, &b.Currency,
 		&b.State, &b.TicketCode, &b.Reason, &createdAt, &updatedAt, &refundedAt, &b.RefundedBy, &b.RefundID,
-		&admittedAt, &b.AdmittedBy, &b.Email, &b.Key, &tickets)
+		&admittedAt, &b.AdmittedBy, &b.Email, &b.Key, &tickets,
+		&b.Channel, &b.SoldBy, &b.Method, &b.CardRef, &b.CompReason, &b.RefundMethod)
 	if err != nil {
 		return b, err
 	}
@@ -41,10 +43,11 @@ func insertBooking(ctx context.Context, tx *sql.Tx, b booking.Booking) error {
 	if err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO bookings (`+bookingColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+	_, err = tx.ExecContext(ctx, `INSERT INTO bookings (`+bookingColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		b.ID, b.HoldID, b.PaymentID, b.Owner, b.ShowID, joinIDs(b.SeatIDs), int64(b.Amount), b.Currency,
 		b.State, b.TicketCode, b.Reason, nanos(b.CreatedAt), nanos(b.UpdatedAt), nanos(b.RefundedAt), b.RefundedBy, b.RefundID,
-		nanos(b.AdmittedAt), b.AdmittedBy, b.Email, b.Key, tickets)
+		nanos(b.AdmittedAt), b.AdmittedBy, b.Email, b.Key, tickets,
+		channelOf(b), b.SoldBy, b.Method, b.CardRef, b.CompReason, b.RefundMethod)
 	return err
 }
 
@@ -69,4 +72,13 @@ func (s *Store) BookingByTicketCode(ctx context.Context, code string) (booking.B
 func bookingByTicketCode(ctx context.Context, q rowQuerier, code string) (booking.Booking, error) {
 	b, err := scanBooking(q.QueryRowContext(ctx, `SELECT `+bookingColumns+` FROM bookings WHERE ticket_code = ?`, code))
 	return b, notFound(err, booking.ErrBookingNotFound)
+}
+
+// channelOf is b's channel as stored: a booking made without one was sold
+// online.
+func channelOf(b booking.Booking) booking.Channel {
+	if b.Channel == "" {
+		return booking.ChannelOnline
+	}
+	return b.Channel
 }

@@ -7,7 +7,7 @@ import (
 	"boxoffice/internal/booking"
 )
 
-const holdColumns = `id, show_id, owner, seat_ids, amount, currency, created_at, state, address, extensions`
+const holdColumns = `id, show_id, owner, seat_ids, amount, currency, created_at, state, address, extensions, counter`
 
 func scanHold(r scanner) (booking.Hold, error) {
 	var (
@@ -15,7 +15,7 @@ func scanHold(r scanner) (booking.Hold, error) {
 		seatIDs   string
 		createdAt sql.NullInt64
 	)
-	err := r.Scan(&h.ID, &h.ShowID, &h.Owner, &seatIDs, &h.Amount, &h.Currency, &createdAt, &h.State, &h.Address, &h.Extensions)
+	err := r.Scan(&h.ID, &h.ShowID, &h.Owner, &seatIDs, &h.Amount, &h.Currency, &createdAt, &h.State, &h.Address, &h.Extensions, &h.Counter)
 	h.SeatIDs, h.CreatedAt = splitIDs(seatIDs), fromNanos(createdAt)
 	return h, err
 }

@@ -184,7 +184,7 @@ func (t *tx) FreeSeats(h booking.Hold) error {
 
 func (t *tx) InsertHold(h booking.Hold) error {
 	_, err := t.stmt(t.s.stmts.insertHold).ExecContext(t.ctx,
-		h.ID, h.ShowID, h.Owner, joinIDs(h.SeatIDs), h.Amount, h.Currency, nanos(h.CreatedAt), h.State, h.Address, h.Extensions)
+		h.ID, h.ShowID, h.Owner, joinIDs(h.SeatIDs), h.Amount, h.Currency, nanos(h.CreatedAt), h.State, h.Address, h.Extensions, h.Counter)
 	return err
 }
 

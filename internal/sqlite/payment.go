@@ -11,7 +11,7 @@ import (
 )
 
 const paymentColumns = `id, hold_id, booking_id, owner, amount, currency, state, created_at,
-	checkout_ref, checkout_closed_at, charge_ref, looked_up_at, checkout_attempt, checkout_expires_at, tickets, replaced_at`
+	checkout_ref, checkout_closed_at, charge_ref, looked_up_at, checkout_attempt, checkout_expires_at, tickets, replaced_at, provider, method`
 
 func scanPayment(r scanner) (booking.Payment, error) {
 	var (
@@ -20,7 +20,7 @@ func scanPayment(r scanner) (booking.Payment, error) {
 		tickets                                                string
 	)
 	err := r.Scan(&p.ID, &p.HoldID, &p.BookingID, &p.Owner, &p.Amount, &p.Currency, &p.State, &createdAt,
-		&p.CheckoutRef, &closedAt, &p.ChargeRef, &lookedUpAt, &p.CheckoutAttempt, &expiresAt, &tickets, &replacedAt)
+		&p.CheckoutRef, &closedAt, &p.ChargeRef, &lookedUpAt, &p.CheckoutAttempt, &expiresAt, &tickets, &replacedAt, &p.Provider, &p.Method)
 	if err != nil {
 		return p, err
 	}

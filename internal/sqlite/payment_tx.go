@@ -40,10 +40,10 @@ func (t *tx) InsertPayment(p booking.Payment) error {
 	if err != nil {
 		return err
 	}
-	_, err = t.tx.ExecContext(t.ctx, `INSERT INTO payments (`+paymentColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+	_, err = t.tx.ExecContext(t.ctx, `INSERT INTO payments (`+paymentColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		p.ID, p.HoldID, p.BookingID, p.Owner, int64(p.Amount), p.Currency, p.State, nanos(p.CreatedAt),
 		p.CheckoutRef, nanos(p.CheckoutClosedAt), p.ChargeRef, nanos(p.LookedUpAt),
-		p.CheckoutAttempt, nanos(p.CheckoutExpiresAt), tickets, nanos(p.ReplacedAt))
+		p.CheckoutAttempt, nanos(p.CheckoutExpiresAt), tickets, nanos(p.ReplacedAt), p.Provider, p.Method)
 	return err
 }
 
@@ -63,9 +63,9 @@ func (t *tx) UpdatePayment(p booking.Payment) error {
 // constraint it can violate.
 func (t *tx) UpdatePaymentBooking(b booking.Booking) error {
 	_, err := t.tx.ExecContext(t.ctx, `UPDATE bookings SET state = ?, ticket_code = ?, reason = ?, updated_at = ?,
-		refunded_at = ?, refunded_by = ?, refund_id = ?, admitted_at = ?, admitted_by = ?, email = ? WHERE id = ?`,
+		refunded_at = ?, refunded_by = ?, refund_id = ?, admitted_at = ?, admitted_by = ?, email = ?, refund_method = ? WHERE id = ?`,
 		b.State, b.TicketCode, b.Reason, nanos(b.UpdatedAt), nanos(b.RefundedAt), b.RefundedBy, b.RefundID,
-		nanos(b.AdmittedAt), b.AdmittedBy, b.Email, b.ID)
+		nanos(b.AdmittedAt), b.AdmittedBy, b.Email, b.RefundMethod, b.ID)
 	var e *sqlite.Error
 	if errors.As(err, &e) && e.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE {
 		return booking.ErrTicketCodeTaken

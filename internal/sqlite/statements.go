@@ -144,9 +144,9 @@ func holdSeatIDs(col string) string {
 
 // insertHoldSQL records a hold whose seats are locked. Arguments: hold
 // id, show id, owner, seat ids, amount, currency, created at, state,
-// address, extensions.
-const insertHoldSQL = `INSERT INTO holds (id, show_id, owner, seat_ids, amount, currency, created_at, state, address, extensions)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+// address, extensions, counter.
+const insertHoldSQL = `INSERT INTO holds (id, show_id, owner, seat_ids, amount, currency, created_at, state, address, extensions, counter)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
 // relockSQL takes the locks of a hold's seats again (More time), found
 // by their primary keys among the seats it was made with. Arguments: the

@@ -54,3 +54,42 @@ func TestBookingsMadeBeforeMigration29AreStandard(t *testing.T) {
 		t.Errorf("old payment = %+v, %v; want no tickets, its amount, not replaced", p, err)
 	}
 }
+
+// TestBookingsMadeBeforeMigration32AreOnline: a booking of a file made
+// before the box office (0032) was sold online; its payment has no
+// provider of the counter's, and an old hold is not a counter hold.
+func TestBookingsMadeBeforeMigration32AreOnline(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "v29.db")
+	db := openAtVersion(t, path, 29)
+	for _, q := range []string{
+		`INSERT INTO theatres (id, name, city, time_zone) VALUES ('t1', 'Old Talkies', 'Pune', 'Asia/Kolkata')`,
+		`INSERT INTO movies (id, title, rating, runtime_min, language) VALUES ('m1', 'Old Film', 'U', 120, 'Hindi')`,
+		`INSERT INTO shows (id, movie_id, theatre_id, currency, starts_at) VALUES ('s1', 'm1', 't1', 'INR', 4102444800000000000)`,
+		`INSERT INTO holds (id, show_id, owner, seat_ids, amount, currency, state, created_at)
+			VALUES ('h1', 's1', 'o1', 'A1', 18000, 'INR', 'completed', 1)`,
+		`INSERT INTO payments (id, hold_id, booking_id, owner, amount, currency, state, created_at)
+			VALUES ('p1', 'h1', 'b1', 'o1', 18000, 'INR', 'succeeded', 1)`,
+		`INSERT INTO bookings (id, hold_id, payment_id, owner, show_id, seat_ids, amount, currency, state, ticket_code, created_at, updated_at)
+			VALUES ('b1', 'h1', 'p1', 'o1', 's1', 'A1', 18000, 'INR', 'confirmed', 'ABCD1234', 1, 1)`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	db.Close()
+
+	s := reopen(t, path)
+	b, err := s.Booking(ctx, "b1")
+	if err != nil || b.Channel != booking.ChannelOnline || b.SoldBy != "" || b.Method != "" {
+		t.Errorf("old booking = %+v, %v; want channel online, no seller or method", b, err)
+	}
+	p, err := s.Payment(ctx, "p1")
+	if err != nil || p.Provider != "" || p.Method != "" {
+		t.Errorf("old payment = %+v, %v; want no provider or method of the counter's", p, err)
+	}
+	h, err := s.Hold(ctx, "h1")
+	if err != nil || h.Counter {
+		t.Errorf("old hold = %+v, %v; want not a counter hold", h, err)
+	}
+}

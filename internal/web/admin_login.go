@@ -204,13 +204,13 @@ func (s *Server) adminOnly(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // doorOnly lets a request through to next for any signed-in account: the
-// door is for staff and admins.
+// door and the box office are for staff and admins.
 func (s *Server) doorOnly(next echo.HandlerFunc) echo.HandlerFunc {
 	return s.signedInAs(booking.RoleStaff, next)
 }
 
 // errStaffOnly is a staff member on a page only admins may use.
-var errStaffOnly = &booking.Error{Code: booking.EFORBIDDEN, Message: "This page is for admins. Your account is for admitting tickets at the door."}
+var errStaffOnly = &booking.Error{Code: booking.EFORBIDDEN, Message: "This page is for admins. Your account is for the door and the box office."}
 
 // signedInAs lets a request through to next for an account with role or a
 // more powerful one (booking.Roles lists them so).

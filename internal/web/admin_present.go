@@ -124,9 +124,13 @@ func (s *Server) adminBookingModel(b booking.Booking, loc *time.Location) model.
 		m.RefundPaid = s.adminTime(b.RefundedAt) + " by " + b.RefundedBy
 		if b.RefundID != "" {
 			m.RefundPaid += " (" + b.RefundID + ")"
+		} else if b.AtBoxOffice() {
+			m.RefundPaid += " (at the counter, " + string(b.RefundMethod) + ")"
 		} else {
 			m.RefundPaid += " (outside boxoffice)"
 		}
+	case b.RefundPending() && b.AtBoxOffice():
+		m.CounterRefundURL = counterBookingURL(b.ID)
 	case b.RefundPending():
 		m.RefundAction = "/admin/bookings/" + b.ID + "/refund"
 		m.RefundLabel = s.refundLabel()

@@ -107,7 +107,7 @@ func (s *Server) renderAdminShowSent(c echo.Context, status int, notice *model.N
 		}
 		bm := s.adminBookingModel(b, s.showLocation(show))
 		v.Bookings = append(v.Bookings, bm)
-		if bm.RefundAction != "" {
+		if bm.RefundAction != "" || bm.CounterRefundURL != "" {
 			v.RefundQueue = append(v.RefundQueue, bm)
 		}
 	}

@@ -66,8 +66,8 @@ func (s *Server) routes() {
 		{http.MethodGet, queueStatusRoute, s.handleQueueStatus},
 		{http.MethodPost, "/queue/:onsaleID/join", s.handleQueueJoin},
 
-		// Admins and door staff. Every page but sign-in needs a signed-in
-		// admin; the door takes staff too.
+		// Admins and front-of-house staff. Every page but sign-in needs a
+		// signed-in admin; the door and the box office take staff too.
 		{http.MethodGet, "/admin/login", s.handleAdminLogin},
 		{http.MethodPost, "/admin/login", s.handleAdminLoginSubmit},
 		{http.MethodPost, "/admin/logout", s.handleAdminLogout},
@@ -83,6 +83,15 @@ func (s *Server) routes() {
 		{http.MethodGet, "/admin/payments/:paymentID", s.adminOnly(s.handleAdminPayment)},
 		{http.MethodGet, doorPath, s.doorOnly(s.handleDoor)},
 		{http.MethodPost, doorPath, s.doorOnly(s.handleDoorAdmit)},
+		// The box office (SPEC §16), for staff and admins.
+		{http.MethodGet, counterPath, s.doorOnly(s.handleCounter)},
+		{http.MethodPost, counterHoldsPath, s.doorOnly(s.handleCounterHold)},
+		{http.MethodGet, counterHoldsPath + "/:holdID", s.doorOnly(s.handleCounterHoldPage)},
+		{http.MethodPost, counterHoldsPath + "/:holdID/total", s.doorOnly(s.handleCounterTotal)},
+		{http.MethodPost, counterHoldsPath + "/:holdID/sell", s.doorOnly(s.handleCounterSell)},
+		{http.MethodGet, counterPath + "/bookings/:bookingID", s.doorOnly(s.handleCounterBooking)},
+		{http.MethodPost, counterPath + "/bookings/:bookingID/refund", s.doorOnly(s.handleCounterRefund)},
+		{http.MethodGet, counterCashUp, s.doorOnly(s.handleCashUp)},
 		{http.MethodGet, accountsPath, s.adminOnly(s.handleAdminAccounts)},
 		{http.MethodPost, accountsPath, s.adminOnly(s.handleAdminAccountCreate)},
 		{http.MethodGet, accountsPath + "/:id", s.adminOnly(s.handleAdminAccount)},

@@ -59,6 +59,15 @@ func TestHEADOnEveryGETRoute(t *testing.T) {
 	admin := a.client()
 	admin.mustLogin()
 	printed := a.book("E6") // confirmed: its tickets print
+	counterHold := func(seat string) string {
+		res := admin.post("/admin/boxoffice/holds", url.Values{"_csrf": {admin.adminCSRF()}, "show": {testShowID}, "seat": {seat}})
+		wantStatus(t, res, http.StatusSeeOther)
+		return res.Header.Get("Location")
+	}
+	res := admin.post(counterHold("C2")+"/sell", url.Values{"_csrf": {admin.adminCSRF()}, "method": {"cash"}})
+	wantStatus(t, res, http.StatusSeeOther)
+	counterSale, _, _ := strings.Cut(res.Header.Get("Location"), "?")
+	counterHoldPath := counterHold("C1")
 	a.secondShow("show2")
 	onSale, err := a.svc.CreateOnSale(ctx, booking.OnSaleRequest{Name: "Later", OpensAt: testStart.Add(48 * time.Hour), Rate: 10, ShowIDs: []string{"show2"}})
 	if err != nil {
@@ -77,47 +86,51 @@ func TestHEADOnEveryGETRoute(t *testing.T) {
 		want int
 	}
 	asks := map[string]ask{
-		"/":                                 {stranger, "/", http.StatusOK},
-		"/shows/:showID":                    {stranger, "/shows/" + testShowID, http.StatusOK},
-		"/shows/:showID/seats":              {stranger, "/shows/" + testShowID + "/seats", http.StatusOK},
-		"/holds/:holdID":                    {guest, hold, http.StatusOK},
-		"/holds/:holdID/total":              {guest, hold + "/total", http.StatusOK},
-		"/bookings/find":                    {stranger, "/bookings/find", http.StatusOK},
-		"/bookings/:bookingID":              {payer, "/bookings/" + p.BookingID, http.StatusOK},
-		"/bookings/:bookingID/status":       {payer, "/bookings/" + p.BookingID + "/status", http.StatusOK},
-		"/bookings/:bookingID/print":        {admin, "/bookings/" + printed.ID + "/print", http.StatusOK},
-		"/admin/login":                      {stranger, "/admin/login", http.StatusOK},
-		"/admin":                            {admin, "/admin", http.StatusOK},
-		"/admin/shows/:showID":              {admin, "/admin/shows/" + testShowID, http.StatusOK},
-		"/admin/shows/:showID/bookings.csv": {admin, "/admin/shows/" + testShowID + "/bookings.csv", http.StatusOK},
-		"/admin/payments/:paymentID":        {admin, "/admin/payments/" + p.ID, http.StatusOK},
-		"/admin/checkin":                    {admin, "/admin/checkin", http.StatusOK},
-		"/admin/accounts":                   {admin, "/admin/accounts", http.StatusOK},
-		"/admin/accounts/:id":               {admin, "/admin/accounts/" + admins[0].ID, http.StatusOK},
-		"/admin/catalog":                    {admin, "/admin/catalog", http.StatusOK},
-		"/admin/theatres/new":               {admin, "/admin/theatres/new", http.StatusOK},
-		"/admin/theatres/:id":               {admin, "/admin/theatres/" + th.ID, http.StatusOK},
-		"/admin/theatres/:id/screens/new":   {admin, "/admin/theatres/" + th.ID + "/screens/new", http.StatusOK},
-		"/admin/screens/:id":                {admin, "/admin/screens/" + sc.ID, http.StatusOK},
-		"/admin/theatres/:id/types":         {admin, "/admin/theatres/" + th.ID + "/types", http.StatusOK},
-		"/admin/theatres/:id/types/:typeID": {admin, "/admin/theatres/" + th.ID + "/types/adult", http.StatusOK},
-		"/admin/theatres/:id/cards":         {admin, "/admin/theatres/" + th.ID + "/cards", http.StatusOK},
-		"/admin/theatres/:id/cards/new":     {admin, "/admin/theatres/" + th.ID + "/cards/new", http.StatusOK},
-		"/admin/cards/:cardID":              {admin, "/admin/cards/" + card.ID, http.StatusOK},
-		"/admin/screens/:id/layout.txt":     {admin, "/admin/screens/" + sc.ID + "/layout.txt", http.StatusOK},
-		"/admin/movies/new":                 {admin, "/admin/movies/new", http.StatusOK},
-		"/admin/movies/:id":                 {admin, "/admin/movies/" + mv.ID, http.StatusOK},
-		"/admin/shows/new":                  {admin, "/admin/shows/new", http.StatusOK},
-		"/admin/onsales":                    {admin, "/admin/onsales", http.StatusOK},
-		"/admin/onsales/:id":                {admin, "/admin/onsales/" + onSale.ID, http.StatusOK},
-		"/queue/:onsaleID":                  {stranger, "/queue/" + onSale.ID, http.StatusOK},
-		"/queue/:onsaleID/status":           {stranger, "/queue/" + onSale.ID + "/status", http.StatusOK},
-		payment.CheckoutPath + ":paymentID": {payer, payment.CheckoutPath + p.ID, http.StatusOK},
-		"/static/:version/*":                {stranger, css[1], http.StatusOK},
-		"/healthz":                          {stranger, "/healthz", http.StatusOK},
-		"/readyz":                           {stranger, "/readyz", http.StatusOK},
-		"/metrics":                          {stranger, "/metrics", http.StatusOK},
-		"/debug/pprof/:name":                {stranger, "/debug/pprof/heap", http.StatusOK},
+		"/":                                    {stranger, "/", http.StatusOK},
+		"/shows/:showID":                       {stranger, "/shows/" + testShowID, http.StatusOK},
+		"/shows/:showID/seats":                 {stranger, "/shows/" + testShowID + "/seats", http.StatusOK},
+		"/holds/:holdID":                       {guest, hold, http.StatusOK},
+		"/holds/:holdID/total":                 {guest, hold + "/total", http.StatusOK},
+		"/bookings/find":                       {stranger, "/bookings/find", http.StatusOK},
+		"/bookings/:bookingID":                 {payer, "/bookings/" + p.BookingID, http.StatusOK},
+		"/bookings/:bookingID/status":          {payer, "/bookings/" + p.BookingID + "/status", http.StatusOK},
+		"/bookings/:bookingID/print":           {admin, "/bookings/" + printed.ID + "/print", http.StatusOK},
+		"/admin/login":                         {stranger, "/admin/login", http.StatusOK},
+		"/admin":                               {admin, "/admin", http.StatusOK},
+		"/admin/shows/:showID":                 {admin, "/admin/shows/" + testShowID, http.StatusOK},
+		"/admin/shows/:showID/bookings.csv":    {admin, "/admin/shows/" + testShowID + "/bookings.csv", http.StatusOK},
+		"/admin/payments/:paymentID":           {admin, "/admin/payments/" + p.ID, http.StatusOK},
+		"/admin/checkin":                       {admin, "/admin/checkin", http.StatusOK},
+		"/admin/boxoffice":                     {admin, "/admin/boxoffice", http.StatusOK},
+		"/admin/boxoffice/holds/:holdID":       {admin, counterHoldPath, http.StatusOK},
+		"/admin/boxoffice/bookings/:bookingID": {admin, counterSale, http.StatusOK},
+		"/admin/boxoffice/cashup":              {admin, "/admin/boxoffice/cashup", http.StatusOK},
+		"/admin/accounts":                      {admin, "/admin/accounts", http.StatusOK},
+		"/admin/accounts/:id":                  {admin, "/admin/accounts/" + admins[0].ID, http.StatusOK},
+		"/admin/catalog":                       {admin, "/admin/catalog", http.StatusOK},
+		"/admin/theatres/new":                  {admin, "/admin/theatres/new", http.StatusOK},
+		"/admin/theatres/:id":                  {admin, "/admin/theatres/" + th.ID, http.StatusOK},
+		"/admin/theatres/:id/screens/new":      {admin, "/admin/theatres/" + th.ID + "/screens/new", http.StatusOK},
+		"/admin/screens/:id":                   {admin, "/admin/screens/" + sc.ID, http.StatusOK},
+		"/admin/theatres/:id/types":            {admin, "/admin/theatres/" + th.ID + "/types", http.StatusOK},
+		"/admin/theatres/:id/types/:typeID":    {admin, "/admin/theatres/" + th.ID + "/types/adult", http.StatusOK},
+		"/admin/theatres/:id/cards":            {admin, "/admin/theatres/" + th.ID + "/cards", http.StatusOK},
+		"/admin/theatres/:id/cards/new":        {admin, "/admin/theatres/" + th.ID + "/cards/new", http.StatusOK},
+		"/admin/cards/:cardID":                 {admin, "/admin/cards/" + card.ID, http.StatusOK},
+		"/admin/screens/:id/layout.txt":        {admin, "/admin/screens/" + sc.ID + "/layout.txt", http.StatusOK},
+		"/admin/movies/new":                    {admin, "/admin/movies/new", http.StatusOK},
+		"/admin/movies/:id":                    {admin, "/admin/movies/" + mv.ID, http.StatusOK},
+		"/admin/shows/new":                     {admin, "/admin/shows/new", http.StatusOK},
+		"/admin/onsales":                       {admin, "/admin/onsales", http.StatusOK},
+		"/admin/onsales/:id":                   {admin, "/admin/onsales/" + onSale.ID, http.StatusOK},
+		"/queue/:onsaleID":                     {stranger, "/queue/" + onSale.ID, http.StatusOK},
+		"/queue/:onsaleID/status":              {stranger, "/queue/" + onSale.ID + "/status", http.StatusOK},
+		payment.CheckoutPath + ":paymentID":    {payer, payment.CheckoutPath + p.ID, http.StatusOK},
+		"/static/:version/*":                   {stranger, css[1], http.StatusOK},
+		"/healthz":                             {stranger, "/healthz", http.StatusOK},
+		"/readyz":                              {stranger, "/readyz", http.StatusOK},
+		"/metrics":                             {stranger, "/metrics", http.StatusOK},
+		"/debug/pprof/:name":                   {stranger, "/debug/pprof/heap", http.StatusOK},
 	}
 
 	e, ok := a.srv.Config.Handler.(*echo.Echo)

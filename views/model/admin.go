@@ -149,6 +149,9 @@ type AdminBooking struct {
 	RefundLabel  string // its words: "Refund through Stripe"
 	// RefundedElsewhereAction records a refund made outside boxoffice.
 	RefundedElsewhereAction string
+	// CounterRefundURL is the box office's page of a box-office booking
+	// still due a refund: it is refunded at the counter (SPEC §16).
+	CounterRefundURL string
 }
 
 // AdminCallback is one received payment callback.

@@ -55,7 +55,7 @@ func testStartPayment(t *testing.T, s store) {
 		ID: ids.BookingID, HoldID: h.ID, PaymentID: ids.PaymentID, Owner: "o1", ShowID: show.ID,
 		SeatIDs: []string{"A1", "B3"}, Amount: classicPrice + primePrice, Currency: currency,
 		State: booking.BookingPending, CreatedAt: m.Now, UpdatedAt: m.Now, Email: ids.Email, Key: ids.Key,
-		Tickets: tickets,
+		Tickets: tickets, Channel: booking.ChannelOnline,
 	}
 	if diff := cmp.Diff(wantP, p); diff != "" {
 		t.Errorf("StartPayment payment (-want +got):\n%s", diff)

@@ -32,6 +32,7 @@ var raceTests = []test{
 	{"Gaps", testRaceGaps},
 	{"RowRush", testRaceRowRush},
 	{"ShowPriceEdit", testRaceShowPriceEdit},
+	{"CounterAgainstWeb", testRaceCounterAgainstWeb},
 }
 
 // raceTimeout bounds every race: a store that deadlocks fails, not hangs.
@@ -69,6 +70,8 @@ type outcome struct {
 	// Code and Result are an admission's (runAdmissions).
 	Code   string                `json:"code,omitempty"`
 	Result booking.CheckinResult `json:"result,omitempty"`
+	// BookingID is a sale's confirmed booking (runSales).
+	BookingID string `json:"bookingId,omitempty"`
 }
 
 // runAttempts runs plan[g] in goroutine g, all goroutines released at once,

@@ -95,6 +95,7 @@ func Run(t *testing.T, h Harness) {
 		{"OnSale", onSaleTests, true},
 		{"Types", typeTests, true},
 		{"Reserve", reserveTests, true},
+		{"Counter", counterTests, true},
 		{"Race", raceTests, false},
 	}
 	for _, g := range groups {
@@ -110,6 +111,7 @@ func Run(t *testing.T, h Harness) {
 			if g.name == "Race" {
 				t.Run("TwoProcesses", func(t *testing.T) { testProcessRace(t, h) })
 				t.Run("TwoProcessesAdmit", func(t *testing.T) { testProcessAdmitRace(t, h) })
+				t.Run("TwoProcessesCounterAndWeb", func(t *testing.T) { testProcessCounterRace(t, h) })
 				t.Run("TwoStoresCreateOneShow", func(t *testing.T) { testTwoStoresCreateOneShow(t, h) })
 			}
 		})

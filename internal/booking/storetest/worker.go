@@ -40,6 +40,10 @@ type workerJob struct {
 	// each scan every one of them (testProcessAdmitRace).
 	Codes []string `json:"codes,omitempty"`
 	Doors int      `json:"doors,omitempty"`
+	// Sales, when set, makes each attempt a whole sale (runSales): at the
+	// box office with Counter, else online.
+	Sales   bool `json:"sales,omitempty"`
+	Counter bool `json:"counter,omitempty"`
 }
 
 // RunWorkerIfRequested must be called first thing in the TestMain of every
@@ -79,9 +83,12 @@ func runWorker(h Harness, spec string, stdin io.Reader, stdout io.Writer) error 
 		return fmt.Errorf("waiting for go: %w", err)
 	}
 	var outcomes []outcome
-	if len(job.Codes) > 0 {
+	switch {
+	case len(job.Codes) > 0:
 		outcomes = runAdmissions(ctx, store{s}, job)
-	} else {
+	case job.Sales:
+		outcomes = runSales(ctx, store{s}, job.ShowID, job.Plan, job.Counter, booking.Rules{TTL: job.TTL, AllowGaps: true}.At(job.Now))
+	default:
 		outcomes = runAttempts(ctx, store{s}, job.ShowID, job.Plan, booking.Rules{TTL: job.TTL, AllowGaps: true}.At(job.Now))
 	}
 	for _, o := range outcomes {

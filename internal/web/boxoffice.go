@@ -1,0 +1,387 @@
+package web
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"boxoffice/internal/booking"
+	"boxoffice/views/model"
+	"boxoffice/views/pages"
+)
+
+// The box office (SPEC §16): staff and admins sell at the counter on the
+// same live seat map as the web site. The counter's holds belong to the
+// staff member's session (keyCounter), are exempt from HOLD_RATE and the
+// per-address cap, and are sold by Sell, one store step.
+
+const (
+	counterPath      = "/admin/boxoffice"
+	counterHoldsPath = counterPath + "/holds"
+	counterCashUp    = counterPath + "/cashup"
+)
+
+// keyCounter is the session's counter owner: the owner of the holds its
+// staff member makes at the box office, made at its first counter hold.
+const keyCounter = "counter"
+
+func counterHoldURL(holdID string) string       { return counterHoldsPath + "/" + holdID }
+func counterBookingURL(bookingID string) string { return counterPath + "/bookings/" + bookingID }
+func counterShowURL(showID string) string       { return counterPath + "?show=" + url.QueryEscape(showID) }
+
+// printURL is the printable tickets of a booking (SPEC §16, "Printing").
+func printURL(bookingID string) string { return bookingURL(bookingID) + "/print" }
+
+// counterOwner is the session's counter owner, "" before its first
+// counter hold.
+func (s *Server) counterOwner(c echo.Context) string {
+	return s.sessions.GetString(c.Request().Context(), keyCounter)
+}
+
+// handleCounter is GET /admin/boxoffice?show=ID(&all=1): the show choice
+// (the shows starting within 12 hours or running now; with all=1 every
+// show on sale) and the chosen show's live map, the first listed unless
+// show names another.
+func (s *Server) handleCounter(c echo.Context) error {
+	m, err := s.counterModel(c, c.QueryParam("show"), c.QueryParam("all") == "1", selection{})
+	if err != nil {
+		return err
+	}
+	return s.render(c, http.StatusOK, pages.Counter(m))
+}
+
+// counterModel is the box office's page for show showID ("" for the first
+// listed), its map drawn with sel.
+func (s *Server) counterModel(c echo.Context, showID string, all bool, sel selection) (model.Counter, error) {
+	ctx := c.Request().Context()
+	var (
+		list []booking.ShowSummary
+		err  error
+	)
+	if all {
+		list, err = s.svc.UpcomingShows(ctx, booking.CounterList)
+	} else {
+		list, err = s.svc.CounterShows(ctx)
+	}
+	if err != nil {
+		return model.Counter{}, err
+	}
+	m := model.Counter{
+		AdminPage: s.adminPage(c, "Box office"), AllShows: all, AllURL: counterPath + "?all=1",
+		HoldAction: counterHoldsPath, Notice: sel.notice, CashUpURL: counterCashUp,
+	}
+	if showID == "" && len(list) > 0 {
+		showID = list[0].ID
+	}
+	listed := false
+	for _, sh := range list {
+		sm := s.showModel(sh.Show)
+		listed = listed || sh.ID == showID
+		m.Shows = append(m.Shows, model.Option{Value: sh.ID, Label: sm.Time + " " + sm.Date + " · " + sm.Title + " · " + sm.Screen, Selected: sh.ID == showID})
+	}
+	if showID == "" {
+		return m, nil
+	}
+	owner := s.counterOwner(c)
+	sm, err := s.svc.SeatMap(ctx, showID, owner)
+	if err != nil {
+		return model.Counter{}, err
+	}
+	sm.Counter = true // house seats are the counter's to sell
+	chosen := s.showModel(sm.Show)
+	if !listed {
+		m.Shows = append(m.Shows, model.Option{Value: showID, Label: chosen.Time + " " + chosen.Date + " · " + chosen.Title + " · " + chosen.Screen, Selected: true})
+	}
+	m.Chosen = &chosen
+	m.Map = s.seatMapModel(sm, sel)
+	if err := sm.Show.CheckAtCounter(sm.At); err != nil {
+		m.Closed = booking.ErrorMessage(err)
+	}
+	if sm.MyHold != nil && sm.MyHold.Counter {
+		m.MyHoldURL = counterHoldURL(sm.MyHold.ID)
+	}
+	return m, nil
+}
+
+// handleCounterHold is POST /admin/boxoffice/holds, fields show and seat
+// repeated: the counter's hold (Service.CounterHold), 303 to its page. A
+// seat taken (409) or a choice refused (422) shows the map again with the
+// message, the lost seats marked (data-conflict) and the rest still
+// ticked; a show the box office no longer sells is 410.
+func (s *Server) handleCounterHold(c echo.Context) error {
+	ctx := c.Request().Context()
+	seats, err := postForm(c, "seat")
+	if err != nil {
+		return err
+	}
+	showID := c.FormValue("show")
+	if showID == "" {
+		return booking.Errorf(booking.EINVALID, "Choose a show.")
+	}
+	owner := s.counterOwner(c)
+	if owner == "" {
+		owner = "counter-" + booking.NewID()
+	}
+	holdID, err := s.svc.CounterHold(ctx, showID, owner, seats)
+	if err == nil {
+		s.sessions.Put(ctx, keyCounter, owner)
+		return redirect(c, counterHoldURL(holdID))
+	}
+	status, _, _ := classify(err)
+	if status != http.StatusConflict && status != http.StatusUnprocessableEntity {
+		return err
+	}
+	m, merr := s.counterModel(c, showID, false, selection{
+		chosen:    setOf(seats),
+		conflicts: setOf(booking.UnavailableSeats(err)),
+		notice:    &model.Notice{Kind: "error", Text: booking.ErrorMessage(err)},
+	})
+	if merr != nil {
+		return merr
+	}
+	return s.render(c, status, pages.Counter(m))
+}
+
+// handleCounterHoldPage is GET /admin/boxoffice/holds/:holdID: the sale
+// form of the session's counter hold; anyone else's is 404.
+func (s *Server) handleCounterHoldPage(c echo.Context) error {
+	m, err := s.counterHoldModel(c, nil)
+	if err != nil {
+		return err
+	}
+	return s.render(c, http.StatusOK, pages.CounterHoldPage(m))
+}
+
+// handleCounterTotal is POST /admin/boxoffice/holds/:holdID/total: the
+// sale form again with the total of the types chosen and the change from
+// the cash tendered, selling nothing (the form's "Update total").
+func (s *Server) handleCounterTotal(c echo.Context) error {
+	m, err := s.counterHoldModel(c, nil)
+	if err != nil {
+		return err
+	}
+	return s.render(c, http.StatusOK, pages.CounterHoldPage(m))
+}
+
+// counterHoldModel is the sale form of the session's counter hold, as the
+// request filled it, with sellErr (a refused Sell) shown on it.
+func (s *Server) counterHoldModel(c echo.Context, sellErr error) (model.CounterHold, error) {
+	ctx := c.Request().Context()
+	holdID, owner := c.Param("holdID"), s.counterOwner(c)
+	h, err := s.svc.CounterHoldOf(ctx, holdID, owner)
+	if err != nil {
+		return model.CounterHold{}, err
+	}
+	sm, err := s.svc.SeatMap(ctx, h.ShowID, owner)
+	if err != nil {
+		return model.CounterHold{}, err
+	}
+	prices, err := s.svc.CheckoutPrices(ctx, h.ShowID)
+	if err != nil {
+		return model.CounterHold{}, err
+	}
+	method := c.FormValue("method")
+	if method == "" {
+		method = string(booking.MethodCash)
+	}
+	m := model.CounterHold{
+		AdminPage: s.adminPage(c, "Sell"), HoldID: h.ID, Show: s.showModel(sm.Show),
+		Method: method, Tendered: c.FormValue("tendered"), Reference: c.FormValue("reference"),
+		Reason: c.FormValue("reason"), Email: c.FormValue("email"),
+		SellAction: counterHoldURL(h.ID) + "/sell", UpdateAction: counterHoldURL(h.ID) + "/total",
+		MapURL: counterShowURL(h.ShowID),
+	}
+	if err := h.CheckStanding(); err != nil {
+		m.Gone = booking.ErrorMessage(err)
+		return m, nil
+	}
+	var te *booking.TypeChoiceError
+	if errors.As(sellErr, &te) {
+		m.ErrSeat, m.ErrRule = te.Seat, te.Rule
+	}
+	if sellErr != nil {
+		m.Notice = &model.Notice{Kind: "error", Text: booking.ErrorMessage(sellErr)}
+		m.Lost = booking.UnavailableSeats(sellErr)
+	}
+	byID := make(map[string]booking.Seat, len(sm.Seats))
+	for _, seat := range sm.Seats {
+		byID[seat.ID] = seat
+	}
+	var total booking.Money
+	for _, id := range h.SeatIDs {
+		seat := byID[id]
+		offered := prices.BoxOfficeTypes(seat.Category)
+		chosen := c.FormValue(typeField(id))
+		if !offeredType(offered, chosen) {
+			chosen, _ = prices.DefaultBoxOfficeType(seat.Category)
+		}
+		row := model.CheckoutSeat{ID: id, Category: seat.Category, Field: typeField(id), Invalid: m.ErrSeat == id}
+		for _, o := range offered {
+			row.Types = append(row.Types, model.TypeOption{
+				ID: o.Type.ID, Name: o.Type.Name, Note: o.Type.Note,
+				Price: o.Price.Format(sm.Show.Currency), PriceRaw: strconv.FormatInt(int64(o.Price), 10), Selected: o.Type.ID == chosen,
+			})
+			if o.Type.ID == chosen {
+				price := o.Price
+				if method == string(booking.MethodComp) {
+					price = 0
+				}
+				row.Price, total = price.Format(sm.Show.Currency), total+price
+			}
+		}
+		m.Seats = append(m.Seats, row)
+	}
+	m.Total, m.Amount = total.Format(sm.Show.Currency), int64(total)
+	if method == string(booking.MethodCash) {
+		m.Change = changeText(m.Tendered, total, sm.Show.Currency)
+	}
+	return m, nil
+}
+
+func offeredType(offered []booking.TypePrice, id string) bool {
+	for _, o := range offered {
+		if o.Type.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// changeText is the change to give from cash tendered (as typed) for
+// total, "" when nothing usable was typed or it does not cover the total.
+func changeText(tendered string, total booking.Money, currency string) string {
+	if strings.TrimSpace(tendered) == "" {
+		return ""
+	}
+	t, err := booking.ParsePriceIn(strings.TrimSpace(tendered), currency)
+	if err != nil || t < total {
+		return ""
+	}
+	return (t - total).Format(currency)
+}
+
+// handleCounterSell is POST /admin/boxoffice/holds/:holdID/sell, fields
+// method, type_<seatID>, email, reference, reason (SPEC §20's box office
+// sell): 303 to the sale's booking page. A refused choice is 422 and a
+// lost seat 409, both on the sale form with nothing sold; a hold that
+// ended or a show the box office no longer sells is 410.
+func (s *Server) handleCounterSell(c echo.Context) error {
+	ctx := c.Request().Context()
+	holdID, owner := c.Param("holdID"), s.counterOwner(c)
+	h, err := s.svc.CounterHoldOf(ctx, holdID, owner)
+	if err != nil {
+		return err
+	}
+	sale := booking.CounterSale{
+		HoldID: h.ID, Owner: owner, SoldBy: currentAdmin(c).Email,
+		Method:  booking.Method(booking.Truncate(c.FormValue("method"), 20)),
+		CardRef: c.FormValue("reference"), Reason: c.FormValue("reason"),
+		Email: c.FormValue("email"), Types: choiceOf(c, h),
+	}
+	b, err := s.svc.SellAtCounter(ctx, sale)
+	if err != nil {
+		status, _, _ := classify(err)
+		if status != http.StatusConflict && status != http.StatusUnprocessableEntity {
+			return err
+		}
+		m, merr := s.counterHoldModel(c, err)
+		if merr != nil {
+			return merr
+		}
+		return s.render(c, status, pages.CounterHoldPage(m))
+	}
+	s.log.InfoContext(ctx, "sold at the box office", "booking_id", b.ID, "show_id", b.ShowID, "method", string(b.Method),
+		"amount", int64(b.Amount), "staff", sale.SoldBy, "request_id", requestIDOf(c))
+	to := counterBookingURL(b.ID) + "?sold=1"
+	if b.Method == booking.MethodCash && strings.TrimSpace(c.FormValue("tendered")) != "" {
+		to += "&tendered=" + url.QueryEscape(booking.Truncate(c.FormValue("tendered"), 20))
+	}
+	return redirect(c, to)
+}
+
+// handleCounterBooking is GET /admin/boxoffice/bookings/:bookingID: a
+// box-office booking with its ticket, print page and refund; after a
+// sale (sold=1) the print dialog opens when JavaScript runs, and the
+// change from the cash tendered is shown.
+func (s *Server) handleCounterBooking(c echo.Context) error {
+	m, err := s.counterBookingModel(c, c.Param("bookingID"))
+	if err != nil {
+		return err
+	}
+	if c.QueryParam("sold") == "1" && m.State == string(booking.BookingConfirmed) {
+		m.AutoPrint = true
+		if m.Method == string(booking.MethodCash) {
+			m.Change = changeText(c.QueryParam("tendered"), booking.Money(m.Amount), m.currency)
+		}
+	}
+	return s.render(c, http.StatusOK, pages.CounterBookingPage(m.CounterBooking))
+}
+
+// counterBooking is the page's model with what the handler still needs.
+type counterBooking struct {
+	model.CounterBooking
+	currency string
+}
+
+func (s *Server) counterBookingModel(c echo.Context, bookingID string) (counterBooking, error) {
+	b, show, err := s.svc.CounterBooking(c.Request().Context(), bookingID)
+	if err != nil {
+		return counterBooking{}, err
+	}
+	m := model.CounterBooking{
+		AdminPage: s.adminPage(c, "Box office sale"),
+		ID:        b.ID, State: string(b.State), Channel: string(b.Channel), Method: string(b.Method),
+		Amount: int64(b.Amount), Total: b.Amount.Format(b.Currency), Seats: bookingSeats(b), Show: s.showModel(show),
+		SoldBy: b.SoldBy, CardRef: b.CardRef, CompReason: b.CompReason, Email: b.Email,
+		PrintURL: printURL(b.ID), RefundAction: counterBookingURL(b.ID) + "/refund",
+		RefundMethod: string(b.RefundMethod), RefundedBy: b.RefundedBy, Reason: reasonText(b.Reason),
+		NewSaleURL: counterShowURL(b.ShowID),
+		CanRefund:  b.State == booking.BookingConfirmed || b.State == booking.BookingRefundDue,
+	}
+	if !b.RefundedAt.IsZero() {
+		t := show.InZone(b.RefundedAt)
+		m.RefundedAt = t.Format("Mon 2 Jan 15:04 MST")
+	}
+	if b.State == booking.BookingConfirmed {
+		q, err := ticketQR(b.TicketCode)
+		if err != nil {
+			return counterBooking{}, errorf("web: QR code of booking %s: %w", b.ID, err)
+		}
+		m.TicketCode, m.QR = b.TicketCode, &q
+	}
+	return counterBooking{CounterBooking: m, currency: b.Currency}, nil
+}
+
+// handleCounterRefund is POST /admin/boxoffice/bookings/:bookingID/refund,
+// field method (the sale's when empty): the refund at the counter, 303 to
+// the booking's page. A refusal (409: admitted, online, refunded already,
+// after the start) is the booking's page with the message.
+func (s *Server) handleCounterRefund(c echo.Context) error {
+	ctx := c.Request().Context()
+	bookingID := c.Param("bookingID")
+	adm := currentAdmin(c)
+	method := booking.Method(booking.Truncate(c.FormValue("method"), 20))
+	b, err := s.svc.CounterRefund(ctx, bookingID, adm.Email, method)
+	if err != nil {
+		status, _, _ := classify(err)
+		if status != http.StatusConflict && status != http.StatusUnprocessableEntity {
+			return err
+		}
+		m, merr := s.counterBookingModel(c, bookingID)
+		if errors.Is(merr, booking.ErrBookingNotFound) {
+			return err // an online booking: the refusal says where to refund it
+		}
+		if merr != nil {
+			return merr
+		}
+		m.Notice = &model.Notice{Kind: "error", Text: booking.ErrorMessage(err)}
+		return s.render(c, status, pages.CounterBookingPage(m.CounterBooking))
+	}
+	s.log.InfoContext(ctx, "refunded at the box office", "booking_id", b.ID, "method", string(b.RefundMethod),
+		"amount", int64(b.Amount), "staff", adm.Email, "request_id", requestIDOf(c))
+	return redirect(c, counterBookingURL(b.ID))
+}
