@@ -388,6 +388,11 @@ func MarkRefundedStep(ctx context.Context, st Transactor, clock func() time.Time
 		if err != nil {
 			return err
 		}
+		if b.AtBoxOffice() {
+			// Its money went back at the counter, with a method the
+			// cash-up counts (CounterRefundStep), not elsewhere.
+			return ErrRefundAtCounter
+		}
 		nb, err := b.MarkRefunded(refundID, by, tx.Now())
 		if err != nil {
 			return err

@@ -161,6 +161,13 @@ func toBookingDoc(b booking.Booking) bookingDoc {
 }
 
 func (d bookingDoc) booking() booking.Booking {
+	channel := booking.Channel(d.Channel)
+	if channel == "" {
+		// Stored by a process of a release before the box office after
+		// conversion 0032_box_office ran: sold online, as SQLite's
+		// column default says.
+		channel = booking.ChannelOnline
+	}
 	return booking.Booking{
 		ID: d.ID, HoldID: d.HoldID, PaymentID: d.PaymentID, Owner: d.Owner,
 		ShowID: d.ShowID, SeatIDs: d.SeatIDs, Amount: booking.Money(d.Amount), Currency: d.Currency,
@@ -169,7 +176,7 @@ func (d bookingDoc) booking() booking.Booking {
 		RefundedAt: fromNanos(d.RefundedAt), RefundedBy: d.RefundedBy, RefundID: d.RefundID,
 		AdmittedAt: fromNanos(d.AdmittedAt), AdmittedBy: d.AdmittedBy, Email: d.Email, Key: d.Key,
 		Tickets: fromTicketDocs(d.Tickets),
-		Channel: booking.Channel(d.Channel), SoldBy: d.SoldBy, Method: booking.Method(d.Method),
+		Channel: channel, SoldBy: d.SoldBy, Method: booking.Method(d.Method),
 		CardRef: d.CardRef, CompReason: d.CompReason, RefundMethod: booking.Method(d.RefundMethod),
 	}
 }

@@ -121,6 +121,11 @@ func TestOlderDocsDecode(t *testing.T) {
 	if b := bd.booking(); b.RefundID != "" || b.State != booking.BookingRefundDue {
 		t.Errorf("older booking = %+v, want refund_due without a refund id", b)
 	}
+	// A booking stored without a channel (by an older release, even after
+	// conversion 0032_box_office ran) was sold online.
+	if b := bd.booking(); b.Channel != booking.ChannelOnline {
+		t.Errorf("older booking's channel %q, want online", b.Channel)
+	}
 }
 
 func roundTrip(t *testing.T, in, out any) {

@@ -93,12 +93,24 @@ func (t *tx) UpdatePayment(p booking.Payment) error {
 	return nil
 }
 
-// UpdatePaymentBooking replaces the booking's document. A ticket code
-// another booking has, committed before this transaction's snapshot, is a
-// duplicate key in the ticket_code index (isTicketCodeTaken), which aborts
-// the transaction: booking.ErrTicketCodeTaken, not retried by the driver.
+// UpdatePaymentBooking sets the fields of the booking that its payment's
+// and refund's steps change, the ones SQLite's adapter updates, and keeps
+// the rest: a process of an older release, which knows fewer fields,
+// cannot drop a box-office booking's channel and method (SPEC §16). A
+// ticket code another booking has, committed before this transaction's
+// snapshot, is a duplicate key in the ticket_code index
+// (isTicketCodeTaken), which aborts the transaction:
+// booking.ErrTicketCodeTaken, not retried by the driver.
 func (t *tx) UpdatePaymentBooking(b booking.Booking) error {
-	if _, err := t.s.col(colBookings).ReplaceOne(t.ctx, byID(b.ID), toBookingDoc(b)); err != nil {
+	d := toBookingDoc(b)
+	set := bson.D{
+		{Key: "state", Value: d.State}, {Key: "ticket_code", Value: d.TicketCode}, {Key: "reason", Value: d.Reason},
+		{Key: "updated_at", Value: d.UpdatedAt}, {Key: "refunded_at", Value: d.RefundedAt},
+		{Key: "refunded_by", Value: d.RefundedBy}, {Key: "refund_id", Value: d.RefundID},
+		{Key: "admitted_at", Value: d.AdmittedAt}, {Key: "admitted_by", Value: d.AdmittedBy},
+		{Key: "email", Value: d.Email}, {Key: "refund_method", Value: d.RefundMethod},
+	}
+	if _, err := t.s.col(colBookings).UpdateOne(t.ctx, byID(b.ID), bson.D{{Key: "$set", Value: set}}); err != nil {
 		if isTicketCodeTaken(err) {
 			return booking.ErrTicketCodeTaken
 		}

@@ -507,6 +507,11 @@ func TestCounterCancelledShow(t *testing.T) {
 		t.Error("the refund queue does not send the box-office booking to the counter")
 	}
 	wantStatus(t, admin.post("/admin/bookings/"+paid+"/refund", url.Values{"_csrf": {admin.adminCSRF()}}), http.StatusConflict)
+	// Nor is it "refunded elsewhere": its money goes back at the counter.
+	wantStatus(t, admin.post("/admin/bookings/"+paid+"/refunded", url.Values{"_csrf": {admin.adminCSRF()}}), http.StatusConflict)
+	if b := got(paid); b.State != booking.BookingRefundDue {
+		t.Errorf("after refunded elsewhere: %s, want refund_due still", b.State)
+	}
 	a.clock.Set(testShowStart.Add(time.Hour))
 	res = admin.post("/admin/boxoffice/bookings/"+paid+"/refund", url.Values{"_csrf": {admin.adminCSRF()}})
 	wantStatus(t, res, http.StatusSeeOther)
