@@ -3,6 +3,7 @@ package web_test
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -125,8 +126,22 @@ func TestListingCity(t *testing.T) {
 		}
 	}
 
+	// A city written in any script is remembered as it is written.
+	addListed(t, a, listing{"kovai", "a", "kovai", "கோவை", kolkataZone, on(14, 20, 0)})
+	tamil := c.get("/?city=" + url.QueryEscape("கோவை"))
+	if got := ids(tamil); !slices.Equal(got, []string{"kovai"}) {
+		t.Errorf("/?city=கோவை lists %v", got)
+	}
+	if ck := cookieNamed(t, tamil, "city", false); ck.MaxAge <= 0 {
+		t.Errorf("கோவை is not remembered: %v", ck)
+	}
+	if got := ids(c.get("/")); !slices.Equal(got, []string{"kovai"}) {
+		t.Errorf("/ after choosing கோவை lists %v", got)
+	}
+	c.get("/?city=all")
+
 	unknown := c.get("/?city=Atlantis")
-	if got := ids(unknown); !slices.Equal(got, []string{"chennai", "mumbai"}) {
+	if got := ids(unknown); !slices.Equal(got, []string{"chennai", "kovai", "mumbai"}) {
 		t.Errorf("/?city=Atlantis lists %v, want every city", got)
 	}
 	if !strings.Contains(unknown.doc(t).Find(".notice").Text(), "No shows are listed in Atlantis") {
