@@ -82,7 +82,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.SetOutput(out)
 	var c config
 	rawURL := fs.String("url", "http://127.0.0.1:8080", "base URL of the server; must resolve to a loopback address")
-	fs.StringVar(&c.show, "show", "", "show id to load (default: the first [data-show-id] on /)")
+	fs.StringVar(&c.show, "show", "", "show id to load (default: the first showtime on sale on /)")
 	fs.IntVar(&c.users, "users", 16, "virtual users, each with its own session and CSRF token")
 	fs.DurationVar(&c.duration, "duration", 10*time.Second, "how long to send holds (at most 1h)")
 	fs.Int64Var(&c.maxRequests, "max-requests", 0, "stop after this many hold and release requests (0: only -duration)")
@@ -248,9 +248,9 @@ func load(ctx context.Context, c config) (*report, error) {
 		if err != nil {
 			return nil, fmt.Errorf("home page: %w", err)
 		}
-		r.show, _ = doc.Find("[data-show-id]").First().Attr("data-show-id")
+		r.show = homeShow(doc)
 		if r.show == "" {
-			return nil, errors.New("home page: no [data-show-id]; pass -show")
+			return nil, errors.New("home page: no showtime on sale; pass -show")
 		}
 	}
 	showURL := c.url.String() + "/shows/" + url.PathEscape(r.show)
@@ -481,6 +481,14 @@ func (u *user) post(ctx context.Context, target string, form url.Values) (int, s
 		loc = res.Header.Get("HX-Redirect")
 	}
 	return res.StatusCode, loc, time.Since(start), err
+}
+
+// homeShow is the first show of the listing on / that can be held: a
+// showtime link on sale (a sold-out showtime is no link, one whose sales
+// have not opened has data-opens-at), else "".
+func homeShow(doc *goquery.Document) string {
+	id, _ := doc.Find("a[data-show-id]:not([data-opens-at]):not([data-availability=sold-out])").First().Attr("data-show-id")
+	return id
 }
 
 // getDoc GETs a page and parses it; anything but 200 is an error.

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"boxoffice/internal/booking"
 	"boxoffice/internal/catalog"
 	"boxoffice/internal/sqlite"
@@ -152,5 +154,22 @@ func TestFlags(t *testing.T) {
 		if _, err := parseFlags(args, io.Discard); err == nil {
 			t.Errorf("parseFlags(%q): no error", args)
 		}
+	}
+}
+
+// TestHomeShow: the tool loads the first showtime of / that can be held,
+// passing over a sold-out one (text, not a link) and one whose sales have
+// not opened.
+func TestHomeShow(t *testing.T) {
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(`<ul class="times">
+<li><span class="time" data-show-id="full" data-availability="sold-out">Sold out</span></li>
+<li><a href="/shows/later" data-show-id="later" data-opens-at="2026-12-02T10:00:00Z">On sale from</a></li>
+<li><a href="/shows/few" data-show-id="few" data-availability="few">Few left</a></li>
+<li><a href="/shows/plenty" data-show-id="plenty">19:00</a></li></ul>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := homeShow(doc); got != "few" {
+		t.Errorf("homeShow = %q, want few", got)
 	}
 }

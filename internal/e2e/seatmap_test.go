@@ -88,7 +88,6 @@ func TestHoldAndBack(t *testing.T) {
 	br := newBrowser(t, "moviegoer", nil)
 
 	br.open(s, "/", "a[data-show-id]")
-	br.shot("home-phone", "")
 	showID := eval[string](br, `document.querySelector('a[data-show-id]').dataset.showId`)
 	br.Do(
 		chromedp.Click(chromedp.CSS(`a[data-show-id="`+showID+`"]`)),

@@ -73,30 +73,45 @@ func tryStartServer(t *testing.T, bin string, env []string) (*server, error) {
 	return &server{URL: base}, nil
 }
 
-var showIDAttr = regexp.MustCompile(`data-show-id="([^"]+)"`)
+var (
+	showIDAttr = regexp.MustCompile(`data-show-id="([^"]+)"`)
+	dateLink   = regexp.MustCompile(`href="(/\?date=\d{4}-\d{2}-\d{2})"`)
+)
 
-// showIDs are the shows of the home page, in its order, each once.
+// showIDs are the shows of the listing, in its order, each once: those of
+// the date / opens on, then of each other date of its strip.
 func (s *server) showIDs(t *testing.T) []string {
 	t.Helper()
-	res, err := http.Get(s.URL + "/")
-	if err != nil {
-		t.Fatal(err)
+	get := func(path string) []byte {
+		t.Helper()
+		res, err := http.Get(s.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		body, err := io.ReadAll(res.Body)
+		if err != nil || res.StatusCode != http.StatusOK {
+			t.Fatalf("GET %s: %d %v", path, res.StatusCode, err)
+		}
+		return body
 	}
-	defer res.Body.Close()
-	body, err := io.ReadAll(res.Body)
-	if err != nil || res.StatusCode != http.StatusOK {
-		t.Fatalf("GET /: %d %v", res.StatusCode, err)
+	home := get("/")
+	pages := [][]byte{home}
+	for _, m := range dateLink.FindAllSubmatch(home, -1) {
+		pages = append(pages, get(string(m[1])))
 	}
 	var ids []string
 	seen := map[string]bool{}
-	for _, m := range showIDAttr.FindAllSubmatch(body, -1) {
-		if id := string(m[1]); !seen[id] {
-			seen[id] = true
-			ids = append(ids, id)
+	for _, body := range pages {
+		for _, m := range showIDAttr.FindAllSubmatch(body, -1) {
+			if id := string(m[1]); !seen[id] {
+				seen[id] = true
+				ids = append(ids, id)
+			}
 		}
 	}
 	if len(ids) < 6 {
-		t.Fatalf("the home page lists %d shows; the demo catalog has more", len(ids))
+		t.Fatalf("the listing's dates list %d shows; the demo catalog has more", len(ids))
 	}
 	return ids
 }

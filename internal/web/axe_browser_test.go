@@ -38,6 +38,25 @@ func TestAxe(t *testing.T) {
 
 	visit("/", "main")
 	testkit.Axe(br, "home")
+	// The listing of a city, with a few-left and a sold-out showtime (an
+	// online cut-off leaves 3 of 30 seats, or none), on a phone, a laptop
+	// and in the dark; then a date without shows.
+	for i, cutoff := range []int{27, 30} {
+		id := "cutoff-" + itoa(cutoff)
+		addListed(t, a, listing{id, "a", "t", "Chennai", kolkataZone, testShowStart.Add(time.Duration(i) * time.Hour)})
+		if err := a.svc.SetOnlineCutoff(context.Background(), id, cutoff); err != nil {
+			t.Fatal(err)
+		}
+	}
+	visit("/?city=Chennai", `[data-availability="sold-out"]`)
+	testkit.Axe(br, "listing of a city, phone")
+	br.Do(chromedp.EmulateViewport(1280, 800))
+	testkit.Axe(br, "listing of a city, laptop")
+	br.Do(darkMode(true))
+	testkit.Axe(br, "listing of a city, laptop, dark")
+	br.Do(darkMode(false), chromedp.EmulateViewport(testkit.PhoneWidth, testkit.PhoneHeight))
+	visit("/?city=all&date="+time.Now().Format(time.DateOnly), "main")
+	testkit.Axe(br, "listing of a date without shows")
 	visit("/bookings/find", "main form")
 	testkit.Axe(br, "find my booking")
 

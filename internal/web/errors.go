@@ -33,6 +33,12 @@ type rateLimitError struct {
 
 func (e *rateLimitError) Error() string { return "rate limited" }
 
+// badRequestError is a 400 with a message safe to show: a query the page
+// cannot read, said in words.
+type badRequestError struct{ message string }
+
+func (e *badRequestError) Error() string { return e.message }
+
 // errorView says what happened and what to do next, for a status; message
 // overrides the default text when it is safe to show.
 type errorView struct {
@@ -159,7 +165,10 @@ func classify(err error) (status int, message string, retryAfter time.Duration) 
 	var ue *booking.UnavailableError
 	var rl *rateLimitError
 	var capped *booking.HeldCapError
+	var bad *badRequestError
 	switch {
+	case errors.As(err, &bad):
+		return http.StatusBadRequest, bad.message, 0
 	case errors.As(err, &rl):
 		return http.StatusTooManyRequests, "", rl.retryAfter
 	case errors.As(err, &capped):

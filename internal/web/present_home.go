@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"time"
@@ -9,54 +10,142 @@ import (
 	"boxoffice/views/model"
 )
 
-// homeModel groups upcoming shows by movie (soonest first), then day (a
-// show's date in its theatre's zone), then theatre. A time names its zone
-// when the listing has shows of more than one zone (or of one not the
+// stripDays is how many dates the listing's strip offers: today and the
+// next six.
+const stripDays = 7
+
+// listingAsk is what a visitor asked of the listing: a city ("" for every
+// city) and a date (zero for the first with shows on sale).
+type listingAsk struct {
+	City    string
+	SetCity bool      // City came from ?city=: remember it when it has shows
+	Date    time.Time // a civil date: midnight UTC
+}
+
+// homeModel is the listing of shows (the store's one read of what is on
+// sale) for ask at m: the chosen city's shows, else every city's, on the
+// date asked, else on the first date with a show on sale. A show's date is
+// its start's date in its theatre's zone. The strip starts on today in
+// the zones of those shows (the earliest, when they disagree) and runs
+// stripDays; a date shown outside it is added to it. A time names its
+// zone when the page lists shows of more than one zone (or of one not the
 // server's).
-func (s *Server) homeModel(shows []booking.ShowSummary, now time.Time) model.Home {
-	var m model.Home
-	movieIdx := map[string]int{}
-	zones := map[*time.Location]bool{}
-	for _, sh := range shows {
-		zones[s.showLocation(sh.Show)] = true
+func (s *Server) homeModel(all []booking.ShowSummary, m booking.Moment, ask listingAsk) model.Home {
+	var h model.Home
+	for _, sh := range all {
+		if c := sh.Theatre.City; c != "" && !slices.Contains(h.Cities, c) {
+			h.Cities = append(h.Cities, c)
+		}
 	}
+	slices.Sort(h.Cities)
+	if ask.City != "" {
+		i := slices.IndexFunc(h.Cities, func(c string) bool { return strings.EqualFold(c, ask.City) })
+		if i >= 0 {
+			h.City = h.Cities[i]
+		} else {
+			h.Notice = "No shows are listed in " + ask.City + " right now, so here is every city."
+		}
+	}
+	var shows []booking.ShowSummary
+	zones := map[*time.Location]bool{}
+	for _, sh := range all {
+		if h.City == "" || sh.Theatre.City == h.City {
+			shows = append(shows, sh)
+			zones[s.showLocation(sh.Show)] = true
+		}
+	}
+	if len(zones) == 0 {
+		zones[s.loc] = true
+	}
+
+	// Dates as civil dates (midnight UTC) compare and step by days.
+	var start time.Time
+	for loc := range zones {
+		if d := civil(m.Now.In(loc)); start.IsZero() || d.Before(start) {
+			start = d
+		}
+	}
+	byDate := map[time.Time][]booking.ShowSummary{}
+	var first, firstOnSale time.Time
 	for _, sh := range shows {
+		d := civil(sh.StartsAt.In(s.showLocation(sh.Show)))
+		byDate[d] = append(byDate[d], sh)
+		if first.IsZero() || d.Before(first) {
+			first = d
+		}
+		if sh.OnSale(m) && (firstOnSale.IsZero() || d.Before(firstOnSale)) {
+			firstOnSale = d
+		}
+	}
+	date := cmp.Or(firstOnSale, first, start)
+	end := start.AddDate(0, 0, stripDays-1)
+	if !ask.Date.IsZero() {
+		if len(byDate[ask.Date]) > 0 || !ask.Date.Before(start) && !ask.Date.After(end) {
+			date = ask.Date
+		} else if h.Notice == "" {
+			h.Notice = "There is no listing for " + ask.Date.Format("Mon 2 Jan 2006") + ", so here is " + dayLabel(date, m.Now, zones) + "."
+		}
+	}
+
+	for d := start; !d.After(end); d = d.AddDate(0, 0, 1) {
+		h.Dates = append(h.Dates, dateTab(d, date, m.Now, zones, len(byDate[d]) == 0))
+	}
+	if date.Before(start) || date.After(end) {
+		h.Dates = append(h.Dates, dateTab(date, date, m.Now, zones, false))
+		slices.SortFunc(h.Dates, func(a, b model.DateTab) int { return strings.Compare(a.Date, b.Date) })
+	}
+	h.DateLabel = dayLabel(date, m.Now, zones)
+
+	listed := byDate[date]
+	pageZones := map[*time.Location]bool{}
+	for _, sh := range listed {
+		pageZones[s.showLocation(sh.Show)] = true
+	}
+	movieIdx := map[string]int{}
+	for _, sh := range listed {
 		mi, ok := movieIdx[sh.Movie.ID]
 		if !ok {
-			mi = len(m.Movies)
+			mi = len(h.Movies)
 			movieIdx[sh.Movie.ID] = mi
-			m.Movies = append(m.Movies, model.Movie{
-				Title: sh.Movie.Title, Rating: sh.Movie.Rating, Language: sh.Movie.Language,
+			h.Movies = append(h.Movies, model.Movie{
+				ID: sh.Movie.ID, Title: sh.Movie.Title, Rating: sh.Movie.Rating, Language: sh.Movie.Language,
 				Runtime: runtime(sh.Movie.RuntimeMin),
 			})
 		}
-		mv := &m.Movies[mi]
-		local := sh.StartsAt.In(s.showLocation(sh.Show))
-		date := local.Format(time.DateOnly)
-		di := slices.IndexFunc(mv.Days, func(d model.Day) bool { return d.Date == date })
-		if di < 0 {
-			di = len(mv.Days)
-			mv.Days = append(mv.Days, model.Day{Date: date, Label: dayLabel(local, now, zones)})
-		}
-		d := &mv.Days[di]
-		ti := -1
-		for i, t := range d.Theatres {
-			if t.Theatre == sh.Theatre.Name && t.City == sh.Theatre.City {
-				ti = i
-			}
-		}
+		mv := &h.Movies[mi]
+		ti := slices.IndexFunc(mv.Theatres, func(t model.TheatreShows) bool {
+			return t.Theatre == sh.Theatre.Name && t.City == sh.Theatre.City
+		})
 		if ti < 0 {
-			ti = len(d.Theatres)
-			d.Theatres = append(d.Theatres, model.TheatreShows{Theatre: sh.Theatre.Name, City: sh.Theatre.City})
+			ti = len(mv.Theatres)
+			mv.Theatres = append(mv.Theatres, model.TheatreShows{Theatre: sh.Theatre.Name, City: sh.Theatre.City})
 		}
-		d.Theatres[ti].Shows = append(d.Theatres[ti].Shows, s.showTime(sh, now, len(zones) > 1))
+		mv.Theatres[ti].Shows = append(mv.Theatres[ti].Shows, s.showTime(sh, m.Now, len(pageZones) > 1))
 	}
-	for i := range m.Movies {
-		// Shows come by their instant; in two zones a later date can
-		// start first (00:30 in Kolkata is 20:00 the day before in Berlin).
-		slices.SortStableFunc(m.Movies[i].Days, func(a, b model.Day) int { return strings.Compare(a.Date, b.Date) })
+	return h
+}
+
+// civil is t's date in t's zone, as midnight UTC.
+func civil(t time.Time) time.Time {
+	y, mo, d := t.Date()
+	return time.Date(y, mo, d, 0, 0, 0, 0, time.UTC)
+}
+
+// dateTab is date's entry of the strip, current when it is the date shown.
+func dateTab(date, shown, now time.Time, zones map[*time.Location]bool, empty bool) model.DateTab {
+	day := date.Format("Mon")
+	switch relativeDay(date, now, zones) {
+	case 0:
+		day = "Today"
+	case 1:
+		day = "Tomorrow"
 	}
-	return m
+	short := date.Format("2 Jan")
+	if date.Year() != now.Year() {
+		short = date.Format("2 Jan 2006")
+	}
+	d := date.Format(time.DateOnly)
+	return model.DateTab{Date: d, Day: day, Short: short, URL: "/?date=" + d, Current: date.Equal(shown), Empty: empty}
 }
 
 // showTime is one showtime of the listing at now; a show whose sales
@@ -80,42 +169,56 @@ func (s *Server) showTime(sh booking.ShowSummary, now time.Time, manyZones bool)
 		Zone: zone,
 		ID:   sh.ID, URL: showURL(sh.ID), Time: t.Format("15:04"),
 		Screen: sh.Screen, PriceRange: prices,
-		SeatsLeft: sh.SeatsLeft, SeatsTotal: sh.SeatsTotal,
-		SoldOut: sh.SeatsLeft == 0,
-		FewLeft: sh.SeatsLeft > 0 && sh.SeatsLeft <= max(5, sh.SeatsTotal/10),
+		Availability: availability(sh),
 	}
 }
 
-// dayLabel names the day of t (a show's start in its theatre's zone):
-// "Today, Sat 14 Mar" when its date is today at now in every zone of the
-// listing, "Tomorrow, …" when it is tomorrow in every one, else the date
-// alone. A date that is today in Kolkata is still tomorrow in Berlin for
-// some hours: it is then neither, rather than one date called both, or
-// two dates called today.
-func dayLabel(t, now time.Time, zones map[*time.Location]bool) string {
+// availability is a listed show's data-availability (SPEC §20): "sold-out"
+// when no seat is left to sell online (none available, or no more than its
+// online cut-off keeps for the box office), "few" when what is left online
+// is at most 10 % of its seats, else "".
+func availability(sh booking.ShowSummary) string {
+	left := sh.SeatsLeft
+	if sh.OnlineCutoff > 0 {
+		left -= sh.OnlineCutoff
+	}
+	switch {
+	case left <= 0:
+		return "sold-out"
+	case left*10 <= sh.SeatsTotal:
+		return "few"
+	}
+	return ""
+}
+
+// dayLabel names date (a civil date) for people: "Today, Sat 14 Mar" when
+// it is today at now in every zone of the page, "Tomorrow, …" when it is
+// tomorrow in every one, else the date alone. A date that is today in
+// Kolkata is still tomorrow in Berlin for some hours: it is then neither,
+// rather than one date called both, or two dates called today.
+func dayLabel(date, now time.Time, zones map[*time.Location]bool) string {
+	switch relativeDay(date, now, zones) {
+	case 0:
+		return "Today, " + date.Format("Mon 2 Jan")
+	case 1:
+		return "Tomorrow, " + date.Format("Mon 2 Jan")
+	}
+	if date.Year() != now.Year() {
+		return date.Format("Monday 2 Jan 2006")
+	}
+	return date.Format("Monday 2 Jan")
+}
+
+// relativeDay is the number of days from today to date (a civil date) at
+// now, when every zone agrees on it, else -1.
+func relativeDay(date, now time.Time, zones map[*time.Location]bool) int {
 	rel, first := -1, true
 	for loc := range zones {
-		r := daysBetween(now.In(loc), t)
+		r := int(date.Sub(civil(now.In(loc))).Hours() / 24)
 		if !first && r != rel {
-			rel = -1
-			break
+			return -1
 		}
 		rel, first = r, false
 	}
-	switch rel {
-	case 0:
-		return "Today, " + t.Format("Mon 2 Jan")
-	case 1:
-		return "Tomorrow, " + t.Format("Mon 2 Jan")
-	default:
-		return t.Format("Monday 2 Jan")
-	}
-}
-
-// daysBetween is the number of calendar days from a's date to b's, each
-// read in its own zone.
-func daysBetween(a, b time.Time) int {
-	y1, m1, d1 := a.Date()
-	y2, m2, d2 := b.Date()
-	return int(time.Date(y2, m2, d2, 0, 0, 0, 0, time.UTC).Sub(time.Date(y1, m1, d1, 0, 0, 0, 0, time.UTC)).Hours() / 24)
+	return rel
 }

@@ -97,18 +97,19 @@ func addZonedShow(t *testing.T, a *app, id, movie string, zone *time.Location, l
 	}
 }
 
-// listingDays is the listing's day labels of each date, per movie title.
-func listingDays(t *testing.T, a *app) map[string]map[string][]string {
+// listingDays is, per date of the listing's strip that has shows, the
+// heading of its page and its films' titles.
+func listingDays(t *testing.T, a *app) map[string][]string {
 	t.Helper()
-	d := a.client().get("/").doc(t)
-	out := map[string]map[string][]string{}
-	d.Find("[data-date]").Each(func(_ int, day *goquery.Selection) {
-		title := strings.TrimSpace(day.Closest("article.movie").Find("h2").First().Text())
-		if out[title] == nil {
-			out[title] = map[string][]string{}
-		}
-		date := day.AttrOr("data-date", "")
-		out[title][date] = append(out[title][date], strings.TrimSpace(day.Find(".day-label").Text()))
+	c := a.client()
+	out := map[string][]string{}
+	c.get("/").doc(t).Find("nav.date-strip a[data-date]:not(.date-empty)").Each(func(_ int, day *goquery.Selection) {
+		d := c.get(day.AttrOr("href", "")).doc(t)
+		label := strings.TrimSpace(d.Find(".listing-date").Text())
+		d.Find("article.movie h3").Each(func(_ int, h *goquery.Selection) {
+			label += " | " + strings.TrimSpace(h.Text())
+		})
+		out[day.AttrOr("data-date", "")] = []string{label}
 	})
 	return out
 }
@@ -118,8 +119,8 @@ func listingDays(t *testing.T, a *app) map[string]map[string][]string {
 // midnight in Kolkata and in Berlin each says Today and Tomorrow of its
 // own dates. When the listing has both and they disagree on the date (it
 // is past midnight in Kolkata, not yet in Berlin) no date is called both
-// Today and Tomorrow, nor two dates Today, and each date is one day of
-// the film.
+// Today and Tomorrow, nor two dates Today, and a show is listed on its
+// date in its theatre's zone.
 func TestListingDaysInTheatreZones(t *testing.T) {
 	day := func(m time.Month, d, h, min int) time.Time { return time.Date(2026, m, d, h, min, 0, 0, time.UTC) }
 
@@ -128,8 +129,8 @@ func TestListingDaysInTheatreZones(t *testing.T) {
 		a.clock.Set(day(3, 14, 19, 0)) // 00:30 on the 15th in Kolkata, 15:00 on the 14th in New York
 		addZonedShow(t, a, "k1", "a", kolkataZone, day(3, 15, 10, 0))
 		addZonedShow(t, a, "k2", "a", kolkataZone, day(3, 16, 10, 0))
-		got := listingDays(t, a)["Film a"]
-		want := map[string][]string{"2026-03-15": {"Today, Sun 15 Mar"}, "2026-03-16": {"Tomorrow, Mon 16 Mar"}}
+		got := listingDays(t, a)
+		want := map[string][]string{"2026-03-15": {"Today, Sun 15 Mar | Film a"}, "2026-03-16": {"Tomorrow, Mon 16 Mar | Film a"}}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("days (-want +got):\n%s", diff)
 		}
@@ -139,8 +140,8 @@ func TestListingDaysInTheatreZones(t *testing.T) {
 		a.clock.Set(day(3, 14, 22, 30)) // 23:30 on the 14th in Berlin
 		addZonedShow(t, a, "b1", "a", berlinZone, day(3, 14, 23, 45))
 		addZonedShow(t, a, "b2", "a", berlinZone, day(3, 15, 0, 30))
-		got := listingDays(t, a)["Film a"]
-		want := map[string][]string{"2026-03-14": {"Today, Sat 14 Mar"}, "2026-03-15": {"Tomorrow, Sun 15 Mar"}}
+		got := listingDays(t, a)
+		want := map[string][]string{"2026-03-14": {"Today, Sat 14 Mar | Film a"}, "2026-03-15": {"Tomorrow, Sun 15 Mar | Film a"}}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("days (-want +got):\n%s", diff)
 		}
@@ -154,17 +155,23 @@ func TestListingDaysInTheatreZones(t *testing.T) {
 		addZonedShow(t, a, "k2", "b", kolkataZone, day(3, 15, 18, 0)) // another film, only in Kolkata
 		addZonedShow(t, a, "k3", "a", kolkataZone, day(3, 17, 18, 0))
 		all := listingDays(t, a)
-		want := map[string]map[string][]string{
-			"Film a": {"2026-03-14": {"Saturday 14 Mar"}, "2026-03-15": {"Sunday 15 Mar"}, "2026-03-17": {"Tuesday 17 Mar"}},
-			"Film b": {"2026-03-15": {"Sunday 15 Mar"}},
+		want := map[string][]string{
+			"2026-03-14": {"Saturday 14 Mar | Film a"},
+			"2026-03-15": {"Sunday 15 Mar | Film a | Film b"},
+			"2026-03-17": {"Tuesday 17 Mar | Film a"},
 		}
 		if diff := cmp.Diff(want, all); diff != "" {
 			t.Errorf("days (-want +got):\n%s", diff)
 		}
-		d := a.client().get("/").doc(t)
-		for id, want := range map[string]string{"k1": "01:00 IST", "b1": "22:00 CET"} {
-			if got := strings.TrimSpace(d.Find(`[data-show-id="` + id + `"] .time-at`).Text()); got != want {
-				t.Errorf("show %s at %q, want %q: a listing of two zones names each time's", id, got, want)
+		for date, times := range map[string]map[string]string{
+			"2026-03-14": {"b1": "22:00 CET"},
+			"2026-03-15": {"k1": "01:00 IST", "b2": "10:00 CET", "k2": "18:00 IST"},
+		} {
+			d := a.client().get("/?date=" + date).doc(t)
+			for id, want := range times {
+				if got := strings.TrimSpace(d.Find(`[data-show-id="` + id + `"] .time-at`).Text()); got != want {
+					t.Errorf("%s: show %s at %q, want %q: a listing of two zones names each time's", date, id, got, want)
+				}
 			}
 		}
 	})

@@ -245,29 +245,46 @@ type TypeOption struct {
 	Selected bool
 }
 
-// Home lists what is on.
+// Home is the listing (SPEC §20 "listing"): one date's films in the
+// chosen city (or every city), each with its theatres and their showtimes,
+// under a strip of dates.
 type Home struct {
 	Page
-	Movies []Movie
+	// City is the chosen city, "" for every city; Cities are those with
+	// shows listed, to choose from.
+	City   string
+	Cities []string
+	// Notice says why the page shows something other than what was asked
+	// (a city without shows, a date out of the strip).
+	Notice string
+	// Dates is the date strip; DateLabel names the date shown ("Today,
+	// Wed 2 Dec").
+	Dates     []DateTab
+	DateLabel string
+	Movies    []Movie
 }
 
-// Movie groups a movie's upcoming shows by day.
+// DateTab is one date of the strip, a link to its listing.
+type DateTab struct {
+	Date    string // YYYY-MM-DD, ?date=
+	Day     string // "Today", "Tomorrow", "Thu"
+	Short   string // "3 Dec"
+	URL     string
+	Current bool // the date shown (aria-current="date")
+	Empty   bool // no show listed on it
+}
+
+// Movie is a film's showtimes on the listing's date, by theatre.
 type Movie struct {
+	ID       string
 	Title    string
 	Rating   string
 	Language string
 	Runtime  string
-	Days     []Day
-}
-
-// Day is one date's shows of a movie, grouped by theatre.
-type Day struct {
-	Date     string // YYYY-MM-DD, in its shows' theatres' zones (data-date)
-	Label    string // "Today", "Tomorrow", "Fri 14 Mar"
 	Theatres []TheatreShows
 }
 
-// TheatreShows are one theatre's times on one day.
+// TheatreShows are one theatre's times on the listing's date.
 type TheatreShows struct {
 	Theatre string
 	City    string
@@ -279,17 +296,19 @@ type ShowTime struct {
 	ID         string
 	URL        string
 	Time       string
-	Zone       string // the theatre's zone, when it is not the server's
+	Zone       string // the theatre's zone, when it is not the server's or the page lists several
 	Screen     string
 	PriceRange string // "₹150–₹350"
-	SeatsLeft  int
-	SeatsTotal int
-	FewLeft    bool
-	SoldOut    bool
+	// Availability is data-availability: "sold-out" (no seat available
+	// online), "few" (at most 10 % of its seats), else "".
+	Availability string
 	// OpensAt (RFC 3339) and Opens (for people, in the theatre's zone)
 	// are its sales opening while it is still to come, else "".
 	OpensAt, Opens string
 }
+
+// SoldOut says the showtime is not a link: nothing is left to sell online.
+func (s ShowTime) SoldOut() bool { return s.Availability == "sold-out" }
 
 // Error is what a person sees when something did not work.
 type Error struct {
