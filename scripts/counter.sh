@@ -9,11 +9,12 @@
 # is read from the first answer's Location, no redirect is followed. Then
 # N more sales as the staff member's browser makes them, following every
 # redirect and coming back to the map for the next customer: the hold, its
-# sale form, Sell, the sale's page (ticket code, QR code) and the map.
+# sale form, Sell, the sale's page (ticket code, QR code) and the map, the
+# pages compressed as a browser asks for them.
 # The server's CPU is its user+system time from /proc/PID/stat before and
 # after each run (clock ticks, 10 ms each: use a few hundred sales); curl's
 # own CPU is not in it, the server's idle background is (printed first, per
-# second). Prints one line per run.
+# second). Prints one line per run, and the server's CPU by step.
 # Usage: scripts/counter.sh [CHECKOUT, default .] [N, default 300]
 set -eu
 P=$(cd "${1:-.}" && pwd); N=${2:-300}
@@ -53,24 +54,37 @@ hold() { # show seat…: POSTs the counter hold, prints the hold's path
   c -o /dev/null -w '%{http_code} %{redirect_url}' "${args[@]}" "$base/admin/boxoffice/holds"
 }
 fail() { echo "sale $1: $2" >&2; tail -5 "$W/serve.log" >&2; exit 1; }
-run() { # mode first-line: N sales from line first of $W/sales; prints requests
-  local mode=$1 from=$2 reqs=0 i=0
+ticks() { local f; read -r -a f < /proc/$spid/stat; echo $((f[13] + f[14])); }
+declare -A spent
+step() { # name: adds the server's ticks since the last step to name's
+  local now; now=$(ticks); spent[$1]=$(( ${spent[$1]:-0} + now - last )); last=$now
+}
+run() { # mode first-line: N sales from line first of $W/sales; prints the
+  # requests, then the server's ticks per step
+  local mode=$1 from=$2 reqs=0 i=0 last
+  last=$(ticks)
   while read -r show s1 s2 s3 s4; do
     i=$((i + 1))
     read -r code loc <<<"$(hold "$show" $s1 $s2 $s3 $s4)"
+    step hold
     [ "$code" = 303 ] && [[ $loc == */admin/boxoffice/holds/* ]] || fail $i "hold answered $code $loc"
     loc=${loc#"$base"}; reqs=$((reqs + 1))
-    if [ "$mode" = browser ]; then c -o /dev/null -f "$base$loc" || fail $i "sale form"; reqs=$((reqs + 1)); fi
+    if [ "$mode" = browser ]; then c -o /dev/null -f --compressed "$base$loc" || fail $i "sale form"; step form; reqs=$((reqs + 1)); fi
     read -r code sale <<<"$(c -o /dev/null -w '%{http_code} %{redirect_url}' -d "_csrf=$tok" -d method=cash "$base$loc/sell")"
+    step sell
     [ "$code" = 303 ] && [[ $sale == */admin/boxoffice/bookings/* ]] || fail $i "Sell answered $code $sale"
     reqs=$((reqs + 1))
     if [ "$mode" = browser ]; then
-      c -o /dev/null -f "$sale" || fail $i "sale page"
-      c -o /dev/null -f "$base/admin/boxoffice?show=$show" || fail $i "map"
+      c -o /dev/null -f --compressed "$sale" || fail $i "sale page"
+      step page
+      c -o /dev/null -f --compressed "$base/admin/boxoffice?show=$show" || fail $i "map"
+      step map
       reqs=$((reqs + 2))
     fi
   done < <(sed -n "$from,$((from + N - 1))p" "$W/sales")
   echo "$reqs"
+  for k in hold form sell page map; do [ -n "${spent[$k]:-}" ] && printf '%s=%s ' $k "${spent[$k]}"; done
+  echo
 }
 report() { # label requests ticks seconds
   python3 -c "
@@ -84,8 +98,14 @@ python3 -c "print(f'idle: server CPU {($c1-$c0)*1e3/$(getconf CLK_TCK)/5:.1f} ms
 for mode in posts browser; do
   first=1; [ $mode = browser ] && first=$((N + 1))
   c0=$(cpu $spid); t0=$(date +%s.%N)
-  reqs=$(run $mode $first)
+  out=$(run $mode $first)
   c1=$(cpu $spid); t1=$(date +%s.%N)
+  reqs=$(echo "$out" | sed -n 1p)
   label="hold + Sell (2 POSTs)"; [ $mode = browser ] && label="as the browser (redirects followed, back to the map)"
   report "$label" "$reqs" "$((c1 - c0))" "$(python3 -c "print($t1-$t0)")"
+  # Each step's share, from the ticks read around each request (10 ms
+  # each: over a few hundred sales their sum is close enough).
+  echo "$out" | sed -n 2p | python3 -c "
+import sys; t=$(getconf CLK_TCK); n=$N
+print('  server CPU by step, ms a sale:', ', '.join(f'{k} {int(v)*1e3/t/n:.2f}' for k, v in (kv.split('=') for kv in sys.stdin.read().split())))"
 done
