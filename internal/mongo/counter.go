@@ -84,6 +84,10 @@ func (s *Store) BoxOfficeBookings(ctx context.Context, theatreID string, from, t
 // collation.
 var emailCollation = &options.Collation{Locale: "en", Strength: 2}
 
+// newestFirst is the order of the counter's search by email, its index's
+// after the email (TestBookingsByEmailPlan).
+var newestFirst = bson.D{{Key: "created_at", Value: -1}, {Key: "_id", Value: -1}}
+
 // emailIndex is bookings' index of the counter's search by email.
 const emailIndex = "email_created"
 
@@ -96,7 +100,7 @@ func (s *Store) BookingsByEmail(ctx context.Context, email string, limit int) ([
 	}
 	cur, err := s.col(colBookings).Find(ctx, bson.D{{Key: "email", Value: email}},
 		options.Find().SetCollation(emailCollation).
-			SetSort(bson.D{{Key: "created_at", Value: -1}, {Key: "_id", Value: -1}}).
+			SetSort(newestFirst).
 			SetLimit(int64(limit)))
 	if err != nil {
 		return nil, fmt.Errorf("mongo: bookings by email: %w", err)
