@@ -21,7 +21,8 @@ type CounterStore interface {
 	// particular order: what a cash-up adds up.
 	BoxOfficeBookings(ctx context.Context, theatreID string, from, to time.Time) ([]Booking, error)
 	// BookingsByEmail are the bookings, of any channel and state, whose
-	// email is email with the case of ASCII letters ignored, the newest
+	// email is email with the case of ASCII letters ignored (MongoDB's
+	// collation ignores the case of other letters too), the newest
 	// first (by created_at, then id, both descending), at most limit:
 	// the counter finds a customer's bookings to print them again. An
 	// empty email finds none.
