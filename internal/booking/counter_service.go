@@ -165,3 +165,62 @@ func (s *Service) CounterBooking(ctx context.Context, bookingID string) (Booking
 	}
 	return b, show, nil
 }
+
+// CounterFindLimit bounds the bookings the counter's search lists.
+const CounterFindLimit = 20
+
+// FoundBooking is a booking the counter's search found, with its show.
+type FoundBooking struct {
+	Booking
+	Show Show
+}
+
+// FindAtCounter finds bookings to print again (SPEC §16, "Printing"),
+// of any channel and state: by ticket code (case, spaces and dashes
+// ignored, as at the door) the one booking with it, or by email (with an
+// @; case ignored) the newest CounterFindLimit bookings with it. What is
+// neither a ticket code nor an email address is EINVALID; nothing found
+// is none and no error.
+func (s *Service) FindAtCounter(ctx context.Context, q string) ([]FoundBooking, error) {
+	q = strings.TrimSpace(q)
+	if q == "" {
+		return nil, Errorf(EINVALID, "Type a ticket code or an email address to find a booking.")
+	}
+	var found []Booking
+	if strings.Contains(q, "@") {
+		addr, err := ValidateEmail(q)
+		if err != nil {
+			return nil, Errorf(EINVALID, "%q is not an email address.", Truncate(q, 60))
+		}
+		if found, err = s.store.BookingsByEmail(ctx, addr, CounterFindLimit); err != nil {
+			return nil, err
+		}
+	} else {
+		code := NormalizeTicketCode(q)
+		if code == "" {
+			return nil, Errorf(EINVALID, "%q is neither a ticket code (like K7QM-2XHD) nor an email address.", Truncate(q, 60))
+		}
+		b, err := s.store.BookingByTicketCode(ctx, code)
+		switch {
+		case errors.Is(err, ErrBookingNotFound):
+		case err != nil:
+			return nil, err
+		default:
+			found = []Booking{b}
+		}
+	}
+	shows := map[string]Show{}
+	out := make([]FoundBooking, 0, len(found))
+	for _, b := range found {
+		sh, ok := shows[b.ShowID]
+		if !ok {
+			var err error
+			if sh, err = s.store.Show(ctx, b.ShowID); err != nil {
+				return nil, fmt.Errorf("show %s of booking %s: %w", b.ShowID, b.ID, err)
+			}
+			shows[b.ShowID] = sh
+		}
+		out = append(out, FoundBooking{Booking: b, Show: sh})
+	}
+	return out, nil
+}

@@ -20,6 +20,13 @@ type CounterStore interface {
 	// shows sold in [from, to) or refunded in [from, to), in no
 	// particular order: what a cash-up adds up.
 	BoxOfficeBookings(ctx context.Context, theatreID string, from, to time.Time) ([]Booking, error)
+	// BookingsByEmail are the bookings, of any channel and state, whose
+	// email is email with the case of ASCII letters ignored (MongoDB's
+	// collation ignores the case of other letters too), the newest
+	// first (by created_at, then id, both descending), at most limit:
+	// the counter finds a customer's bookings to print them again. An
+	// empty email finds none.
+	BookingsByEmail(ctx context.Context, email string, limit int) ([]Booking, error)
 }
 
 // SellAtCounterStep is Sell at the box office (SPEC §16), one atomic step

@@ -80,3 +80,41 @@ func (s *Store) BoxOfficeBookings(ctx context.Context, theatreID string, from, t
 	}
 	return out, nil
 }
+
+// emailCollation compares bookings' emails ignoring case (strength 2:
+// letters and accents count, case does not), as the email index is
+// built: a query uses an index on strings only with the index's
+// collation.
+var emailCollation = &options.Collation{Locale: "en", Strength: 2}
+
+// newestFirst is the order of the counter's search by email, its index's
+// after the email (TestBookingsByEmailPlan).
+var newestFirst = bson.D{{Key: "created_at", Value: -1}, {Key: "_id", Value: -1}}
+
+// emailIndex is bookings' index of the counter's search by email.
+const emailIndex = "email_created"
+
+// BookingsByEmail reads the bookings with an email, case ignored, the
+// newest first, through email_created (with its collation, the
+// equality and the sort both come from the index).
+func (s *Store) BookingsByEmail(ctx context.Context, email string, limit int) ([]booking.Booking, error) {
+	if email == "" || limit <= 0 {
+		return []booking.Booking{}, nil
+	}
+	cur, err := s.col(colBookings).Find(ctx, bson.D{{Key: "email", Value: email}},
+		options.Find().SetCollation(emailCollation).
+			SetSort(newestFirst).
+			SetLimit(int64(limit)))
+	if err != nil {
+		return nil, fmt.Errorf("mongo: bookings by email: %w", err)
+	}
+	var docs []bookingDoc
+	if err := cur.All(ctx, &docs); err != nil {
+		return nil, fmt.Errorf("mongo: bookings by email: %w", err)
+	}
+	out := make([]booking.Booking, len(docs))
+	for i, d := range docs {
+		out[i] = d.booking()
+	}
+	return out, nil
+}

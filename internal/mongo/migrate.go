@@ -198,6 +198,13 @@ func indexes() map[string][]mongo.IndexModel {
 			// (BoxOfficeBookings).
 			idx("channel_created", bson.D{{Key: "channel", Value: 1}, {Key: "created_at", Value: 1}}),
 			idx("channel_refunded", bson.D{{Key: "channel", Value: 1}, {Key: "refunded_at", Value: 1}}),
+			// The counter finds a customer's bookings by email, case
+			// ignored, the newest first (BookingsByEmail, which queries
+			// with the same collation).
+			mongo.IndexModel{
+				Keys:    bson.D{{Key: "email", Value: 1}, {Key: "created_at", Value: -1}, {Key: "_id", Value: -1}},
+				Options: options.Index().SetName(emailIndex).SetCollation(emailCollation),
+			},
 		},
 		colAdmins: {
 			unique(idx("email", bson.D{{Key: "email", Value: 1}})),

@@ -437,6 +437,23 @@ func TestSeatQueryPlans(t *testing.T) {
 	}
 }
 
+// TestBookingsByEmailPlan asks the server how it runs the counter's
+// search by email: through email_created, with its collation, and in its
+// order (no SORT); without the collation the index could not serve it.
+func TestBookingsByEmailPlan(t *testing.T) {
+	s := mustOpen(t)
+	collation := bson.D{{Key: "locale", Value: emailCollation.Locale}, {Key: "strength", Value: emailCollation.Strength}}
+	find := explain(t, s, bson.D{
+		{Key: "find", Value: colBookings}, {Key: "filter", Value: bson.D{{Key: "email", Value: "Ana.K@example.com"}}},
+		{Key: "sort", Value: newestFirst}, {Key: "limit", Value: 20}, {Key: "collation", Value: collation},
+	}, "queryPlanner")
+	stages, indexNames := winningPlan(t, find)
+	if !indexNames[emailIndex] || stages["SORT"] || stages["COLLSCAN"] {
+		t.Errorf("bookings by email: winning plan has stages %v on indexes %v; want %s and no SORT:\n%s",
+			stages, indexNames, emailIndex, find)
+	}
+}
+
 // explain runs the explain command on cmd at verbosity.
 func explain(t *testing.T, s *Store, cmd bson.D, verbosity string) bson.Raw {
 	t.Helper()

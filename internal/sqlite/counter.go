@@ -35,3 +35,19 @@ func (s *Store) BoxOfficeBookings(ctx context.Context, theatreID string, from, t
 		[]any{theatreID, from.UnixNano(), to.UnixNano(), from.UnixNano(), to.UnixNano()},
 		func(r *sql.Rows) (booking.Booking, error) { return scanBooking(r) })
 }
+
+// BookingsByEmail reads the bookings with an email, ASCII case ignored,
+// the newest first, through bookings_email.
+func (s *Store) BookingsByEmail(ctx context.Context, email string, limit int) ([]booking.Booking, error) {
+	if email == "" || limit <= 0 {
+		return []booking.Booking{}, nil
+	}
+	return listRows(ctx, s.read, "bookings by email", bookingsByEmailSQL, []any{email, limit},
+		func(r *sql.Rows) (booking.Booking, error) { return scanBooking(r) })
+}
+
+// bookingsByEmailSQL finds and orders through bookings_email, whose
+// collation the comparison names (TestBookingsByEmailPlan).
+const bookingsByEmailSQL = `SELECT ` + bookingColumns + `
+	FROM bookings WHERE email = ? COLLATE NOCASE
+	ORDER BY created_at DESC, id DESC LIMIT ?`

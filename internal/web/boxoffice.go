@@ -46,12 +46,61 @@ func (s *Server) counterOwner(c echo.Context) string {
 // (the shows starting within 12 hours or running now; with all=1 every
 // show on sale) and the chosen show's live map, the first listed unless
 // show names another.
+//
+// With find (a ticket code or an email address), the page also lists the
+// bookings found to print again (counterFind); a find that is neither
+// is 422 with why, the rest of the page as without it.
 func (s *Server) handleCounter(c echo.Context) error {
 	m, err := s.counterModel(c, c.QueryParam("show"), c.QueryParam("all") == "1", selection{})
 	if err != nil {
 		return err
 	}
-	return s.render(c, http.StatusOK, pages.Counter(m))
+	status := http.StatusOK
+	if c.QueryParams().Has("find") {
+		m.Find, err = s.counterFind(c, c.QueryParam("find"))
+		if err != nil {
+			if status, _, _ = classify(err); status != http.StatusUnprocessableEntity {
+				return err
+			}
+			m.Find.Notice = &model.Notice{Kind: "error", Text: booking.ErrorMessage(err)}
+		}
+	}
+	return s.render(c, status, pages.Counter(m))
+}
+
+// counterFind is the counter's search for bookings to print again
+// (Service.FindAtCounter) with what each found one is: its show, seats,
+// state and channel, its print page when it has tickets, and its box
+// office page when it was sold at the counter.
+func (s *Server) counterFind(c echo.Context, q string) (model.CounterFind, error) {
+	q = booking.Truncate(q, 254)
+	f := model.CounterFind{Query: q, Asked: true}
+	found, err := s.svc.FindAtCounter(c.Request().Context(), q)
+	if err != nil {
+		return f, err
+	}
+	for _, fb := range found {
+		b := fb.Booking
+		row := model.FoundBooking{
+			ID: b.ID, State: string(b.State), Channel: string(b.Channel), Method: string(b.Method),
+			TicketCode: b.TicketCode, Email: b.Email, Total: b.Amount.Format(b.Currency), Show: s.showModel(fb.Show), Seats: bookingSeats(b),
+			Created: fb.Show.InZone(b.CreatedAt).Format("Mon 2 Jan 15:04"),
+		}
+		if row.Channel == "" {
+			row.Channel = string(booking.ChannelOnline)
+		}
+		if b.State == booking.BookingConfirmed {
+			row.PrintURL = printURL(b.ID)
+		}
+		if b.AtBoxOffice() {
+			row.CounterURL = counterBookingURL(b.ID)
+		}
+		f.Found = append(f.Found, row)
+	}
+	if len(f.Found) == 0 {
+		f.Notice = &model.Notice{Kind: "info", Text: "No booking has that ticket code or email address."}
+	}
+	return f, nil
 }
 
 // counterModel is the box office's page for show showID ("" for the first

@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"math"
 	"net/url"
 	"strings"
 	"testing"
@@ -16,8 +17,12 @@ import (
 // on a tablet-sized window: Tab to the map (one tab stop), the arrow keys
 // and Space to tick two seats, Enter on Hold; on the hold's page a type
 // by the arrow keys, cash tendered typed, Enter on Sell; the answer shows
-// the ticket and the change, and links to the print page. axe-core finds
-// no violation on the counter's pages on the way.
+// the ticket and the change, and links to the print page, which prints
+// to a PDF 80 mm wide with one page per seat. Another sale refunded at
+// the counter in the browser, the cash-up's cells add up (sales, cash,
+// cash refunds, net = cash − cash refunds); the counter's search finds
+// the first sale by its ticket code. axe-core finds no violation on the
+// counter's pages on the way.
 func TestBrowserCounterSale(t *testing.T) {
 	testkit.NeedBrowser(t)
 	testkit.NeedAxe(t)
@@ -84,6 +89,63 @@ func TestBrowserCounterSale(t *testing.T) {
 		t.Error("the answer's QR code is missing or smaller than 240 px")
 	}
 	testkit.Axe(br, "counter sale")
+
+	code := testkit.Eval[string](br, `document.querySelector('[data-ticket-code]').textContent.trim()`)
+
+	// The sale's tickets, printed to PDF as the counter's printer would:
+	// 80 mm wide, one page per seat.
+	printURL := testkit.Eval[string](br, `document.querySelector('a[data-print-url]').getAttribute('href')`)
+	if !strings.HasPrefix(printURL, "/bookings/") || !strings.HasSuffix(printURL, "/print") {
+		t.Fatalf("the answer's print link is %q", printURL)
+	}
+	br.Do(chromedp.Navigate(a.srv.URL+printURL), chromedp.WaitVisible(chromedp.CSS(`[data-ticket]`)))
+	if got := testkit.Eval[string](br, `[...document.querySelectorAll('[data-ticket]')].map(e => e.dataset.seatId + ':' + e.dataset.ticketType).join(' ')`); got != "A1:adult A2:child" {
+		t.Errorf("the print page's tickets are %q, want A1:adult A2:child", got)
+	}
+	pdf, err := chromedp.Run(br.Ctx, chromedp.PrintToPDF(chromedp.PDFPreferCSSPageSize()))
+	if err != nil {
+		t.Fatalf("PrintToPDF: %v", err)
+	}
+	pages := pdfPages(t, pdf)
+	if len(pages) != 2 {
+		t.Errorf("the sale's PDF has %d pages (%v), want 2: one per seat", len(pages), pages)
+	}
+	for i, p := range pages {
+		if math.Abs(p[0]-receiptWidth) > 1 {
+			t.Errorf("PDF page %d is %.2f pt wide, want %.2f (80 mm)", i+1, p[0], receiptWidth)
+		}
+	}
+
+	// Another cash sale (36000), refunded at the counter in the browser:
+	// the cash-up's cells add up.
+	seller := a.staffClient(staffEmail, staffPassword)
+	other := seller.mustSell(seller.mustCounterHold("B1", "B2"), url.Values{"method": {"cash"}})
+	br.Do(
+		chromedp.Navigate(a.srv.URL+other),
+		chromedp.WaitVisible(chromedp.CSS(`.counter-refund-form button[type=submit]`)),
+		chromedp.Click(chromedp.CSS(`.counter-refund-form button[type=submit]`)),
+	)
+	br.WaitFor(`!!document.querySelector('[data-booking-id][data-state="refunded"]')`, 10*time.Second)
 	br.Do(chromedp.Navigate(a.srv.URL+"/admin/boxoffice/cashup"), chromedp.WaitVisible(chromedp.CSS(`[data-staff]`)))
+	cells := testkit.Eval[map[string]float64](br, `Object.fromEntries([...document.querySelectorAll('[data-staff="`+staffEmail+`"] [data-col]')].map(c => [c.dataset.col, Number(c.dataset.value)]))`)
+	want := map[string]float64{"sales": 2, "seats": 4, "cash": 27000 + 36000, "card": 0, "comp": 0, "cash_refunds": 36000, "card_refunds": 0, "net": 27000}
+	for col, v := range want {
+		if cells[col] != v {
+			t.Errorf("cash-up %s = %v, want %v (cells %v)", col, cells[col], v, cells)
+		}
+	}
+	if cells["net"] != cells["cash"]-cells["cash_refunds"] {
+		t.Errorf("cash-up net %v is not cash %v minus cash refunds %v", cells["net"], cells["cash"], cells["cash_refunds"])
+	}
 	testkit.Axe(br, "cash-up")
+
+	// Found again by its ticket code, to print again.
+	br.Do(
+		chromedp.Navigate(a.srv.URL+"/admin/boxoffice?show="+url.QueryEscape(typedShowID)+"&find="+url.QueryEscape(code)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-found-booking] a[data-print-url]`)),
+	)
+	if got := testkit.Eval[string](br, `document.querySelector('a[data-print-url]').getAttribute('href')`); got != printURL {
+		t.Errorf("the search's print link is %q, want %q", got, printURL)
+	}
+	testkit.Axe(br, "box office search")
 }

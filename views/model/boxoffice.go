@@ -18,6 +18,32 @@ type Counter struct {
 	Notice     *Notice
 	MyHoldURL  string // the session's counter hold of the show, to go back to
 	CashUpURL  string
+	Find       CounterFind
+}
+
+// CounterFind is the counter's search for a booking to print again, by
+// ticket code or email (SPEC §16, "Printing").
+type CounterFind struct {
+	Query  string // as typed
+	Asked  bool   // a search was made (find was given)
+	Notice *Notice
+	Found  []FoundBooking
+}
+
+// FoundBooking is one booking the counter's search found.
+type FoundBooking struct {
+	ID         string
+	State      string // data-state
+	Channel    string // data-channel: online or box_office
+	Method     string // the box office's cash, card or comp; "" online
+	TicketCode string
+	Email      string
+	Total      string
+	Show       Show
+	Seats      []BookingSeat
+	PrintURL   string // "" when there is nothing to print (not confirmed)
+	CounterURL string // the box office's page of the booking; "" online
+	Created    string // when it was made, in the theatre's zone
 }
 
 // CounterHold is the counter's hold: a type per seat, the method, an

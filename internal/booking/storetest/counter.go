@@ -33,6 +33,7 @@ var counterTests = []test{
 	{"RefundRefused", testCounterRefundRefused},
 	{"CancelledShow", testCounterCancelledShow},
 	{"CashUpRead", testCounterCashUpRead},
+	{"BookingsByEmail", testBookingsByEmail},
 }
 
 // counterOwner is the staff session's counter owner of the suite.
@@ -672,6 +673,72 @@ func testProcessCounterRace(t *testing.T, h Harness) {
 			t.Errorf("seat %s is %s (booking %q), want booked by %s", seat.ID, seat.Status, seat.BookingID, want)
 		case !ok && seat.Status == booking.SeatBooked:
 			t.Errorf("seat %s booked by %s, which no confirmed booking has", seat.ID, seat.BookingID)
+		}
+	}
+}
+
+// testBookingsByEmail: the counter finds a customer's bookings by email
+// (SPEC §16, printing again): of any channel, the case of the address
+// ignored, the newest first (the id breaking a tie), at most the limit;
+// another address, a prefix of one, or none finds nothing.
+func testBookingsByEmail(t *testing.T, s store) {
+	ctx := context.Background()
+	show, _ := newShow(t, s, 1, 12, later)
+	sellTo := func(owner, email string, d time.Duration, seat string) booking.Booking {
+		t.Helper()
+		m := counterAt(d)
+		h := newCounterHold(show.ID, owner, m, seat)
+		if err := s.HoldSeats(ctx, h, m); err != nil {
+			t.Fatalf("counter hold of %s: %v", seat, err)
+		}
+		sale := newSale(h, booking.MethodCash, nil)
+		sale.Email = email
+		return sell(t, s, sale, m)
+	}
+	first := sellTo(counterOwner, "ana.k@example.com", 0, "A1")
+	second := sellTo(counterOwner, "ANA.K@example.com", time.Minute, "A2")
+	sellTo(counterOwner, "someone@example.com", 2*time.Minute, "A3")
+	sellTo(counterOwner, "", 2*time.Minute, "A4")
+	tieA := sellTo(counterOwner, "Ana.K@example.com", 3*time.Minute, "A5")
+	tieB := sellTo("counter-2", "ana.k@example.com", 3*time.Minute, "A6")
+	web := counterAt(4 * time.Minute)
+	web.SalesClose = 0
+	_, online := book(t, s, show.ID, "web", web, "A7")
+
+	ids := func(email string, limit int) []string {
+		t.Helper()
+		list, err := s.BookingsByEmail(ctx, email, limit)
+		if err != nil {
+			t.Fatalf("BookingsByEmail(%q, %d): %v", email, limit, err)
+		}
+		out := []string{}
+		for _, b := range list {
+			out = append(out, b.ID)
+		}
+		return out
+	}
+	ties := []string{tieA.ID, tieB.ID}
+	if ties[0] < ties[1] {
+		ties[0], ties[1] = ties[1], ties[0]
+	}
+	want := append(ties, second.ID, first.ID)
+	if got := ids("Ana.K@Example.com", 20); !cmp.Equal(got, want) {
+		t.Errorf("by Ana.K@Example.com: %v, want %v (newest first, id descending in a tie)", got, want)
+	}
+	if got := ids("ana.k@example.com", 3); !cmp.Equal(got, want[:3]) {
+		t.Errorf("by ana.k@example.com, at most 3: %v, want %v", got, want[:3])
+	}
+	if got := ids("MOVIEGOER@example.com", 20); !cmp.Equal(got, []string{online.ID}) {
+		t.Errorf("by the online buyer's address: %v, want the online booking %s", got, online.ID)
+	}
+	list, err := s.BookingsByEmail(ctx, moviegoerEmail, 1)
+	if err != nil || len(list) != 1 {
+		t.Fatalf("BookingsByEmail(%s): %v, %v", moviegoerEmail, list, err)
+	}
+	same(t, "booking found by email and stored", getBooking(t, s, online.ID), list[0])
+	for _, email := range []string{"nobody@example.com", "ana.k@example.co", "ana.k", ""} {
+		if got := ids(email, 20); len(got) != 0 {
+			t.Errorf("by %q: %v, want none", email, got)
 		}
 	}
 }
