@@ -378,10 +378,11 @@ func checkNoSaleUnderway(tx Tx, m Moment, seats []Seat) error {
 	return nil
 }
 
-// SetTheatreTaxRateStep stores the theatre's tax rate (SPEC §17).
-func SetTheatreTaxRateStep(ctx context.Context, st Transactor, clock func() time.Time, theatreID string, rate TaxRate) error {
-	if rate < 0 || rate > 100_00 {
-		return Errorf(EINVALID, "The tax rate must be from 0 to 100 percent.")
+// SetTheatreTaxRateStep stores the theatre's tax rates (SPEC §17); rates
+// that TaxRates.Validate refuses are InvalidFields, and nothing is saved.
+func SetTheatreTaxRateStep(ctx context.Context, st Transactor, clock func() time.Time, theatreID string, rates TaxRates) error {
+	if err := rates.Validate(); err != nil {
+		return err
 	}
 	return st.Atomically(ctx, clock, func(tx Tx) error {
 		if err := tx.Serialize(theatreKey(theatreID)); err != nil {
@@ -390,7 +391,7 @@ func SetTheatreTaxRateStep(ctx context.Context, st Transactor, clock func() time
 		if _, err := tx.TheatreByID(theatreID); err != nil {
 			return err
 		}
-		return tx.SetTheatreTaxRate(theatreID, rate)
+		return tx.SetTheatreTaxRate(theatreID, rates)
 	})
 }
 

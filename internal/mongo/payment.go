@@ -57,6 +57,8 @@ type ticketDoc struct {
 	Name      string `bson:"name,omitempty"`
 	Note      string `bson:"note,omitempty"`
 	DoorCheck bool   `bson:"door_check,omitempty"`
+	// Rate is its tax rate fixed at sale (SPEC §17; absent: 0).
+	Rate int `bson:"rate,omitempty"`
 }
 
 func toTicketDocs(ts []booking.SeatTicket) []ticketDoc {
@@ -65,7 +67,7 @@ func toTicketDocs(ts []booking.SeatTicket) []ticketDoc {
 	}
 	out := make([]ticketDoc, len(ts))
 	for i, t := range ts {
-		out[i] = ticketDoc{SeatID: t.SeatID, Category: t.Category, Type: t.Type, Price: int64(t.Price), Name: t.Name, Note: t.Note, DoorCheck: t.DoorCheck}
+		out[i] = ticketDoc{SeatID: t.SeatID, Category: t.Category, Type: t.Type, Price: int64(t.Price), Name: t.Name, Note: t.Note, DoorCheck: t.DoorCheck, Rate: int(t.TaxRate)}
 	}
 	return out
 }
@@ -76,7 +78,7 @@ func fromTicketDocs(ds []ticketDoc) []booking.SeatTicket {
 	}
 	out := make([]booking.SeatTicket, len(ds))
 	for i, d := range ds {
-		out[i] = booking.SeatTicket{SeatID: d.SeatID, Category: d.Category, Type: d.Type, Price: booking.Money(d.Price), Name: d.Name, Note: d.Note, DoorCheck: d.DoorCheck}
+		out[i] = booking.SeatTicket{SeatID: d.SeatID, Category: d.Category, Type: d.Type, Price: booking.Money(d.Price), Name: d.Name, Note: d.Note, DoorCheck: d.DoorCheck, TaxRate: booking.TaxRate(d.Rate)}
 	}
 	return out
 }
