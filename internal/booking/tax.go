@@ -1,5 +1,7 @@
 package booking
 
+import "strings"
+
 // TaxRates are a theatre's tax (SPEC §17): Rate is included in every
 // price, except that a price above Above (when Above is more than 0) has
 // AboveRate instead, as India's GST taxes a cinema ticket by its price.
@@ -7,6 +9,37 @@ type TaxRates struct {
 	Rate      TaxRate
 	Above     Money
 	AboveRate TaxRate
+}
+
+// ParseTaxRates reads a theatre form's tax fields (TaxText), the
+// threshold in currency's major unit; problems are InvalidFields naming
+// tax_rate, tax_above and tax_rate_above.
+func ParseTaxRates(t TaxText, currency string) (TaxRates, error) {
+	var r TaxRates
+	var f fields
+	rate := func(field, s string) TaxRate {
+		if strings.TrimSpace(s) == "" {
+			return 0
+		}
+		v, err := ParseTaxRate(strings.TrimSpace(s))
+		if err != nil {
+			f.add(field, "%s", ErrorMessage(err))
+		}
+		return v
+	}
+	r.Rate = rate("tax_rate", t.Rate)
+	r.AboveRate = rate("tax_rate_above", t.AboveRate)
+	if s := strings.TrimSpace(t.Above); s != "" {
+		m, err := ParsePriceIn(s, currency)
+		if err != nil {
+			f.add("tax_above", "The threshold %q must be a price, like %s.", Truncate(s, 20), priceExample(currency))
+		}
+		r.Above = m
+	}
+	if len(f) > 0 {
+		return TaxRates{}, f.err()
+	}
+	return r, r.Validate()
 }
 
 // For is the rate included in price.

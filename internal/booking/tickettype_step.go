@@ -398,10 +398,8 @@ func SetTheatreTaxRateStep(ctx context.Context, st Transactor, clock func() time
 // SetMovieRentStep stores the movie's rental terms (SPEC §17), as
 // ParseRent reads them.
 func SetMovieRentStep(ctx context.Context, st Transactor, clock func() time.Time, movieID string, rent []int) error {
-	for _, n := range rent {
-		if n < 0 || n > 100 || len(rent) > MaxRentWeeks {
-			return Errorf(EINVALID, "The rental terms must be percents from 0 to 100, for at most %d weeks.", MaxRentWeeks)
-		}
+	if err := checkRent(rent); err != nil {
+		return err
 	}
 	return st.Atomically(ctx, clock, func(tx Tx) error {
 		if err := tx.Serialize(movieKey(movieID)); err != nil {
@@ -412,6 +410,15 @@ func SetMovieRentStep(ctx context.Context, st Transactor, clock func() time.Time
 		}
 		return tx.SetMovieRent(movieID, FormatRent(rent))
 	})
+}
+
+func checkRent(rent []int) error {
+	for _, n := range rent {
+		if n < 0 || n > 100 || len(rent) > MaxRentWeeks {
+			return Errorf(EINVALID, "The rental terms must be percents from 0 to 100, for at most %d weeks.", MaxRentWeeks)
+		}
+	}
+	return nil
 }
 
 // SortSeatsByPlace sorts seats in map order: from the screen, then left to
