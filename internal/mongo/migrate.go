@@ -96,6 +96,9 @@ func indexes() map[string][]mongo.IndexModel {
 			// carry; deleting one asks whether a show uses it. (A
 			// theatre's shows are found by theatre_starts_at.)
 			idx("movie", bson.D{{Key: "movie.id", Value: 1}}),
+			// The film report reads every show of a movie at a theatre
+			// through a week's end.
+			idx(showsFilmIndex, bson.D{{Key: "movie.id", Value: 1}, {Key: "theatre.id", Value: 1}, {Key: "starts_at", Value: 1}}),
 			idx("screen", bson.D{{Key: "screen_id", Value: 1}}),
 		},
 		// A theatre's cards, by name; a type a show copied stays.
@@ -198,6 +201,13 @@ func indexes() map[string][]mongo.IndexModel {
 			// (BoxOfficeBookings).
 			idx("channel_created", bson.D{{Key: "channel", Value: 1}, {Key: "created_at", Value: 1}}),
 			idx("channel_refunded", bson.D{{Key: "channel", Value: 1}, {Key: "refunded_at", Value: 1}}),
+			// The film report sums each show's confirmed bookings from
+			// this index alone (filmBookingsPipeline).
+			idx(bookingsReportIndex, bson.D{
+				{Key: "show_id", Value: 1}, {Key: "state", Value: 1},
+				{Key: "report.admissions", Value: 1}, {Key: "report.comps", Value: 1},
+				{Key: "report.gross", Value: 1}, {Key: "report.tax", Value: 1},
+			}),
 		},
 		colAdmins: {
 			unique(idx("email", bson.D{{Key: "email", Value: 1}})),
@@ -236,10 +246,12 @@ func indexes() map[string][]mongo.IndexModel {
 	}
 }
 
-// Names of the seat indexes that queries rely on (tests check the plans).
+// Names of the indexes that queries rely on (tests check the plans).
 const (
-	showGridSeatIndex = "show_grid_seat"
-	showStatusIndex   = "show_status_locked_reserve"
+	bookingsReportIndex = "show_state_report"
+	showsFilmIndex      = "film_theatre_starts_at"
+	showGridSeatIndex   = "show_grid_seat"
+	showStatusIndex     = "show_status_locked_reserve"
 )
 
 // colMigrations records the one-time conversions Migrate has made, one
@@ -326,6 +338,10 @@ var conversions = []conversion{
 		}
 		return err
 	}},
+	// SQLite's 0033_reports: each booking gets its sums as the film
+	// report counts them (report). Idempotent: one that has them is left
+	// as it is.
+	{name: "0033_booking_report", run: migrateBookingReport},
 }
 
 // migrateBookingTickets gives each booking stored without tickets the type
@@ -376,6 +392,29 @@ func migrateBookingTickets(ctx context.Context, s *Store) error {
 		filter := append(bson.D{{Key: "_id", Value: b.ID}}, noTickets...)
 		if _, err := s.col(colBookings).UpdateOne(ctx, filter,
 			bson.D{{Key: "$set", Value: bson.D{{Key: "tickets", Value: tickets}}}}); err != nil {
+			return err
+		}
+	}
+	return cur.Err()
+}
+
+// migrateBookingReport gives each booking stored without report its sums
+// (booking.Booking.Sums), from its tickets or, without them, its amount.
+func migrateBookingReport(ctx context.Context, s *Store) error {
+	noReport := bson.D{{Key: "report", Value: bson.D{{Key: "$exists", Value: false}}}}
+	cur, err := s.col(colBookings).Find(ctx, noReport)
+	if err != nil {
+		return err
+	}
+	defer cur.Close(ctx)
+	for cur.Next(ctx) {
+		var d bookingDoc
+		if err := cur.Decode(&d); err != nil {
+			return err
+		}
+		filter := append(bson.D{{Key: "_id", Value: d.ID}}, noReport...)
+		if _, err := s.col(colBookings).UpdateOne(ctx, filter,
+			bson.D{{Key: "$set", Value: bson.D{{Key: "report", Value: toReportDoc(d.booking().Sums())}}}}); err != nil {
 			return err
 		}
 	}

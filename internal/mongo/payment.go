@@ -142,6 +142,23 @@ type bookingDoc struct {
 	CardRef      string `bson:"card_ref,omitempty"`
 	CompReason   string `bson:"comp_reason,omitempty"`
 	RefundMethod string `bson:"refund_method,omitempty"`
+	// Report is its seats as the film report counts them
+	// (booking.Booking.Sums), written when it is inserted, since its
+	// tickets never change; 0033_booking_report gives it to older
+	// documents.
+	Report reportDoc `bson:"report"`
+}
+
+// reportDoc is a booking's booking.TicketSums.
+type reportDoc struct {
+	Admissions int   `bson:"admissions"`
+	Comps      int   `bson:"comps"`
+	Gross      int64 `bson:"gross"`
+	Tax        int64 `bson:"tax"`
+}
+
+func toReportDoc(s booking.TicketSums) reportDoc {
+	return reportDoc{Admissions: s.Admissions, Comps: s.Comps, Gross: int64(s.Gross), Tax: int64(s.Tax)}
 }
 
 func toBookingDoc(b booking.Booking) bookingDoc {
@@ -154,7 +171,7 @@ func toBookingDoc(b booking.Booking) bookingDoc {
 		AdmittedAt: nanos(b.AdmittedAt), AdmittedBy: b.AdmittedBy, Email: b.Email, Key: b.Key,
 		Tickets: toTicketDocs(b.Tickets),
 		Channel: string(b.Channel), SoldBy: b.SoldBy, Method: string(b.Method),
-		CardRef: b.CardRef, CompReason: b.CompReason, RefundMethod: string(b.RefundMethod),
+		CardRef: b.CardRef, CompReason: b.CompReason, RefundMethod: string(b.RefundMethod), Report: toReportDoc(b.Sums()),
 	}
 	if d.Channel == "" {
 		d.Channel = string(booking.ChannelOnline)
