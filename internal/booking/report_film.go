@@ -118,13 +118,13 @@ type FilmReport struct {
 }
 
 // BuildFilmReport is the film report of the week from first (weeks
-// starting on start) out of shows as FilmShows read them for the dates
-// InstantsOf(previous week's first day, the report week's last day)… to
-// the report week's end: each show's date is its start's date in its
-// theatre's zone (loc for a show without one). A film is reported at a
-// theatre that has a show of it not cancelled in the report week; a day's
-// rent is its net × the percent of its week of the run, rounded half up,
-// and every total sums the days.
+// starting on start) out of shows as FilmShows reads them for that week:
+// each show's date is its start's date in its theatre's zone (loc for a
+// show without one), and a show dated after the week is left out. A film
+// is reported at a theatre that has a show of it not cancelled in the
+// week; a day's rent is its net × the percent of its week of the run
+// (WeekOfRun from the first show there not cancelled, RentPercent),
+// rounded half up, and every total sums the days.
 func BuildFilmReport(first time.Time, start time.Weekday, shows []ShowSales, loc *time.Location) FilmReport {
 	last := first.AddDate(0, 0, 6)
 	prev := first.AddDate(0, 0, -7)
