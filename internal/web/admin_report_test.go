@@ -85,13 +85,38 @@ func TestFilmReport(t *testing.T) {
 		}
 	}
 
+	// A payment for s1 that lands after its hold lapsed and its seat was
+	// taken: due a refund, then refunded, on a show that counts.
+	owner := booking.NewID()
+	holdID, err := a.svc.HoldSeats(ctx, "s1", owner, []string{"B1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	started, err := a.svc.StartTypedPayment(ctx, holdID, owner, testEmail, booking.TypeChoice{"B1": "adult"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.clock.Advance(16 * time.Minute)
+	if _, err := a.svc.HoldSeats(ctx, "s1", booking.NewID(), []string{"B1"}); err != nil {
+		t.Fatal(err)
+	}
+	p := started.Payment
+	st, err := a.svc.SettlePayment(ctx, booking.PaymentEvent{ID: booking.NewID(), Type: booking.EventPaymentSucceeded,
+		PaymentID: p.ID, HoldID: holdID, Amount: p.Amount, Currency: p.Currency})
+	if err != nil || st.Effect != booking.EffectRefundDue {
+		t.Fatalf("the late payment: %v, %v; want refund_due", st.Effect, err)
+	}
+	late := st.Booking.ID
+
 	admin := a.client()
 	admin.mustLogin()
 	tok := admin.adminCSRF()
 	wantStatus(t, admin.post("/admin/shows/s2/cancel", url.Values{"_csrf": {tok}, "confirm": {"yes"}}), http.StatusSeeOther)
-	wantStatus(t, admin.post("/admin/bookings/"+refunded.ID+"/refund", url.Values{"_csrf": {tok}}), http.StatusSeeOther)
-	if b, _ := a.store.Booking(ctx, refunded.ID); b.State != booking.BookingRefunded {
-		t.Fatalf("the cancelled show's booking is %s; want refunded", b.State)
+	for _, id := range []string{refunded.ID, late} {
+		wantStatus(t, admin.post("/admin/bookings/"+id+"/refund", url.Values{"_csrf": {tok}}), http.StatusSeeOther)
+		if b, _ := a.store.Booking(ctx, id); b.State != booking.BookingRefunded {
+			t.Fatalf("booking %s is %s; want refunded", id, b.State)
+		}
 	}
 
 	// Tax at 18 % included: 90.00 → 13.73, 180.00 → 27.46.
