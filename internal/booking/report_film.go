@@ -225,8 +225,7 @@ func BuildFilmReport(first time.Time, start time.Weekday, shows []ShowSales, loc
 // (weeks starting on start; ParseReportWeek reads it), shows without a
 // zone dated in loc.
 func (s *Service) FilmReport(ctx context.Context, first time.Time, start time.Weekday, loc *time.Location) (FilmReport, error) {
-	from, _ := InstantsOf(first, first)
-	_, to := InstantsOf(first, first.AddDate(0, 0, 6))
+	from, to := InstantsOf(first, first.AddDate(0, 0, 6))
 	shows, err := s.store.FilmShows(ctx, from, to)
 	if err != nil {
 		return FilmReport{}, err
