@@ -47,7 +47,7 @@ const ReasonPaymentReplaced = "Replaced: the ticket types were changed at checko
 // chooses, priced from the show's table read in this transaction
 // (PriceTickets: a type not offered, or accompanied seats only, is
 // EINVALID and nothing is written), each with the tax rate of the show's
-// theatre now (TaxTickets). A hold that has a pending payment of
+// theatre now (TaxTicketsIn). A hold that has a pending payment of
 // the same tickets (or one made before types) gets that one back, its
 // booking's email set to ids.Email when that differs (a repeated Pay
 // corrects a mistyped address), so that pressing Pay twice starts one
@@ -83,11 +83,9 @@ func StartTypedPaymentStep(ctx context.Context, st Transactor, clock func() time
 		if err != nil {
 			return err
 		}
-		rates, err := tx.ShowTaxRates(h.ShowID)
-		if err != nil {
+		if tickets, err = TaxTicketsIn(tx, h.ShowID, tickets); err != nil {
 			return err
 		}
-		tickets = TaxTickets(tickets, rates)
 		pending, err := tx.PendingPayments(h.ID)
 		if err != nil {
 			return err

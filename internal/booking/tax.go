@@ -94,10 +94,21 @@ func (t SeatTicket) Net() Money { return t.Price - t.Tax() }
 // Tax is the tax included in t's price at the rate stored with it.
 func (t SeatTicket) Tax() Money { return SeatTax(t.Price, t.TaxRate) }
 
-// TaxTickets fixes the tax rate of each ticket being sold under the
-// theatre's rates at that moment (SPEC §17: a seat's rate is fixed when it
-// is sold and stored with it). Pay calls it inside its transaction, and
-// so must every other step that sells seats (the box office's Sell).
+// TaxTicketsIn fixes the tax rate of each of tickets, seats of show
+// showID being sold, under the rates of the show's theatre as tx reads
+// them (ShowTaxRates; a show whose theatre is not in the catalog has
+// none): SPEC §17, a seat's rate is fixed when it is sold and stored with
+// it. Every step that sells seats calls it inside its transaction before
+// it stores them: Pay (StartTypedPaymentStep), and the box office's Sell.
+func TaxTicketsIn(tx Tx, showID string, tickets []SeatTicket) ([]SeatTicket, error) {
+	rates, err := tx.ShowTaxRates(showID)
+	if err != nil {
+		return nil, err
+	}
+	return TaxTickets(tickets, rates), nil
+}
+
+// TaxTickets sets the tax rate of each of tickets under rates, in place.
 func TaxTickets(tickets []SeatTicket, rates TaxRates) []SeatTicket {
 	for i := range tickets {
 		tickets[i].TaxRate = rates.For(tickets[i].Price)
