@@ -33,4 +33,6 @@ WHERE tickets = '' AND seat_ids <> '';
 -- (shows_starts_at), all their shows through its end (shows_film), and
 -- each show's counted bookings from this index alone (bookings_report).
 CREATE INDEX shows_film ON shows (movie_id, theatre_id, starts_at);
+-- shows_film serves what shows_movie served (a movie's shows).
+DROP INDEX shows_movie;
 CREATE INDEX bookings_report ON bookings (show_id, state, admissions, comps, gross, tax);
