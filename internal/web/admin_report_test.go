@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"boxoffice/internal/booking"
+	"boxoffice/internal/payment"
 )
 
 // reportShow stores a show of movie at theatre th starting at start (a
@@ -77,7 +78,21 @@ func TestFilmReport(t *testing.T) {
 	a.reportShow("s2", th, m, time.Date(2036, 3, 16, 19, 0, 0, 0, kolkata))  // cancelled
 
 	a.bookTypedAt("s0", booking.TypeChoice{"A1": "adult"}, "A1")
-	sold := a.bookTypedAt("s1", booking.TypeChoice{"A1": "child", "A2": "adult"}, "A1", "A2")
+	// Sold online over HTTP: hold, Pay with a child and an adult, the
+	// provider's signed callback.
+	buyer := a.client()
+	res := buyer.post("/shows/s1/holds", url.Values{"_csrf": {buyer.csrf()}, "seat": {"A1", "A2"}})
+	wantStatus(t, res, http.StatusSeeOther)
+	checkout := payTyped(t, buyer, res.Header.Get("Location"), "A1", "child", "A2", "adult")
+	paid, err := a.store.Payment(ctx, strings.TrimPrefix(checkout, payment.CheckoutPath))
+	if err != nil {
+		t.Fatalf("the payment of %s: %v", checkout, err)
+	}
+	wantStatus(t, a.deliver(a.event(paid, booking.EventPaymentSucceeded)), http.StatusOK)
+	sold := a.booking(paid)
+	if sold.State != booking.BookingConfirmed || sold.Amount != 270_00 {
+		t.Fatalf("the online booking is %s for %d; want confirmed for 27000", sold.State, sold.Amount)
+	}
 	refunded := a.bookTypedAt("s2", booking.TypeChoice{"B1": "adult"}, "B1")
 	for _, tk := range sold.Tickets {
 		if tk.TaxRate != 1800 {
@@ -131,7 +146,7 @@ func TestFilmReport(t *testing.T) {
 		"week": friday, "previous": previous, "to-date": toDate,
 	}
 
-	res := admin.get("/admin/reports/films?week=2036-03-14")
+	res = admin.get("/admin/reports/films?week=2036-03-14")
 	wantStatus(t, res, http.StatusOK)
 	d := res.doc(t)
 	got := map[string]row{}
