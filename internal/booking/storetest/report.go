@@ -18,6 +18,7 @@ import (
 var reportTests = []test{
 	{"FilmShows", testFilmShows},
 	{"BookingSums", testBookingSums},
+	{"CounterSale", testReportCounterSale},
 }
 
 // filmShow makes a show of movie on sc at start, a time in the theatre's
@@ -143,5 +144,29 @@ func testBookingSums(t *testing.T, s store) {
 	got, err := s.FilmShows(ctx, time.Date(2026, 5, 1, 0, 0, 0, 0, loc), time.Date(2026, 5, 2, 0, 0, 0, 0, loc))
 	if err != nil || len(got) != 1 || got[0].Sums != want {
 		t.Errorf("FilmShows = %+v, %v; want the booking's sums %+v", got, err, want)
+	}
+}
+
+// testReportCounterSale: a sale at the box office fixes each seat's tax
+// rate as Pay does (TaxTicketsIn), and the report counts its comp apart.
+func testReportCounterSale(t *testing.T, s store) {
+	ctx := context.Background()
+	th, sc := typesTheatre(t, s)
+	if err := booking.SetTheatreTaxRateStep(ctx, s.Store, time.Now, th.ID, booking.TaxRates{Rate: 1800}); err != nil {
+		t.Fatal(err)
+	}
+	card := saveCard(t, s, th, fullCard)
+	show := cardShow(t, s, th, sc, card.ID)
+	h := counterHold(t, s, show.ID, counterAt(0), "A1", "B1")
+	b := sell(t, s, newSale(h, booking.MethodCash, booking.TypeChoice{"A1": "comp", "B1": "adult"}), counterAt(time.Minute))
+	for _, tk := range getBooking(t, s, b.ID).Tickets {
+		if tk.TaxRate != 1800 {
+			t.Errorf("seat %s sold at the counter at the rate %v; want the theatre's 18 %%", tk.SeatID, tk.TaxRate)
+		}
+	}
+	got, err := s.FilmShows(ctx, show.StartsAt.Add(-time.Hour), show.StartsAt.Add(time.Hour))
+	want := booking.TicketSums{Admissions: 1, Comps: 1, Gross: 300_00, Tax: 45_76}
+	if err != nil || len(got) != 1 || got[0].Sums != want {
+		t.Errorf("FilmShows = %+v, %v; want the sale counted as %+v", got, err, want)
 	}
 }
