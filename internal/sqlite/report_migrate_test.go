@@ -11,14 +11,14 @@ import (
 	"boxoffice/internal/booking"
 )
 
-// TestBookingsBeforeMigration30AreCounted: bookings of a file made before
-// the reports (0030) get their seats' sums from their tickets (rate 0, so
+// TestBookingsBeforeMigration33AreCounted: bookings of a file made before
+// the reports (0033) get their seats' sums from their tickets (rate 0, so
 // tax 0; a seat sold for 0 a comp), or from their amount when they have
 // none, and the film report reads them; theatres get no second rate.
-func TestBookingsBeforeMigration30AreCounted(t *testing.T) {
+func TestBookingsBeforeMigration33AreCounted(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "v29.db")
-	db := openAtVersion(t, path, 29)
+	path := filepath.Join(t.TempDir(), "v32.db")
+	db := openAtVersion(t, path, 32)
 	for _, q := range []string{
 		`PRAGMA foreign_keys = OFF`,
 		`INSERT INTO theatres (id, name, city, time_zone, tax_rate) VALUES ('t1', 'Old Talkies', 'Pune', 'Asia/Kolkata', 1800)`,
