@@ -264,7 +264,7 @@ func TestSeedTypes(t *testing.T) {
 					}
 				}
 			}
-			if th, err := store.Theatre(ctx, show.Theatre.ID); err != nil || th.TaxRate != tt.tax || th.TimeZone != catalog.SyntheticZone {
+			if th, err := store.Theatre(ctx, show.Theatre.ID); err != nil || th.Tax.Rate != tt.tax || th.TimeZone != catalog.SyntheticZone {
 				t.Errorf("the seeded theatre %+v, %v; want tax %v in %s", th, err, tt.tax, catalog.SyntheticZone)
 			}
 			if m, err := store.Movie(ctx, show.Movie.ID); err != nil || m.Rent != tt.rent {

@@ -107,7 +107,7 @@ func seedCatalog(ctx context.Context, db booking.Transactor, theatre booking.The
 	if err := booking.SaveTheatreStep(ctx, db, time.Now, theatre); err != nil {
 		return err
 	}
-	if err := booking.SetTheatreTaxRateStep(ctx, db, time.Now, theatre.ID, tax); err != nil {
+	if err := booking.SetTheatreTaxRateStep(ctx, db, time.Now, theatre.ID, booking.TaxRates{Rate: tax}); err != nil {
 		return err
 	}
 	for _, t := range catalog.SyntheticTypes() {

@@ -144,6 +144,8 @@ func (m *Main) serve(ctx context.Context, args []string, getenv func(string) str
 		SessionIdle:    cfg.SessionIdle,
 		MetricsToken:   cfg.MetricsToken,
 		AdminIdle:      cfg.AdminIdle,
+
+		ReportWeekStart: cfg.ReportWeekStart,
 	})
 	srv := &http.Server{
 		Handler:           app.Handler(),

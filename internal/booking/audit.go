@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"time"
 )
 
 // Audit is what a show's seats, holds, bookings and payments are in the
@@ -15,6 +16,11 @@ type Audit struct {
 	Holds    map[string]Hold // every hold a seat is locked by
 	Bookings []Booking
 	Payments map[string]Payment // by id: the payment of every booking
+	// Report is the show as the film report reads it (FilmShows, SPEC
+	// §17): its sums of the bookings the report counts. Nil when the
+	// report does not list it (a cancelled show of a film with no other
+	// show that day).
+	Report *ShowSales
 }
 
 // AuditReader reads what an Audit needs; every Store does.
@@ -23,6 +29,8 @@ type AuditReader interface {
 	ShowBookings(ctx context.Context, showID string) ([]Booking, error)
 	Hold(ctx context.Context, holdID string) (Hold, error)
 	Payment(ctx context.Context, paymentID string) (Payment, error)
+	Show(ctx context.Context, showID string) (Show, error)
+	FilmReportReader
 }
 
 // LoadAudit reads a show's Audit. It reads in several steps, so it is one
@@ -56,6 +64,23 @@ func LoadAudit(ctx context.Context, r AuditReader, showID string) (Audit, error)
 		}
 		a.Payments[p.ID] = p
 	}
+	show, err := r.Show(ctx, showID)
+	if err != nil {
+		return a, err
+	}
+	// Every instant of the show's date in any zone: the report's read of
+	// its day lists it, when it lists it at all.
+	day := DayOf(show.StartsAt, time.UTC)
+	from, to := InstantsOf(day, day)
+	sales, err := r.FilmShows(ctx, from, to)
+	if err != nil {
+		return a, err
+	}
+	for _, v := range sales {
+		if v.ShowID == showID {
+			a.Report = &v
+		}
+	}
 	return a, nil
 }
 
@@ -88,7 +113,10 @@ func (n AuditCounts) Add(o AuditCounts) AuditCounts {
 //   - every succeeded payment's booking is confirmed, refund due or
 //     refunded, and every confirmed booking's payment succeeded;
 //   - every box-office booking has its recorded payment (SPEC §16):
-//     provider box_office, the sale's method and amount, succeeded.
+//     provider box_office, the sale's method and amount, succeeded;
+//   - the film report's figures of the show (admissions, comps, gross,
+//     tax) are the sums over the bookings it counts (Booking.Counts,
+//     Booking.Sums), and a show with such a booking is in the report.
 func CheckAudit(a Audit, m Moment) ([]string, AuditCounts) {
 	var bad []string
 	fail := func(format string, args ...any) { bad = append(bad, fmt.Sprintf(format, args...)) }
@@ -114,8 +142,12 @@ func CheckAudit(a Audit, m Moment) ([]string, AuditCounts) {
 
 	bookedBy := map[string]string{} // seat: the confirmed booking that has it
 	bookings := map[string]Booking{}
+	var counted TicketSums
 	for _, b := range a.Bookings {
 		bookings[b.ID] = b
+		if b.Counts() {
+			counted = counted.Add(b.Sums())
+		}
 		p, ok := a.Payments[b.PaymentID]
 		switch {
 		case !ok:
@@ -159,6 +191,13 @@ func CheckAudit(a Audit, m Moment) ([]string, AuditCounts) {
 		if !ok || !keeps || !slices.Contains(b.SeatIDs, s.ID) {
 			fail("seat %s is booked by %q, which is not a confirmed booking of it", s.ID, s.BookingID)
 		}
+	}
+
+	switch {
+	case a.Report != nil && a.Report.Sums != counted:
+		fail("the film report counts %+v for the show; its bookings add up to %+v", a.Report.Sums, counted)
+	case a.Report == nil && counted != (TicketSums{}):
+		fail("the film report leaves out the show, whose bookings add up to %+v", counted)
 	}
 
 	for _, id := range slices.Sorted(maps.Keys(a.Holds)) {

@@ -29,7 +29,8 @@ func TestCheckAudit(t *testing.T) {
 				"h3": {ID: "h3", SeatIDs: []string{"A4", "A5"}, State: HoldActive},
 			},
 			Bookings: []Booking{
-				{ID: "b1", PaymentID: "p1", SeatIDs: []string{"A1", "A2"}, State: BookingConfirmed},
+				{ID: "b1", PaymentID: "p1", SeatIDs: []string{"A1", "A2"}, State: BookingConfirmed,
+					Tickets: []SeatTicket{{SeatID: "A1", Price: 250_00, TaxRate: 1800}, {SeatID: "A2", Price: 0, TaxRate: 1800}}},
 				{ID: "b2", PaymentID: "p2", SeatIDs: []string{"A1"}, State: BookingRefundDue},
 				{ID: "b3", PaymentID: "p3", SeatIDs: []string{"A3"}, State: BookingPending},
 				// Sold at the counter, then refunded there: its seat free.
@@ -42,11 +43,13 @@ func TestCheckAudit(t *testing.T) {
 				"p3": {ID: "p3", State: PaymentPending},
 				"p4": {ID: "p4", State: PaymentSucceeded, Provider: ProviderBoxOffice, Method: MethodCash, Amount: 180_00},
 			},
+			Report: &ShowSales{Sums: TicketSums{Admissions: 1, Comps: 1, Gross: 250_00, Tax: 38_14}},
 		}
 	}
 	// A cancelled show's bookings are due a refund and keep their seats.
 	cancelled := good()
 	cancelled.Bookings[0].State, cancelled.Bookings[0].Reason = BookingRefundDue, ReasonShowCancelled
+	cancelled.Report = nil
 	if bad, _ := CheckAudit(cancelled, m); len(bad) != 0 {
 		t.Errorf("a cancelled show's refund-due booking: %q", bad)
 	}
@@ -87,6 +90,11 @@ func TestCheckAudit(t *testing.T) {
 			`seat A6 is booked by "b4", which is not a confirmed booking of it`},
 		{"refund due keeps seats", func(a *Audit) { a.Bookings[0].State = BookingRefundDue },
 			"seat A1 is booked by \"b1\", which is not a confirmed booking of it"},
+		{"report's tax off", func(a *Audit) { a.Report.Sums.Tax++ },
+			"the film report counts {Admissions:1 Comps:1 Gross:25000 Tax:3815} for the show; its bookings add up to {Admissions:1 Comps:1 Gross:25000 Tax:3814}"},
+		{"report counts a refunded booking", func(a *Audit) { a.Bookings[0].State = BookingRefunded; a.Bookings[0].Reason = ReasonShowCancelled },
+			"the film report counts {Admissions:1 Comps:1 Gross:25000 Tax:3814} for the show; its bookings add up to {Admissions:0 Comps:0 Gross:0 Tax:0}"},
+		{"report leaves the show out", func(a *Audit) { a.Report = nil }, "the film report leaves out the show"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			a := good()

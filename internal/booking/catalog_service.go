@@ -46,6 +46,52 @@ func (c *Catalog) SaveTheatre(ctx context.Context, t Theatre) (string, error) {
 	return t.ID, SaveTheatreStep(ctx, c.store, c.clock.Now, t)
 }
 
+// TaxText is a theatre form's tax fields as typed (SPEC §17): a percent,
+// a price in the theatre's currency above which the second percent
+// applies instead; empty is none.
+type TaxText struct {
+	Rate, Above, AboveRate string
+}
+
+// SaveTheatreTaxed is SaveTheatre with the theatre's tax rates from its
+// form: both are validated (one InvalidFields naming every field), then
+// saved in one step.
+func (c *Catalog) SaveTheatreTaxed(ctx context.Context, t Theatre, tax TaxText) (string, error) {
+	t.Name, t.City, t.TimeZone = strings.TrimSpace(t.Name), strings.TrimSpace(t.City), strings.TrimSpace(t.TimeZone)
+	t.Currency = strings.ToUpper(strings.TrimSpace(t.Currency))
+	rates, err := ParseTaxRates(tax, t.Currency)
+	if err := joinFields(ValidateTheatre(t), err); err != nil {
+		return "", err
+	}
+	if t.ID == "" {
+		t.ID = c.newID()
+	}
+	return t.ID, SaveTheatreTaxStep(ctx, c.store, c.clock.Now, t, rates)
+}
+
+// SaveMovieRented is SaveMovie with the movie's rental terms from its
+// form ("50,45,40"; empty for none): both are validated, then saved in
+// one step.
+func (c *Catalog) SaveMovieRented(ctx context.Context, m Movie, rentText string) (string, error) {
+	m.Title, m.Language, m.Rating = strings.TrimSpace(m.Title), strings.TrimSpace(m.Language), strings.TrimSpace(m.Rating)
+	var (
+		rent    []int
+		rentErr error
+	)
+	if strings.TrimSpace(rentText) != "" {
+		if rent, rentErr = ParseRent(rentText); rentErr != nil {
+			rentErr = InvalidFields{{Field: "rent", Message: ErrorMessage(rentErr)}}
+		}
+	}
+	if err := joinFields(ValidateMovie(m), rentErr); err != nil {
+		return "", err
+	}
+	if m.ID == "" {
+		m.ID = c.newID()
+	}
+	return m.ID, SaveMovieRentStep(ctx, c.store, c.clock.Now, m, rent)
+}
+
 // SaveScreen validates sc (its layout parses) and stores it, keeping the
 // text as typed so the admin finds it as they wrote it.
 func (c *Catalog) SaveScreen(ctx context.Context, sc Screen) (string, error) {
@@ -148,4 +194,22 @@ func (c *Catalog) DeleteMovie(ctx context.Context, id string) error {
 }
 func (c *Catalog) DeleteShow(ctx context.Context, id string) error {
 	return DeleteShowStep(ctx, c.store, c.clock.Now, id)
+}
+
+// joinFields is the problems of errs (each nil or InvalidFields) as one
+// InvalidFields, nil when there are none; another error is returned as it
+// is.
+func joinFields(errs ...error) error {
+	var f fields
+	for _, err := range errs {
+		var inv InvalidFields
+		switch {
+		case err == nil:
+		case errors.As(err, &inv):
+			f = append(f, inv...)
+		default:
+			return err
+		}
+	}
+	return f.err()
 }

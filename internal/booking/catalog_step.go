@@ -28,7 +28,26 @@ func movieKey(id string) string   { return "catalog:movie:" + id }
 // and no price card is priced in the old one (CheckCurrencyChange:
 // ECONFLICT).
 func SaveTheatreStep(ctx context.Context, st Transactor, clock func() time.Time, t Theatre) error {
+	return st.Atomically(ctx, clock, func(tx Tx) error { return saveTheatre(tx, t) })
+}
+
+// SaveTheatreTaxStep is SaveTheatreStep and SetTheatreTaxRateStep in one
+// step: the theatre's form saves its fields and its tax rates (SPEC §17),
+// or neither.
+func SaveTheatreTaxStep(ctx context.Context, st Transactor, clock func() time.Time, t Theatre, rates TaxRates) error {
+	if err := rates.Validate(); err != nil {
+		return err
+	}
 	return st.Atomically(ctx, clock, func(tx Tx) error {
+		if err := saveTheatre(tx, t); err != nil {
+			return err
+		}
+		return tx.SetTheatreTaxRate(t.ID, rates)
+	})
+}
+
+func saveTheatre(tx Tx, t Theatre) error {
+	{
 		// A show created at once copies the theatre: it commits first,
 		// and is updated here (or refused a new currency), or runs again
 		// after and copies the edit.
@@ -63,7 +82,7 @@ func SaveTheatreStep(ctx context.Context, st Transactor, clock func() time.Time,
 			return err
 		}
 		return tx.CopyTheatreToShows(t)
-	})
+	}
 }
 
 // SaveScreenStep inserts or updates sc, a screen of an existing theatre
@@ -101,16 +120,33 @@ func SaveScreenStep(ctx context.Context, st Transactor, clock func() time.Time, 
 // SaveMovieStep inserts or updates m and sets its copies in its shows, in
 // one step.
 func SaveMovieStep(ctx context.Context, st Transactor, clock func() time.Time, m Movie) error {
+	return st.Atomically(ctx, clock, func(tx Tx) error { return saveMovie(tx, m) })
+}
+
+// SaveMovieRentStep is SaveMovieStep and SetMovieRentStep in one step: the
+// movie's form saves its fields and its rental terms (SPEC §17), or
+// neither.
+func SaveMovieRentStep(ctx context.Context, st Transactor, clock func() time.Time, m Movie, rent []int) error {
+	if err := checkRent(rent); err != nil {
+		return err
+	}
 	return st.Atomically(ctx, clock, func(tx Tx) error {
-		// A show created at once copies the movie.
-		if err := tx.Serialize(movieKey(m.ID)); err != nil {
+		if err := saveMovie(tx, m); err != nil {
 			return err
 		}
-		if err := tx.PutMovie(m); err != nil {
-			return err
-		}
-		return tx.CopyMovieToShows(m)
+		return tx.SetMovieRent(m.ID, FormatRent(rent))
 	})
+}
+
+func saveMovie(tx Tx, m Movie) error {
+	// A show created at once copies the movie.
+	if err := tx.Serialize(movieKey(m.ID)); err != nil {
+		return err
+	}
+	if err := tx.PutMovie(m); err != nil {
+		return err
+	}
+	return tx.CopyMovieToShows(m)
 }
 
 // DeleteTheatreStep deletes a theatre when CheckDeleteTheatre allows: one

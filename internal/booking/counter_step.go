@@ -34,7 +34,8 @@ type CounterStore interface {
 // session's counter hold (ErrNotOwner for anyone else, and for a hold
 // made online), its show open at the counter (Show.CheckAtCounter) and
 // the hold standing, the sale checked (CheckCounterSale) and priced among
-// the types sold at the box office (PriceCounterTickets); then, when each
+// the types sold at the box office (PriceCounterTickets), each seat with
+// the tax rate of the show's theatre now (TaxTicketsIn); then, when each
 // of its seats is still locked by it (however old the lock) or free by
 // the seat rule, all become booked, the hold completed, and a succeeded
 // payment (ProviderBoxOffice) and a confirmed booking (ChannelBoxOffice)
@@ -92,6 +93,9 @@ func SellAtCounterStep(ctx context.Context, st Transactor, clock func() time.Tim
 		}
 		tickets, err := PriceCounterTickets(h, seats, prices, sale.Types, sale.Method)
 		if err != nil {
+			return err
+		}
+		if tickets, err = TaxTicketsIn(tx, h.ShowID, tickets); err != nil {
 			return err
 		}
 		if lost := LostSeats(h, seats, m); len(lost) > 0 {

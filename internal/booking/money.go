@@ -80,6 +80,26 @@ func (m Money) Format(currency string) string {
 	return sign + sym + s
 }
 
+// Major is m in its currency's major unit with every minor digit and no
+// symbol, as a CSV or a form gives it: "250.00", "-12.50", "1500" (JPY).
+func (m Money) Major(currency string) string {
+	sign := ""
+	v := int64(m)
+	if v < 0 {
+		sign, v = "-", -v
+	}
+	exp := exponentOf(currency)
+	if exp == 0 {
+		return sign + strconv.FormatInt(v, 10)
+	}
+	unit := int64(1)
+	for range exp {
+		unit *= 10
+	}
+	f := strconv.FormatInt(v%unit, 10)
+	return sign + strconv.FormatInt(v/unit, 10) + "." + strings.Repeat("0", exp-len(f)) + f
+}
+
 func groupThousands(digits string) string {
 	if len(digits) <= 3 {
 		return digits

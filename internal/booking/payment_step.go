@@ -46,7 +46,8 @@ const ReasonPaymentReplaced = "Replaced: the ticket types were changed at checko
 // made from ids (NewPayment), its seats sold as the types ids.Types
 // chooses, priced from the show's table read in this transaction
 // (PriceTickets: a type not offered, or accompanied seats only, is
-// EINVALID and nothing is written). A hold that has a pending payment of
+// EINVALID and nothing is written), each with the tax rate of the show's
+// theatre now (TaxTicketsIn). A hold that has a pending payment of
 // the same tickets (or one made before types) gets that one back, its
 // booking's email set to ids.Email when that differs (a repeated Pay
 // corrects a mistyped address), so that pressing Pay twice starts one
@@ -80,6 +81,9 @@ func StartTypedPaymentStep(ctx context.Context, st Transactor, clock func() time
 		}
 		tickets, err := PriceTickets(h, seats, prices, ids.Types)
 		if err != nil {
+			return err
+		}
+		if tickets, err = TaxTicketsIn(tx, h.ShowID, tickets); err != nil {
 			return err
 		}
 		pending, err := tx.PendingPayments(h.ID)

@@ -83,6 +83,7 @@ func (t *stubTx) Hold(id string) (booking.Hold, error) {
 }
 func (t *stubTx) PendingPayments(string) ([]booking.Payment, error) { return nil, nil }
 func (t *stubTx) ShowPrices(string) (booking.ShowPrices, error)     { return booking.ShowPrices{}, nil }
+func (t *stubTx) ShowTaxRates(string) (booking.TaxRates, error)     { return booking.TaxRates{}, nil }
 func (t *stubTx) InsertPayment(p booking.Payment) error {
 	t.s.gotPayment = p
 	return nil

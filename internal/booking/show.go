@@ -28,9 +28,9 @@ type Theatre struct {
 	// theatre has no show (CheckCurrencyChange). A show's copy of its
 	// theatre (Show.Theatre) leaves it "": Show.Currency is the show's.
 	Currency string
-	// TaxRate is the tax included in its prices (SPEC §17). Saving the
+	// Tax is the tax included in its prices (SPEC §17). Saving the
 	// theatre keeps it; SetTheatreTaxRateStep sets it.
-	TaxRate TaxRate
+	Tax TaxRates
 }
 
 // Show is one screening of a movie in one screen of a theatre. Its seats are

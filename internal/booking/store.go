@@ -83,6 +83,7 @@ type Store interface {
 	PruneStore
 	OnSaleStore
 	CounterStore
+	FilmReportReader
 }
 
 // ShowSeats is a show with its seats and a viewer's hold, read at one

@@ -7,19 +7,21 @@ import (
 
 // SeatTicket is one seat of a payment or a booking as it is sold (SPEC
 // §15): its category, the ticket type chosen for it and that type's
-// price, fixed when Pay started the payment.
+// price, fixed when Pay started the payment, and the tax rate included
+// in that price (SPEC §17, TaxTickets; 0 for seats sold before rates).
 //
 // Name, Note and DoorCheck are the type as the show sold it (the show's
 // copy of its theatre's types, which later edits leave alone): what the
 // booking, the mail and the door show of it.
 type SeatTicket struct {
-	SeatID    string `json:"seat"`
-	Category  string `json:"category"`
-	Type      string `json:"type"`
-	Price     Money  `json:"price"`
-	Name      string `json:"name,omitempty"`
-	Note      string `json:"note,omitempty"`
-	DoorCheck bool   `json:"door_check,omitempty"`
+	SeatID    string  `json:"seat"`
+	Category  string  `json:"category"`
+	Type      string  `json:"type"`
+	Price     Money   `json:"price"`
+	Name      string  `json:"name,omitempty"`
+	Note      string  `json:"note,omitempty"`
+	DoorCheck bool    `json:"door_check,omitempty"`
+	TaxRate   TaxRate `json:"rate,omitempty"`
 }
 
 // TypeName is the name of t's type as people read it: its stored name, or
@@ -83,7 +85,7 @@ func TicketsAmount(tickets []SeatTicket) Money {
 
 // SameTickets reports whether a and b sell the same seats as the same
 // types at the same prices, in any order: a repeated Pay with the same
-// choice reuses its payment.
+// choice reuses its payment (and the tax rates fixed when it was made).
 func SameTickets(a, b []SeatTicket) bool {
 	if len(a) != len(b) {
 		return false
@@ -93,7 +95,9 @@ func SameTickets(a, b []SeatTicket) bool {
 		byID[t.SeatID] = t
 	}
 	for _, t := range b {
-		if o, ok := byID[t.SeatID]; !ok || o != t {
+		o, ok := byID[t.SeatID]
+		o.TaxRate = t.TaxRate
+		if !ok || o != t {
 			return false
 		}
 	}

@@ -378,10 +378,11 @@ func checkNoSaleUnderway(tx Tx, m Moment, seats []Seat) error {
 	return nil
 }
 
-// SetTheatreTaxRateStep stores the theatre's tax rate (SPEC §17).
-func SetTheatreTaxRateStep(ctx context.Context, st Transactor, clock func() time.Time, theatreID string, rate TaxRate) error {
-	if rate < 0 || rate > 100_00 {
-		return Errorf(EINVALID, "The tax rate must be from 0 to 100 percent.")
+// SetTheatreTaxRateStep stores the theatre's tax rates (SPEC §17); rates
+// that TaxRates.Validate refuses are InvalidFields, and nothing is saved.
+func SetTheatreTaxRateStep(ctx context.Context, st Transactor, clock func() time.Time, theatreID string, rates TaxRates) error {
+	if err := rates.Validate(); err != nil {
+		return err
 	}
 	return st.Atomically(ctx, clock, func(tx Tx) error {
 		if err := tx.Serialize(theatreKey(theatreID)); err != nil {
@@ -390,17 +391,15 @@ func SetTheatreTaxRateStep(ctx context.Context, st Transactor, clock func() time
 		if _, err := tx.TheatreByID(theatreID); err != nil {
 			return err
 		}
-		return tx.SetTheatreTaxRate(theatreID, rate)
+		return tx.SetTheatreTaxRate(theatreID, rates)
 	})
 }
 
 // SetMovieRentStep stores the movie's rental terms (SPEC §17), as
 // ParseRent reads them.
 func SetMovieRentStep(ctx context.Context, st Transactor, clock func() time.Time, movieID string, rent []int) error {
-	for _, n := range rent {
-		if n < 0 || n > 100 || len(rent) > MaxRentWeeks {
-			return Errorf(EINVALID, "The rental terms must be percents from 0 to 100, for at most %d weeks.", MaxRentWeeks)
-		}
+	if err := checkRent(rent); err != nil {
+		return err
 	}
 	return st.Atomically(ctx, clock, func(tx Tx) error {
 		if err := tx.Serialize(movieKey(movieID)); err != nil {
@@ -411,6 +410,15 @@ func SetMovieRentStep(ctx context.Context, st Transactor, clock func() time.Time
 		}
 		return tx.SetMovieRent(movieID, FormatRent(rent))
 	})
+}
+
+func checkRent(rent []int) error {
+	for _, n := range rent {
+		if n < 0 || n > 100 || len(rent) > MaxRentWeeks {
+			return Errorf(EINVALID, "The rental terms must be percents from 0 to 100, for at most %d weeks.", MaxRentWeeks)
+		}
+	}
+	return nil
 }
 
 // SortSeatsByPlace sorts seats in map order: from the screen, then left to

@@ -30,8 +30,11 @@ type TypesTx interface {
 	// SetCategoryPrice sets the price of every seat of the show's
 	// category cat (what a seat of it costs online at the least).
 	SetCategoryPrice(showID, cat string, price Money) error
-	// SetTheatreTaxRate stores the theatre's tax rate (SPEC §17).
-	SetTheatreTaxRate(theatreID string, rate TaxRate) error
+	// SetTheatreTaxRate stores the theatre's tax rates (SPEC §17).
+	SetTheatreTaxRate(theatreID string, rates TaxRates) error
+	// ShowTaxRates are the tax rates of the show's theatre now: none
+	// (zero) for a show whose theatre is not in the catalog.
+	ShowTaxRates(showID string) (TaxRates, error)
 	// SetMovieRent stores the movie's rental terms (SPEC §17), as
 	// FormatRent writes them.
 	SetMovieRent(movieID, rent string) error

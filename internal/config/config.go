@@ -37,6 +37,9 @@ type Config struct {
 	// BoxOfficeClose is when the box office stops selling a show,
 	// relative to its start (BOXOFFICE_CLOSE): at least SalesClose.
 	BoxOfficeClose time.Duration
+	// ReportWeekStart is the first day of a report week (REPORT_WEEK_START,
+	// SPEC §17): Friday, the cinema trade's week, by default.
+	ReportWeekStart time.Weekday
 
 	// WebhookSecret is the HMAC key of payment callbacks. When it was not
 	// configured, Load makes one up and sets WebhookSecretGenerated, so that
@@ -303,6 +306,9 @@ func vars(c *Config) []Var {
 		{Env: "RETENTION", Flag: "retention", Default: "2160h", DefaultNote: "90 days",
 			Usage: "history older than this (at least `24h`) is pruned in small batches: sessions, ended holds, callbacks, events and sent mail; anything a booking or payment refers to is kept",
 			value: duration(&c.Retention, "2160h (90 days)", MinRetention, math.MaxInt64, "must be at least 24h")},
+		{Env: "REPORT_WEEK_START", Flag: "report-week-start", Default: "friday",
+			Usage: "the first day of a report week (an English weekday name, any case), in each theatre's zone: the film report of `/admin/reports/films` covers a week from it ([docs/ADMIN.md](docs/ADMIN.md#film-report))",
+			value: &setting[time.Weekday]{p: &c.ReportWeekStart, parse: ParseWeekday}},
 		{Env: "LOG_FORMAT", Flag: "log-format", Default: "text",
 			Usage: "`text` or `json`",
 			value: str(&c.LogFormat, must(func(s string) bool { return s == "text" || s == "json" }, "must be text or json"))},
@@ -310,6 +316,18 @@ func vars(c *Config) []Var {
 			Usage: "proxies whose `X-Forwarded-For` is believed: the client's address, which the per-address limits (holds, held seats, admin sign-in, find my booking) count by, is the right-most address in the header that is not a trusted proxy, and IPv6 clients are counted by their /64; comma-separated CIDRs or addresses, or `none` to use the connection's peer. Behind a load balancer, add its addresses (`deploy/compose.yaml` adds its own network)",
 			value: &setting[[]netip.Prefix]{p: &c.TrustedProxies, parse: ParseTrustedProxies}},
 	}
+}
+
+// ParseWeekday reads an English weekday name in any case ("friday",
+// "Monday") with the spaces around it.
+func ParseWeekday(s string) (time.Weekday, error) {
+	name := strings.ToLower(strings.TrimSpace(s))
+	for d := time.Sunday; d <= time.Saturday; d++ {
+		if strings.ToLower(d.String()) == name {
+			return d, nil
+		}
+	}
+	return 0, errors.New("must be an English weekday name, like friday or monday")
 }
 
 // DefaultTrustedProxies trusts the loopback only: a proxy on the same host.

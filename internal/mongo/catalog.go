@@ -20,6 +20,10 @@ type catalogTheatre struct {
 	City     string `bson:"city"`
 	TimeZone string `bson:"time_zone"`
 	TaxRate  int    `bson:"tax_rate,omitempty"`
+	// TaxAbove and TaxRateAbove are its second rate, on prices above
+	// TaxAbove (absent: none).
+	TaxAbove     int64 `bson:"tax_above,omitempty"`
+	TaxRateAbove int   `bson:"tax_rate_above,omitempty"`
 	// Currency is its shows' ISO 4217 code; the conversion
 	// 0026_theatre_currency sets it in documents written before theatres
 	// had one, and a document written since by an older process reads as
@@ -32,7 +36,9 @@ func (d catalogTheatre) theatre() booking.Theatre {
 	if cur == "" {
 		cur = "INR"
 	}
-	return booking.Theatre{ID: d.ID, Name: d.Name, City: d.City, TimeZone: d.TimeZone, Currency: cur, TaxRate: booking.TaxRate(d.TaxRate)}
+	return booking.Theatre{ID: d.ID, Name: d.Name, City: d.City, TimeZone: d.TimeZone, Currency: cur, Tax: booking.TaxRates{
+		Rate: booking.TaxRate(d.TaxRate), Above: booking.Money(d.TaxAbove), AboveRate: booking.TaxRate(d.TaxRateAbove),
+	}}
 }
 
 // catalogScreen is a document of the screens collection; shows carry a copy

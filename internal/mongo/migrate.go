@@ -54,7 +54,7 @@ func (s *Store) Migrate(ctx context.Context) error {
 }
 
 // retiredIndexes are indexes that would refuse what boxoffice writes now,
-// dropped at every Migrate after the conversions rather than once: a
+// or that another index has made redundant, dropped at every Migrate after the conversions rather than once: a
 // process of an older release (a rolling deploy, a rollback) makes them
 // again as it starts, and a conversion already recorded would never drop
 // them again. payments' "hold", unique over every payment of a hold,
@@ -65,6 +65,9 @@ func (s *Store) Migrate(ctx context.Context) error {
 // exclusive lock at every start of a rolling deploy.)
 var retiredIndexes = []struct{ col, name string }{
 	{colPayments, "hold"},
+	// shows' "movie" {movie.id} is a prefix of film_theatre_starts_at,
+	// which serves what it served: only a cost to every show written.
+	{colShows, "movie"},
 }
 
 func (s *Store) dropRetiredIndexes(ctx context.Context) error {
@@ -94,9 +97,13 @@ func indexes() map[string][]mongo.IndexModel {
 			idx("theatre_starts_at", bson.D{{Key: "theatre.id", Value: 1}, {Key: "starts_at", Value: 1}}),
 			// Saving a movie or a screen updates the copies its shows
 			// carry; deleting one asks whether a show uses it. (A
-			// theatre's shows are found by theatre_starts_at.)
-			idx("movie", bson.D{{Key: "movie.id", Value: 1}}),
+			// theatre's shows are found by theatre_starts_at, a movie's
+			// by film_theatre_starts_at.)
 			idx("screen", bson.D{{Key: "screen_id", Value: 1}}),
+			// The film report reads every show of a movie at a theatre
+			// through a week's end. It replaces "movie" {movie.id}, its
+			// prefix (retiredIndexes).
+			idx(showsFilmIndex, bson.D{{Key: "movie.id", Value: 1}, {Key: "theatre.id", Value: 1}, {Key: "starts_at", Value: 1}}),
 		},
 		// A theatre's cards, by name; a type a show copied stays.
 		colPriceCards: {
@@ -205,6 +212,13 @@ func indexes() map[string][]mongo.IndexModel {
 				Keys:    bson.D{{Key: "email", Value: 1}, {Key: "created_at", Value: -1}, {Key: "_id", Value: -1}},
 				Options: options.Index().SetName(emailIndex).SetCollation(emailCollation),
 			},
+			// The film report sums each show's confirmed bookings from
+			// this index alone (filmBookingsPipeline).
+			idx(bookingsReportIndex, bson.D{
+				{Key: "show_id", Value: 1}, {Key: "state", Value: 1},
+				{Key: "report.admissions", Value: 1}, {Key: "report.comps", Value: 1},
+				{Key: "report.gross", Value: 1}, {Key: "report.tax", Value: 1},
+			}),
 		},
 		colAdmins: {
 			unique(idx("email", bson.D{{Key: "email", Value: 1}})),
@@ -243,10 +257,12 @@ func indexes() map[string][]mongo.IndexModel {
 	}
 }
 
-// Names of the seat indexes that queries rely on (tests check the plans).
+// Names of the indexes that queries rely on (tests check the plans).
 const (
-	showGridSeatIndex = "show_grid_seat"
-	showStatusIndex   = "show_status_locked_reserve"
+	bookingsReportIndex = "show_state_report"
+	showsFilmIndex      = "film_theatre_starts_at"
+	showGridSeatIndex   = "show_grid_seat"
+	showStatusIndex     = "show_status_locked_reserve"
 )
 
 // colMigrations records the one-time conversions Migrate has made, one
@@ -333,6 +349,10 @@ var conversions = []conversion{
 		}
 		return err
 	}},
+	// SQLite's 0034_reports: each booking gets its sums as the film
+	// report counts them (report). Idempotent: one that has them is left
+	// as it is.
+	{name: "0034_booking_report", run: migrateBookingReport},
 }
 
 // migrateBookingTickets gives each booking stored without tickets the type
@@ -383,6 +403,29 @@ func migrateBookingTickets(ctx context.Context, s *Store) error {
 		filter := append(bson.D{{Key: "_id", Value: b.ID}}, noTickets...)
 		if _, err := s.col(colBookings).UpdateOne(ctx, filter,
 			bson.D{{Key: "$set", Value: bson.D{{Key: "tickets", Value: tickets}}}}); err != nil {
+			return err
+		}
+	}
+	return cur.Err()
+}
+
+// migrateBookingReport gives each booking stored without report its sums
+// (booking.Booking.Sums), from its tickets or, without them, its amount.
+func migrateBookingReport(ctx context.Context, s *Store) error {
+	noReport := bson.D{{Key: "report", Value: bson.D{{Key: "$exists", Value: false}}}}
+	cur, err := s.col(colBookings).Find(ctx, noReport)
+	if err != nil {
+		return err
+	}
+	defer cur.Close(ctx)
+	for cur.Next(ctx) {
+		var d bookingDoc
+		if err := cur.Decode(&d); err != nil {
+			return err
+		}
+		filter := append(bson.D{{Key: "_id", Value: d.ID}}, noReport...)
+		if _, err := s.col(colBookings).UpdateOne(ctx, filter,
+			bson.D{{Key: "$set", Value: bson.D{{Key: "report", Value: toReportDoc(d.booking().Sums())}}}}); err != nil {
 			return err
 		}
 	}

@@ -57,6 +57,8 @@ type ticketDoc struct {
 	Name      string `bson:"name,omitempty"`
 	Note      string `bson:"note,omitempty"`
 	DoorCheck bool   `bson:"door_check,omitempty"`
+	// Rate is its tax rate fixed at sale (SPEC §17; absent: 0).
+	Rate int `bson:"rate,omitempty"`
 }
 
 func toTicketDocs(ts []booking.SeatTicket) []ticketDoc {
@@ -65,7 +67,7 @@ func toTicketDocs(ts []booking.SeatTicket) []ticketDoc {
 	}
 	out := make([]ticketDoc, len(ts))
 	for i, t := range ts {
-		out[i] = ticketDoc{SeatID: t.SeatID, Category: t.Category, Type: t.Type, Price: int64(t.Price), Name: t.Name, Note: t.Note, DoorCheck: t.DoorCheck}
+		out[i] = ticketDoc{SeatID: t.SeatID, Category: t.Category, Type: t.Type, Price: int64(t.Price), Name: t.Name, Note: t.Note, DoorCheck: t.DoorCheck, Rate: int(t.TaxRate)}
 	}
 	return out
 }
@@ -76,7 +78,7 @@ func fromTicketDocs(ds []ticketDoc) []booking.SeatTicket {
 	}
 	out := make([]booking.SeatTicket, len(ds))
 	for i, d := range ds {
-		out[i] = booking.SeatTicket{SeatID: d.SeatID, Category: d.Category, Type: d.Type, Price: booking.Money(d.Price), Name: d.Name, Note: d.Note, DoorCheck: d.DoorCheck}
+		out[i] = booking.SeatTicket{SeatID: d.SeatID, Category: d.Category, Type: d.Type, Price: booking.Money(d.Price), Name: d.Name, Note: d.Note, DoorCheck: d.DoorCheck, TaxRate: booking.TaxRate(d.Rate)}
 	}
 	return out
 }
@@ -140,6 +142,23 @@ type bookingDoc struct {
 	CardRef      string `bson:"card_ref,omitempty"`
 	CompReason   string `bson:"comp_reason,omitempty"`
 	RefundMethod string `bson:"refund_method,omitempty"`
+	// Report is its seats as the film report counts them
+	// (booking.Booking.Sums), written when it is inserted, since its
+	// tickets never change; 0034_booking_report gives it to older
+	// documents.
+	Report reportDoc `bson:"report"`
+}
+
+// reportDoc is a booking's booking.TicketSums.
+type reportDoc struct {
+	Admissions int   `bson:"admissions"`
+	Comps      int   `bson:"comps"`
+	Gross      int64 `bson:"gross"`
+	Tax        int64 `bson:"tax"`
+}
+
+func toReportDoc(s booking.TicketSums) reportDoc {
+	return reportDoc{Admissions: s.Admissions, Comps: s.Comps, Gross: int64(s.Gross), Tax: int64(s.Tax)}
 }
 
 func toBookingDoc(b booking.Booking) bookingDoc {
@@ -152,7 +171,7 @@ func toBookingDoc(b booking.Booking) bookingDoc {
 		AdmittedAt: nanos(b.AdmittedAt), AdmittedBy: b.AdmittedBy, Email: b.Email, Key: b.Key,
 		Tickets: toTicketDocs(b.Tickets),
 		Channel: string(b.Channel), SoldBy: b.SoldBy, Method: string(b.Method),
-		CardRef: b.CardRef, CompReason: b.CompReason, RefundMethod: string(b.RefundMethod),
+		CardRef: b.CardRef, CompReason: b.CompReason, RefundMethod: string(b.RefundMethod), Report: toReportDoc(b.Sums()),
 	}
 	if d.Channel == "" {
 		d.Channel = string(booking.ChannelOnline)

@@ -2,9 +2,11 @@ package mongo
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"boxoffice/internal/booking"
@@ -197,11 +199,44 @@ func (t *tx) SetCategoryPrice(showID, cat string, price booking.Money) error {
 	return nil
 }
 
-func (t *tx) SetTheatreTaxRate(theatreID string, rate booking.TaxRate) error {
-	if _, err := t.s.col(colTheatres).UpdateOne(t.ctx, byID(theatreID), bson.D{{Key: "$set", Value: bson.D{{Key: "tax_rate", Value: int(rate)}}}}); err != nil {
+func (t *tx) SetTheatreTaxRate(theatreID string, rates booking.TaxRates) error {
+	set := bson.D{
+		{Key: "tax_rate", Value: int(rates.Rate)},
+		{Key: "tax_above", Value: int64(rates.Above)},
+		{Key: "tax_rate_above", Value: int(rates.AboveRate)},
+	}
+	if _, err := t.s.col(colTheatres).UpdateOne(t.ctx, byID(theatreID), bson.D{{Key: "$set", Value: set}}); err != nil {
 		return fmt.Errorf("set tax rate: %w", err)
 	}
 	return nil
+}
+
+// ShowTaxRates reads the show's theatre id, then the theatre's rates: a
+// show whose theatre is not in the catalog has none.
+func (t *tx) ShowTaxRates(showID string) (booking.TaxRates, error) {
+	var show struct {
+		Theatre struct {
+			ID string `bson:"id"`
+		} `bson:"theatre"`
+	}
+	opts := options.FindOne().SetProjection(bson.D{{Key: "theatre.id", Value: 1}})
+	if err := t.s.col(colShows).FindOne(t.ctx, byID(showID), opts).Decode(&show); err != nil {
+		if errors.Is(err, mongo.ErrNoDocuments) {
+			return booking.TaxRates{}, nil
+		}
+		return booking.TaxRates{}, fmt.Errorf("show tax rates: %w", err)
+	}
+	if show.Theatre.ID == "" {
+		return booking.TaxRates{}, nil
+	}
+	var d catalogTheatre
+	if err := t.s.col(colTheatres).FindOne(t.ctx, byID(show.Theatre.ID)).Decode(&d); err != nil {
+		if errors.Is(err, mongo.ErrNoDocuments) {
+			return booking.TaxRates{}, nil
+		}
+		return booking.TaxRates{}, fmt.Errorf("show tax rates: %w", err)
+	}
+	return d.theatre().Tax, nil
 }
 
 func (t *tx) SetMovieRent(movieID, rent string) error {

@@ -43,11 +43,16 @@ func insertBooking(ctx context.Context, tx *sql.Tx, b booking.Booking) error {
 	if err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO bookings (`+bookingColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+	// The sums the film report reads (0034_reports.sql): its tickets
+	// never change after this insert.
+	sums := b.Sums()
+	_, err = tx.ExecContext(ctx, `INSERT INTO bookings (`+bookingColumns+`, admissions, comps, gross, tax)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?, ?,?,?,?)`,
 		b.ID, b.HoldID, b.PaymentID, b.Owner, b.ShowID, joinIDs(b.SeatIDs), int64(b.Amount), b.Currency,
 		b.State, b.TicketCode, b.Reason, nanos(b.CreatedAt), nanos(b.UpdatedAt), nanos(b.RefundedAt), b.RefundedBy, b.RefundID,
 		nanos(b.AdmittedAt), b.AdmittedBy, b.Email, b.Key, tickets,
-		channelOf(b), b.SoldBy, b.Method, b.CardRef, b.CompReason, b.RefundMethod)
+		channelOf(b), b.SoldBy, b.Method, b.CardRef, b.CompReason, b.RefundMethod,
+		sums.Admissions, sums.Comps, int64(sums.Gross), int64(sums.Tax))
 	return err
 }
 

@@ -11,17 +11,17 @@ import (
 // Theatre returns one theatre.
 func (s *Store) Theatre(ctx context.Context, id string) (booking.Theatre, error) {
 	var t booking.Theatre
-	err := s.read.QueryRowContext(ctx, `SELECT id, name, city, time_zone, currency, tax_rate FROM theatres WHERE id = ?`, id).
-		Scan(&t.ID, &t.Name, &t.City, &t.TimeZone, &t.Currency, &t.TaxRate)
+	err := s.read.QueryRowContext(ctx, `SELECT id, name, city, time_zone, currency, tax_rate, tax_above, tax_rate_above FROM theatres WHERE id = ?`, id).
+		Scan(&t.ID, &t.Name, &t.City, &t.TimeZone, &t.Currency, &t.Tax.Rate, &t.Tax.Above, &t.Tax.AboveRate)
 	return t, wrapErr("theatre", notFound(err, booking.ErrTheatreNotFound))
 }
 
 // ListTheatres lists the theatres by name.
 func (s *Store) ListTheatres(ctx context.Context) ([]booking.Theatre, error) {
-	return listRows(ctx, s.read, "theatres", `SELECT id, name, city, time_zone, currency, tax_rate FROM theatres ORDER BY name, id`, nil,
+	return listRows(ctx, s.read, "theatres", `SELECT id, name, city, time_zone, currency, tax_rate, tax_above, tax_rate_above FROM theatres ORDER BY name, id`, nil,
 		func(r *sql.Rows) (booking.Theatre, error) {
 			var t booking.Theatre
-			err := r.Scan(&t.ID, &t.Name, &t.City, &t.TimeZone, &t.Currency, &t.TaxRate)
+			err := r.Scan(&t.ID, &t.Name, &t.City, &t.TimeZone, &t.Currency, &t.Tax.Rate, &t.Tax.Above, &t.Tax.AboveRate)
 			return t, err
 		})
 }

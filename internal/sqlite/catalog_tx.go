@@ -6,8 +6,8 @@ import "boxoffice/internal/booking"
 
 func (t *tx) TheatreByID(id string) (booking.Theatre, error) {
 	var th booking.Theatre
-	err := t.tx.QueryRowContext(t.ctx, `SELECT id, name, city, time_zone, currency, tax_rate FROM theatres WHERE id = ?`, id).
-		Scan(&th.ID, &th.Name, &th.City, &th.TimeZone, &th.Currency, &th.TaxRate)
+	err := t.tx.QueryRowContext(t.ctx, `SELECT id, name, city, time_zone, currency, tax_rate, tax_above, tax_rate_above FROM theatres WHERE id = ?`, id).
+		Scan(&th.ID, &th.Name, &th.City, &th.TimeZone, &th.Currency, &th.Tax.Rate, &th.Tax.Above, &th.Tax.AboveRate)
 	return th, notFound(err, booking.ErrTheatreNotFound)
 }
 

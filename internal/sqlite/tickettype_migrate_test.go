@@ -57,7 +57,7 @@ func TestShowsMadeBeforeMigration27AreStandard(t *testing.T) {
 	if diff := cmp.Diff(want, booking.ShowPricesOf(stored, booking.Categories(seats))); diff != "" {
 		t.Errorf("the old show's table (-want +got):\n%s", diff)
 	}
-	if th, err := s.Theatre(ctx, "t1"); err != nil || th.TaxRate != 0 {
+	if th, err := s.Theatre(ctx, "t1"); err != nil || th.Tax != (booking.TaxRates{}) {
 		t.Errorf("old theatre = %+v, %v; want tax 0", th, err)
 	}
 	if m, err := s.Movie(ctx, "m1"); err != nil || m.Rent != "" {

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 
 	"boxoffice/internal/booking"
@@ -156,9 +157,20 @@ func (t *tx) SetCategoryPrice(showID, cat string, price booking.Money) error {
 	return err
 }
 
-func (t *tx) SetTheatreTaxRate(theatreID string, rate booking.TaxRate) error {
-	_, err := t.tx.ExecContext(t.ctx, `UPDATE theatres SET tax_rate = ? WHERE id = ?`, rate, theatreID)
+func (t *tx) SetTheatreTaxRate(theatreID string, rates booking.TaxRates) error {
+	_, err := t.tx.ExecContext(t.ctx, `UPDATE theatres SET tax_rate = ?, tax_above = ?, tax_rate_above = ? WHERE id = ?`,
+		rates.Rate, rates.Above, rates.AboveRate, theatreID)
 	return err
+}
+
+func (t *tx) ShowTaxRates(showID string) (booking.TaxRates, error) {
+	var r booking.TaxRates
+	err := t.tx.QueryRowContext(t.ctx, `SELECT th.tax_rate, th.tax_above, th.tax_rate_above
+		FROM shows s JOIN theatres th ON th.id = s.theatre_id WHERE s.id = ?`, showID).Scan(&r.Rate, &r.Above, &r.AboveRate)
+	if errors.Is(err, sql.ErrNoRows) {
+		return booking.TaxRates{}, nil
+	}
+	return r, err
 }
 
 func (t *tx) SetMovieRent(movieID, rent string) error {

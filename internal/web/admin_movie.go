@@ -14,35 +14,36 @@ import (
 
 // Movies in the catalog: the form, create, update and delete.
 
-func movieFields(m booking.Movie, runtimeText string) []model.Field {
+func movieFields(m booking.Movie, runtimeText, rentText string) []model.Field {
 	return []model.Field{
 		{Name: "title", Label: "Title", Value: m.Title},
 		{Name: "language", Label: "Language", Value: m.Language},
 		{Name: "rating", Label: "Certificate", Value: m.Rating, Hint: "U, UA 13+, A…"},
 		{Name: "runtime", Label: "Runtime (minutes)", Value: runtimeText},
+		{Name: "rent", Label: "Rental terms (% of net per week)", Value: rentText, Hint: "The distributor's percent of the net for each week of its run at a theatre, like 50,45,40: the last applies to every later week. Empty for none."},
 	}
 }
 
-func movieFromForm(c echo.Context) (booking.Movie, string) {
+func movieFromForm(c echo.Context) (booking.Movie, string, string) {
 	rt := strings.TrimSpace(c.FormValue("runtime"))
 	n, err := strconv.Atoi(rt)
 	if err != nil {
 		n = 0 // ValidateMovie names the field
 	}
-	return booking.Movie{Title: c.FormValue("title"), Language: c.FormValue("language"), Rating: c.FormValue("rating"), RuntimeMin: n}, rt
+	return booking.Movie{Title: c.FormValue("title"), Language: c.FormValue("language"), Rating: c.FormValue("rating"), RuntimeMin: n}, rt, c.FormValue("rent")
 }
 
 // handleAdminMovieNew is GET /admin/movies/new.
 func (s *Server) handleAdminMovieNew(c echo.Context) error {
-	return s.render(c, http.StatusOK, pages.AdminForm(s.form(c, "New movie", "/admin/movies", "Create movie", movieFields(booking.Movie{}, ""), nil)))
+	return s.render(c, http.StatusOK, pages.AdminForm(s.form(c, "New movie", "/admin/movies", "Create movie", movieFields(booking.Movie{}, "", ""), nil)))
 }
 
 // handleAdminMovieCreate is POST /admin/movies.
 func (s *Server) handleAdminMovieCreate(c echo.Context) error {
-	m, rt := movieFromForm(c)
-	_, err := s.catalog.SaveMovie(c.Request().Context(), m)
+	m, rt, rent := movieFromForm(c)
+	_, err := s.catalog.SaveMovieRented(c.Request().Context(), m, rent)
 	if ok, err := saveOrShow(err, func(err error) error {
-		return s.render(c, formStatus(err), pages.AdminForm(s.form(c, "New movie", "/admin/movies", "Create movie", movieFields(m, rt), err)))
+		return s.render(c, formStatus(err), pages.AdminForm(s.form(c, "New movie", "/admin/movies", "Create movie", movieFields(m, rt, rent), err)))
 	}); !ok {
 		return err
 	}
@@ -55,11 +56,11 @@ func (s *Server) handleAdminMovie(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.render(c, http.StatusOK, pages.AdminForm(s.movieForm(c, m, strconv.Itoa(m.RuntimeMin), nil)))
+	return s.render(c, http.StatusOK, pages.AdminForm(s.movieForm(c, m, strconv.Itoa(m.RuntimeMin), m.Rent, nil)))
 }
 
-func (s *Server) movieForm(c echo.Context, m booking.Movie, rt string, err error) model.AdminForm {
-	f := s.form(c, "Movie "+m.Title, "/admin/movies/"+m.ID, "Save movie", movieFields(m, rt), err)
+func (s *Server) movieForm(c echo.Context, m booking.Movie, rt, rent string, err error) model.AdminForm {
+	f := s.form(c, "Movie "+m.Title, "/admin/movies/"+m.ID, "Save movie", movieFields(m, rt, rent), err)
 	f.DeleteAction = "/admin/movies/" + m.ID + "/delete"
 	return f
 }
@@ -71,11 +72,11 @@ func (s *Server) handleAdminMovieUpdate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	m, rt := movieFromForm(c)
+	m, rt, rent := movieFromForm(c)
 	m.ID = old.ID
-	_, err = s.catalog.SaveMovie(ctx, m)
+	_, err = s.catalog.SaveMovieRented(ctx, m, rent)
 	if ok, err := saveOrShow(err, func(err error) error {
-		return s.render(c, formStatus(err), pages.AdminForm(s.movieForm(c, m, rt, err)))
+		return s.render(c, formStatus(err), pages.AdminForm(s.movieForm(c, m, rt, rent, err)))
 	}); !ok {
 		return err
 	}

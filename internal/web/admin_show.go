@@ -259,24 +259,7 @@ func csvTickets(b booking.Booking) string {
 // majorUnits writes m in currency's major units with all its minor digits
 // and no symbol or grouping, as CSV gives money (SPEC §17): "180.00" for
 // INR 18000, "1500" for JPY 1500.
-func majorUnits(m booking.Money, currency string) string {
-	exp, ok := booking.CurrencyExponent(currency)
-	if !ok {
-		exp = 2
-	}
-	v, sign := int64(m), ""
-	if v < 0 {
-		v, sign = -v, "-"
-	}
-	digits := strconv.FormatInt(v, 10)
-	if exp == 0 {
-		return sign + digits
-	}
-	if len(digits) <= exp {
-		digits = strings.Repeat("0", exp-len(digits)+1) + digits
-	}
-	return sign + digits[:len(digits)-exp] + "." + digits[len(digits)-exp:]
-}
+func majorUnits(m booking.Money, currency string) string { return m.Major(currency) }
 
 // csvCell defuses formula injection: a spreadsheet runs a cell that starts
 // with = + - @ (or a tab or carriage return before one) as a formula, so

@@ -13,23 +13,36 @@ import (
 
 // Theatres in the catalog: the form, create, update and delete.
 
-func theatreFields(t booking.Theatre) []model.Field {
+func theatreFields(t booking.Theatre, tax booking.TaxText) []model.Field {
 	return []model.Field{
 		{Name: "name", Label: "Name", Value: t.Name},
 		{Name: "city", Label: "City", Value: t.City},
 		{Name: "time_zone", Label: "Time zone", Value: t.TimeZone, Hint: "IANA name, like Asia/Kolkata or Europe/London: show times are entered and shown in it."},
 		{Name: "currency", Label: "Currency", Value: t.Currency, Hint: "ISO 4217 code, one of " + strings.Join(booking.Currencies(), ", ") + ": its shows are priced in it. It can change only while the theatre has no show and no price card."},
+		{Name: "tax_rate", Label: "Tax rate (%)", Value: tax.Rate, Hint: "Included in its prices, up to two decimals, like 18 or 12.5; 0 for none. A seat keeps the rate it was sold at."},
+		{Name: "tax_above", Label: "Second rate above (price)", Value: tax.Above, Hint: "Optional: a price above which the second rate applies instead (India's GST taxes a ticket by its price). Empty for none."},
+		{Name: "tax_rate_above", Label: "Second tax rate (%)", Value: tax.AboveRate, Hint: "The rate on prices above that threshold."},
 	}
 }
 
-func theatreFromForm(c echo.Context) booking.Theatre {
-	return booking.Theatre{Name: c.FormValue("name"), City: c.FormValue("city"), TimeZone: c.FormValue("time_zone"), Currency: c.FormValue("currency")}
+// taxText is t's tax rates as its form shows them.
+func taxText(t booking.Theatre) booking.TaxText {
+	out := booking.TaxText{Rate: t.Tax.Rate.String()}
+	if t.Tax.Above > 0 {
+		out.Above, out.AboveRate = t.Tax.Above.Major(t.Currency), t.Tax.AboveRate.String()
+	}
+	return out
+}
+
+func theatreFromForm(c echo.Context) (booking.Theatre, booking.TaxText) {
+	return booking.Theatre{Name: c.FormValue("name"), City: c.FormValue("city"), TimeZone: c.FormValue("time_zone"), Currency: c.FormValue("currency")},
+		booking.TaxText{Rate: c.FormValue("tax_rate"), Above: c.FormValue("tax_above"), AboveRate: c.FormValue("tax_rate_above")}
 }
 
 // handleAdminTheatreNew is GET /admin/theatres/new.
 func (s *Server) handleAdminTheatreNew(c echo.Context) error {
 	return s.render(c, http.StatusOK, pages.AdminForm(s.form(c, "New theatre", "/admin/theatres", "Create theatre",
-		theatreFields(booking.Theatre{TimeZone: s.defaultZoneName(), Currency: "INR"}), nil)))
+		theatreFields(booking.Theatre{TimeZone: s.defaultZoneName(), Currency: "INR"}, booking.TaxText{Rate: "0"}), nil)))
 }
 
 // defaultZoneName is the server's zone (TZ) as an IANA name for a new
@@ -43,10 +56,10 @@ func (s *Server) defaultZoneName() string {
 
 // handleAdminTheatreCreate is POST /admin/theatres.
 func (s *Server) handleAdminTheatreCreate(c echo.Context) error {
-	t := theatreFromForm(c)
-	_, err := s.catalog.SaveTheatre(c.Request().Context(), t)
+	t, tax := theatreFromForm(c)
+	_, err := s.catalog.SaveTheatreTaxed(c.Request().Context(), t, tax)
 	if ok, err := saveOrShow(err, func(err error) error {
-		return s.render(c, formStatus(err), pages.AdminForm(s.form(c, "New theatre", "/admin/theatres", "Create theatre", theatreFields(t), err)))
+		return s.render(c, formStatus(err), pages.AdminForm(s.form(c, "New theatre", "/admin/theatres", "Create theatre", theatreFields(t, tax), err)))
 	}); !ok {
 		return err
 	}
@@ -59,11 +72,11 @@ func (s *Server) handleAdminTheatre(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.render(c, http.StatusOK, pages.AdminForm(s.theatreForm(c, t, nil)))
+	return s.render(c, http.StatusOK, pages.AdminForm(s.theatreForm(c, t, taxText(t), nil)))
 }
 
-func (s *Server) theatreForm(c echo.Context, t booking.Theatre, err error) model.AdminForm {
-	f := s.form(c, "Theatre "+t.Name, "/admin/theatres/"+t.ID, "Save theatre", theatreFields(t), err)
+func (s *Server) theatreForm(c echo.Context, t booking.Theatre, tax booking.TaxText, err error) model.AdminForm {
+	f := s.form(c, "Theatre "+t.Name, "/admin/theatres/"+t.ID, "Save theatre", theatreFields(t, tax), err)
 	f.DeleteAction = "/admin/theatres/" + t.ID + "/delete"
 	f.Links = []model.Option{{Value: typesURL(t.ID), Label: "Ticket types"}, {Value: cardsURL(t.ID), Label: "Price cards"}}
 	return f
@@ -76,11 +89,11 @@ func (s *Server) handleAdminTheatreUpdate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	t := theatreFromForm(c)
+	t, tax := theatreFromForm(c)
 	t.ID = old.ID
-	_, err = s.catalog.SaveTheatre(ctx, t)
+	_, err = s.catalog.SaveTheatreTaxed(ctx, t, tax)
 	if ok, err := saveOrShow(err, func(err error) error {
-		return s.render(c, formStatus(err), pages.AdminForm(s.theatreForm(c, t, err)))
+		return s.render(c, formStatus(err), pages.AdminForm(s.theatreForm(c, t, tax, err)))
 	}); !ok {
 		return err
 	}

@@ -127,6 +127,8 @@ func startAppWith(t testing.TB, path string, clock *booking.ManualClock, p booki
 		Location:  time.UTC,
 		Logger:    discardLogger(),
 		Payments:  sandbox,
+		// REPORT_WEEK_START's default.
+		ReportWeekStart: time.Friday,
 	}
 	for _, e := range edit {
 		e(&opts)

@@ -122,6 +122,7 @@ func TestHEADOnEveryGETRoute(t *testing.T) {
 		"/admin/movies/:id":                    {admin, "/admin/movies/" + mv.ID, http.StatusOK},
 		"/admin/shows/new":                     {admin, "/admin/shows/new", http.StatusOK},
 		"/admin/onsales":                       {admin, "/admin/onsales", http.StatusOK},
+		"/admin/reports/films":                 {admin, "/admin/reports/films", http.StatusOK},
 		"/admin/onsales/:id":                   {admin, "/admin/onsales/" + onSale.ID, http.StatusOK},
 		"/queue/:onsaleID":                     {stranger, "/queue/" + onSale.ID, http.StatusOK},
 		"/queue/:onsaleID/status":              {stranger, "/queue/" + onSale.ID + "/status", http.StatusOK},

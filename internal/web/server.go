@@ -46,6 +46,9 @@ type Options struct {
 
 	// Location is the time zone times are shown in; nil means time.Local.
 	Location *time.Location
+	// ReportWeekStart is the first day of a report week
+	// (REPORT_WEEK_START, default Friday; the zero value is Sunday).
+	ReportWeekStart time.Weekday
 	// Limiter counts holds for HoldRate and admin sign-in attempts; nil
 	// means a limiter in this process. Pass one backed by the shared
 	// database to make limits hold across processes.

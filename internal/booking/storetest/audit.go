@@ -44,4 +44,8 @@ func testAuditConsistent(t *testing.T, s store) {
 	if n != want {
 		t.Errorf("counts %+v, want %+v", n, want)
 	}
+	// The film report's read of the show is in the audit: ana's two seats.
+	if a.Report == nil || a.Report.Sums.Admissions != 2 || a.Report.Sums.Gross != 2*classicPrice {
+		t.Errorf("the audit's film report of the show = %+v; want 2 admissions, gross %d", a.Report, 2*classicPrice)
+	}
 }

@@ -96,6 +96,7 @@ func Run(t *testing.T, h Harness) {
 		{"Types", typeTests, true},
 		{"Reserve", reserveTests, true},
 		{"Counter", counterTests, true},
+		{"Report", reportTests, true},
 		{"Race", raceTests, false},
 	}
 	for _, g := range groups {

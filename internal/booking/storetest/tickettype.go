@@ -405,7 +405,7 @@ func testShowPriceChangeWhilePaying(t *testing.T, s store) {
 func testTaxRateAndRent(t *testing.T, s store) {
 	ctx := context.Background()
 	th, _ := typesTheatre(t, s)
-	if err := booking.SetTheatreTaxRateStep(ctx, s.Store, time.Now, th.ID, 1250); err != nil {
+	if err := booking.SetTheatreTaxRateStep(ctx, s.Store, time.Now, th.ID, booking.TaxRates{Rate: 1250, Above: 10000, AboveRate: 1800}); err != nil {
 		t.Fatal(err)
 	}
 	// Saving the theatre from its form keeps the rate.
@@ -413,8 +413,8 @@ func testTaxRateAndRent(t *testing.T, s store) {
 	if err := s.SaveTheatre(ctx, th); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := s.Theatre(ctx, th.ID); err != nil || got.TaxRate != 1250 || got.Name != th.Name {
-		t.Errorf("Theatre = %+v, %v; want the rate 1250 and the new name", got, err)
+	if got, err := s.Theatre(ctx, th.ID); err != nil || got.Tax != (booking.TaxRates{Rate: 1250, Above: 10000, AboveRate: 1800}) || got.Name != th.Name {
+		t.Errorf("Theatre = %+v, %v; want the rates 12.5 %%, 18 %% above 10000 and the new name", got, err)
 	}
 	m := booking.Movie{ID: booking.NewID(), Title: "Rented", RuntimeMin: 90}
 	if err := s.SaveMovie(ctx, m); err != nil {

@@ -22,6 +22,7 @@ var typedPayTests = []test{
 	{"ChangedChoiceReplaces", testTypedPayReplaces},
 	{"ReplacedPaysLate", testTypedPayReplacedPaysLate},
 	{"ReplacedFailsAlone", testTypedPayReplacedFailsAlone},
+	{"StoresTaxRates", testTypedPayTaxRates},
 }
 
 // typedHold is a hold of A1 (Classic) and B1 (Prime) of a show made with
@@ -240,5 +241,45 @@ func testTypedPayReplacedFailsAlone(t *testing.T, s store) {
 				t.Errorf("the new payment's success: %s (%s), want booked", st.Effect, st.Reason)
 			}
 		})
+	}
+}
+
+// testTypedPayTaxRates: Pay fixes each seat's tax rate from its theatre's
+// rates at that moment (SPEC §17), the second rate on a price above the
+// threshold; a later change of the rates leaves the sold seats alone and
+// a repeated Pay with the same choice reuses the payment.
+func testTypedPayTaxRates(t *testing.T, s store) {
+	ctx := context.Background()
+	th, sc := typesTheatre(t, s)
+	rates := booking.TaxRates{Rate: 1200, Above: 100_00, AboveRate: 1800}
+	if err := booking.SetTheatreTaxRateStep(ctx, s.Store, time.Now, th.ID, rates); err != nil {
+		t.Fatal(err)
+	}
+	card := saveCard(t, s, th, fullCard)
+	show := cardShow(t, s, th, sc, card.ID)
+	h := hold(t, s, show.ID, "o1", at(0), "A1", "B1")
+	out, err := s.StartTypedPayment(ctx, h.ID, "o1", typedStart(booking.TypeChoice{"A1": "child", "B1": "adult"}), at(time.Minute))
+	if err != nil {
+		t.Fatalf("StartTypedPayment: %v", err)
+	}
+	want := map[string]booking.TaxRate{"A1": 1200, "B1": 1800} // 100.00 is not above the threshold; 300.00 is
+	for _, tickets := range [][]booking.SeatTicket{getPayment(t, s, out.Payment.ID).Tickets, getBooking(t, s, out.Booking.ID).Tickets} {
+		got := map[string]booking.TaxRate{}
+		for _, tk := range tickets {
+			got[tk.SeatID] = tk.TaxRate
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("tax rates stored with the seats (-want +got):\n%s", diff)
+		}
+	}
+	if err := booking.SetTheatreTaxRateStep(ctx, s.Store, time.Now, th.ID, booking.TaxRates{Rate: 500}); err != nil {
+		t.Fatal(err)
+	}
+	again, err := s.StartTypedPayment(ctx, h.ID, "o1", typedStart(booking.TypeChoice{"A1": "child", "B1": "adult"}), at(2*time.Minute))
+	if err != nil || again.Payment.ID != out.Payment.ID || again.Replaced != nil {
+		t.Errorf("Pay again after the rate changed = %s (replaced %v), %v; want payment %s reused", again.Payment.ID, again.Replaced, err, out.Payment.ID)
+	}
+	if b := getBooking(t, s, out.Booking.ID); len(b.Tickets) != 2 || b.Tickets[0].TaxRate != 1200 || b.Tickets[1].TaxRate != 1800 {
+		t.Errorf("booking's tickets after the rate changed = %+v; want the rates fixed at sale", b.Tickets)
 	}
 }

@@ -1,0 +1,225 @@
+package web_test
+
+import (
+	"context"
+	"encoding/csv"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"boxoffice/internal/booking"
+	"boxoffice/internal/payment"
+)
+
+// reportShow stores a show of movie at theatre th starting at start (a
+// time in the theatre's zone), priced with typedPrices.
+func (a *app) reportShow(id string, th booking.Theatre, m booking.Movie, start time.Time) {
+	a.t.Helper()
+	show, seats := testShow()
+	show.ID, show.Movie, show.Theatre, show.StartsAt = id, m, th, start
+	show.Theatre.Currency = ""
+	for i := range seats {
+		seats[i].ShowID = id
+	}
+	if err := booking.CreatePricedShowStep(context.Background(), a.store, time.Now, show, seats, typedPrices); err != nil {
+		a.t.Fatalf("CreatePricedShowStep: %v", err)
+	}
+}
+
+// bookTypedAt is bookTyped for any show.
+func (a *app) bookTypedAt(showID string, types booking.TypeChoice, seats ...string) booking.Booking {
+	a.t.Helper()
+	ctx := context.Background()
+	owner := booking.NewID()
+	holdID, err := a.svc.HoldSeats(ctx, showID, owner, seats)
+	if err != nil {
+		a.t.Fatalf("HoldSeats: %v", err)
+	}
+	started, err := a.svc.StartTypedPayment(ctx, holdID, owner, testEmail, types)
+	if err != nil {
+		a.t.Fatalf("StartTypedPayment: %v", err)
+	}
+	p := started.Payment
+	s, err := a.svc.SettlePayment(ctx, booking.PaymentEvent{
+		ID: booking.NewID(), Type: booking.EventPaymentSucceeded, PaymentID: p.ID,
+		HoldID: holdID, Amount: p.Amount, Currency: p.Currency,
+	})
+	if err != nil || s.Effect != booking.EffectBooked {
+		a.t.Fatalf("SettlePayment: %v, %v", s.Effect, err)
+	}
+	return s.Booking
+}
+
+// TestFilmReport: bookings sold online as child and adult at a theatre
+// taxed 18 %, one of them refunded after its show was cancelled, make the
+// film report (SPEC §17, §20) of the week: every cell of the page and of
+// its CSV, days by show date in the theatre's zone, rent by the week of
+// the run.
+func TestFilmReport(t *testing.T) {
+	a := newAdminApp(t)
+	ctx := context.Background()
+	kolkata, _ := time.LoadLocation("Asia/Kolkata")
+	th := booking.Theatre{ID: "regal", Name: "Regal", City: "Delhi", TimeZone: "Asia/Kolkata", Currency: "INR"}
+	if err := booking.SaveTheatreTaxStep(ctx, a.store, time.Now, th, booking.TaxRates{Rate: 1800}); err != nil {
+		t.Fatal(err)
+	}
+	m := booking.Movie{ID: "monsoon", Title: "=Monsoon Express", RuntimeMin: 148} // a title a spreadsheet would run
+	if err := booking.SaveMovieRentStep(ctx, a.store, time.Now, m, []int{50, 45, 40}); err != nil {
+		t.Fatal(err)
+	}
+	// Report weeks from Friday: 2036-03-14 is a Friday.
+	a.reportShow("s0", th, m, time.Date(2036, 3, 13, 23, 30, 0, 0, kolkata)) // Thursday: the previous week, week 1 of the run
+	a.reportShow("s1", th, m, time.Date(2036, 3, 14, 0, 30, 0, 0, kolkata))  // Friday here, Thursday in UTC: week 2
+	a.reportShow("s2", th, m, time.Date(2036, 3, 16, 19, 0, 0, 0, kolkata))  // cancelled
+
+	a.bookTypedAt("s0", booking.TypeChoice{"A1": "adult"}, "A1")
+	// Sold online over HTTP: hold, Pay with a child and an adult, the
+	// provider's signed callback.
+	buyer := a.client()
+	res := buyer.post("/shows/s1/holds", url.Values{"_csrf": {buyer.csrf()}, "seat": {"A1", "A2"}})
+	wantStatus(t, res, http.StatusSeeOther)
+	checkout := payTyped(t, buyer, res.Header.Get("Location"), "A1", "child", "A2", "adult")
+	paid, err := a.store.Payment(ctx, strings.TrimPrefix(checkout, payment.CheckoutPath))
+	if err != nil {
+		t.Fatalf("the payment of %s: %v", checkout, err)
+	}
+	wantStatus(t, a.deliver(a.event(paid, booking.EventPaymentSucceeded)), http.StatusOK)
+	sold := a.booking(paid)
+	if sold.State != booking.BookingConfirmed || sold.Amount != 270_00 {
+		t.Fatalf("the online booking is %s for %d; want confirmed for 27000", sold.State, sold.Amount)
+	}
+	refunded := a.bookTypedAt("s2", booking.TypeChoice{"B1": "adult"}, "B1")
+	for _, tk := range sold.Tickets {
+		if tk.TaxRate != 1800 {
+			t.Errorf("seat %s sold at the rate %v; want the theatre's 18 %%", tk.SeatID, tk.TaxRate)
+		}
+	}
+
+	// A payment for s1 that lands after its hold lapsed and its seat was
+	// taken: due a refund, then refunded, on a show that counts.
+	owner := booking.NewID()
+	holdID, err := a.svc.HoldSeats(ctx, "s1", owner, []string{"B1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	started, err := a.svc.StartTypedPayment(ctx, holdID, owner, testEmail, booking.TypeChoice{"B1": "adult"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.clock.Advance(16 * time.Minute)
+	if _, err := a.svc.HoldSeats(ctx, "s1", booking.NewID(), []string{"B1"}); err != nil {
+		t.Fatal(err)
+	}
+	p := started.Payment
+	st, err := a.svc.SettlePayment(ctx, booking.PaymentEvent{ID: booking.NewID(), Type: booking.EventPaymentSucceeded,
+		PaymentID: p.ID, HoldID: holdID, Amount: p.Amount, Currency: p.Currency})
+	if err != nil || st.Effect != booking.EffectRefundDue {
+		t.Fatalf("the late payment: %v, %v; want refund_due", st.Effect, err)
+	}
+	late := st.Booking.ID
+
+	admin := a.client()
+	admin.mustLogin()
+	tok := admin.adminCSRF()
+	wantStatus(t, admin.post("/admin/shows/s2/cancel", url.Values{"_csrf": {tok}, "confirm": {"yes"}}), http.StatusSeeOther)
+	for _, id := range []string{refunded.ID, late} {
+		wantStatus(t, admin.post("/admin/bookings/"+id+"/refund", url.Values{"_csrf": {tok}}), http.StatusSeeOther)
+		if b, _ := a.store.Booking(ctx, id); b.State != booking.BookingRefunded {
+			t.Fatalf("booking %s is %s; want refunded", id, b.State)
+		}
+	}
+
+	// Tax at 18 % included: 90.00 → 13.73, 180.00 → 27.46.
+	type row map[string]int64
+	zero := row{"shows": 0, "admissions": 0, "comps": 0, "gross": 0, "tax": 0, "net": 0, "rent": 0}
+	friday := row{"shows": 1, "admissions": 2, "comps": 0, "gross": 270_00, "tax": 13_73 + 27_46, "net": 228_81, "rent": 102_96} // 45 % of 228.81 = 102.9645
+	previous := row{"shows": 1, "admissions": 1, "comps": 0, "gross": 180_00, "tax": 27_46, "net": 152_54, "rent": 76_27}        // 50 % of 152.54
+	toDate := row{"shows": 2, "admissions": 3, "comps": 0, "gross": 450_00, "tax": 68_65, "net": 381_35, "rent": 179_23}
+	want := map[string]row{
+		"2036-03-14": friday, "2036-03-15": zero, "2036-03-16": zero, "2036-03-17": zero,
+		"2036-03-18": zero, "2036-03-19": zero, "2036-03-20": zero,
+		"week": friday, "previous": previous, "to-date": toDate,
+	}
+
+	res = admin.get("/admin/reports/films?week=2036-03-14")
+	wantStatus(t, res, http.StatusOK)
+	d := res.doc(t)
+	got := map[string]row{}
+	rows := d.Find(`[data-film="monsoon"][data-theatre="regal"][data-day]`)
+	for i := range rows.Length() {
+		r := rows.Eq(i)
+		day, _ := r.Attr("data-day")
+		got[day] = row{}
+		cells := r.Find("[data-col]")
+		for j := range cells.Length() {
+			col, _ := cells.Eq(j).Attr("data-col")
+			v, _ := cells.Eq(j).Attr("data-value")
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				t.Errorf("day %s, %s: data-value %q is no number", day, col, v)
+			}
+			got[day][col] = n
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("the film report's cells (-want +got):\n%s", diff)
+	}
+	if n := rows.Length(); n != 10 {
+		t.Errorf("%d report rows of the film; want 10: seven days and three totals", n)
+	}
+	// The app's own test show (m1 at t1, unsold) is a film of the week too.
+	if n := d.Find(`[data-film="m1"][data-theatre="t1"][data-day="2036-03-15"] [data-col="shows"][data-value="1"]`).Length(); n != 1 {
+		t.Errorf("the app's test show is not counted as a show on its day")
+	}
+	if d.Find(`.admin-bar a[href="/admin/reports/films"]`).Length() != 1 {
+		t.Error("the admin navigation does not link the film report")
+	}
+
+	// The CSV: one row per day, money in major units with its currency.
+	res = admin.get("/admin/reports/films?week=2036-03-14&format=csv")
+	wantStatus(t, res, http.StatusOK)
+	if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/csv") {
+		t.Errorf("Content-Type %q", ct)
+	}
+	all, err := csv.NewReader(strings.NewReader(res.body)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != 1+2*7 {
+		t.Errorf("%d CSV records; want a header and a row per day for each of two films", len(all))
+	}
+	var records [][]string
+	for i, r := range all {
+		if i == 0 || r[0] == "monsoon" {
+			records = append(records, r)
+		}
+	}
+	major := func(v int64) string { return booking.Money(v).Major("INR") }
+	wantCSV := [][]string{{"film_id", "film", "theatre_id", "theatre", "day", "shows", "admissions", "comps",
+		"gross", "tax", "net", "rent", "currency", "week_of_run", "rent_percent"}}
+	for i := range 7 {
+		day := time.Date(2036, 3, 14+i, 0, 0, 0, 0, time.UTC).Format(booking.DateLayout)
+		r := want[day]
+		wantCSV = append(wantCSV, []string{"monsoon", "'=Monsoon Express", "regal", "Regal", day,
+			strconv.FormatInt(r["shows"], 10), strconv.FormatInt(r["admissions"], 10), strconv.FormatInt(r["comps"], 10),
+			major(r["gross"]), major(r["tax"]), major(r["net"]), major(r["rent"]), "INR", "2", "45"})
+	}
+	if diff := cmp.Diff(wantCSV, records); diff != "" {
+		t.Errorf("the film report's CSV (-want +got):\n%s", diff)
+	}
+	if records[1][8] != "270.00" {
+		t.Errorf("gross in the CSV %q; want 270.00", records[1][8])
+	}
+
+	// A day that is not a week's first: 422 naming that week's first day.
+	res = admin.get("/admin/reports/films?week=2036-03-17")
+	wantStatus(t, res, http.StatusUnprocessableEntity)
+	if !strings.Contains(res.body, "2036-03-14") {
+		t.Errorf("the refusal of 2036-03-17 does not name 2036-03-14:\n%s", res.body)
+	}
+}

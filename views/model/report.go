@@ -1,0 +1,47 @@
+package model
+
+// FilmReport is the film report for distributors (SPEC §17) of one report
+// week.
+type FilmReport struct {
+	AdminPage
+	Week      string // its first day, YYYY-MM-DD: the picker's value
+	WeekLabel string // "Fri 27 Nov – Thu 3 Dec 2026"
+	WeekStart string // "Friday": the weekday report weeks start on
+	PrevURL   string
+	NextURL   string
+	CSVURL    string
+	Films     []FilmReportFilm
+}
+
+// FilmReportFilm is one film at one theatre: a row per day of the week,
+// then the week's totals, the previous week's and the totals to date.
+type FilmReportFilm struct {
+	MovieID, Title     string
+	TheatreID, Theatre string
+	Terms              string // its rental terms as people read them
+	Rows               []FilmReportRow
+}
+
+// FilmReportRow is a day (Day YYYY-MM-DD) or a total (week, previous,
+// to-date): data-day.
+type FilmReportRow struct {
+	Day   string
+	Label string
+	Total bool
+	Note  string // the week of the run and its percent, for a day
+	Cells []FilmReportCell
+}
+
+// FilmReportCell is one column (data-col) with its value (data-value: a
+// count or minor units) and its text.
+type FilmReportCell struct {
+	Col   string
+	Value int64
+	Text  string
+}
+
+// FilmReportColumns are the columns' data-col names and headings.
+var FilmReportColumns = []struct{ Col, Heading string }{
+	{"shows", "Shows"}, {"admissions", "Admissions"}, {"comps", "Comps"},
+	{"gross", "Gross"}, {"tax", "Tax"}, {"net", "Net"}, {"rent", "Film rent"},
+}
