@@ -14,7 +14,7 @@ import (
 // replaces the owner's previous hold runs, gaps allowed and no cap per
 // address (../shared/bench/sidebyside.sh's settings), besides BEGIN and
 // COMMIT (docs/PERFORMANCE.md, issue 25 item 5).
-const replacingHoldStatements = 6
+const replacingHoldStatements = 5
 
 // TestReplacingHoldStatements counts the statements of a replacing hold's
 // step, with the show's layout cached as a server has it: a statement
