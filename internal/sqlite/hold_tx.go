@@ -90,40 +90,43 @@ func (t *tx) HoldRead(showID, owner string, ids []string, wholeRows bool) (booki
 	show := booking.Show{ID: showID}
 	var (
 		found   bool
+		outside bool // a seat that is not the layout's
 		holds   []booking.Hold
 		paying  []bool
 		seats   = make([]booking.Seat, 0, len(ids))
-		kind    int
-		cutoff  int
-		n1, n2  sql.NullInt64 // starts_at or locked_at, cancelled_at
-		n3, n4  sql.NullInt64 // sales_open_at, created_at
-		s1, s2  string        // currency or status, theatre_tz or hold_id
-		id      sql.NullString
-		s3, s4  string // seat_ids or booking_id, reserve
-		p       bool
-		outside bool // a seat that is not the layout's
 	)
+	// One row's columns, in holdReadSQL's slots: one struct, so that Scan's
+	// pointers cost one allocation, not one a column.
+	var c struct {
+		kind, cutoff int
+		n1, n2       sql.NullInt64 // starts_at or locked_at, cancelled_at
+		n3, n4       sql.NullInt64 // sales_open_at, created_at
+		s1, s2       string        // currency or status, theatre_tz or hold_id
+		id           sql.NullString
+		s3, s4       string // seat_ids or booking_id, reserve
+		paying       bool
+	}
 	for rows.Next() {
-		if err := rows.Scan(&kind, &n1, &n2, &n3, &cutoff, &s1, &s2, &id, &s3, &n4, &p, &s4); err != nil {
+		if err := rows.Scan(&c.kind, &c.n1, &c.n2, &c.n3, &c.cutoff, &c.s1, &c.s2, &c.id, &c.s3, &c.n4, &c.paying, &c.s4); err != nil {
 			return booking.Show{}, nil, nil, nil, err
 		}
-		if kind == 1 {
-			seat, ok := l.seat(id.String)
+		if c.kind == 1 {
+			seat, ok := l.seat(c.id.String)
 			if !ok {
 				outside = true
 				continue
 			}
-			setState(&seat, s1, s2, s3, s4, n1.Int64)
+			setState(&seat, c.s1, c.s2, c.s3, c.s4, c.n1.Int64)
 			seats = append(seats, seat)
 			continue
 		}
 		found = true
-		show.StartsAt, show.CancelledAt, show.SalesOpenAt = fromNanos(n1), fromNanos(n2), fromNanos(n3)
-		show.OnlineCutoff, show.Currency, show.Theatre.TimeZone = cutoff, s1, s2
-		if id.Valid {
-			holds = append(holds, booking.Hold{ID: id.String, ShowID: showID, Owner: owner,
-				SeatIDs: splitIDs(s3), CreatedAt: fromNanos(n4), State: booking.HoldActive})
-			paying = append(paying, p)
+		show.StartsAt, show.CancelledAt, show.SalesOpenAt = fromNanos(c.n1), fromNanos(c.n2), fromNanos(c.n3)
+		show.OnlineCutoff, show.Currency, show.Theatre.TimeZone = c.cutoff, c.s1, c.s2
+		if c.id.Valid {
+			holds = append(holds, booking.Hold{ID: c.id.String, ShowID: showID, Owner: owner,
+				SeatIDs: splitIDs(c.s3), CreatedAt: fromNanos(c.n4), State: booking.HoldActive})
+			paying = append(paying, c.paying)
 		}
 	}
 	if err := rows.Err(); err != nil {
