@@ -85,3 +85,59 @@ func BenchmarkReplacingHold(b *testing.B) {
 	}
 	b.ReportMetric(float64((threadCPU(b)-start).Nanoseconds())/float64(b.N), "cpu-ns/op")
 }
+
+// BenchmarkHoldRead measures a replacing hold's reads in turns, by the
+// CPU time of the benchmark's thread: HoldStart then SeatsOf (two
+// statements, as before HoldRead) and HoldRead (one), each in a
+// transaction of its own on the same file.
+//
+//	go test -run '^$' -bench HoldRead -benchtime 5000x ./internal/sqlite/
+func BenchmarkHoldRead(b *testing.B) {
+	ctx := context.Background()
+	s, _ := mustOpen(b)
+	mustCreateShow(b, s, "s1", benchRows, benchCols)
+	if _, err := s.Seats(ctx, "s1"); err != nil {
+		b.Fatal(err)
+	}
+	if err := booking.HoldSeatsStep(ctx, s, at(0).Clock(), hold("s1", "o1", "A1", "A2", "A3", "A4"), at(0).Rules); err != nil {
+		b.Fatal(err)
+	}
+	ids := []string{"A3", "A4", "A5", "A6"}
+	reads := []struct {
+		name string
+		read func(*tx) (booking.Show, []booking.Hold, []bool, []booking.Seat, error)
+		cpu  time.Duration
+	}{
+		{name: "apart", read: func(t *tx) (booking.Show, []booking.Hold, []bool, []booking.Seat, error) {
+			return t.holdReadApart("s1", "o1", ids, false)
+		}},
+		{name: "at-once", read: func(t *tx) (booking.Show, []booking.Hold, []bool, []booking.Seat, error) {
+			return t.HoldRead("s1", "o1", ids, false)
+		}},
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		for i := range reads {
+			r := &reads[i]
+			start := threadCPU(b)
+			sqlTx, err := s.write.Begin()
+			if err != nil {
+				b.Fatal(err)
+			}
+			_, active, _, seats, err := r.read(&tx{s: s, ctx: ctx, tx: sqlTx, now: t0})
+			if err != nil || len(active) != 1 || len(seats) != len(ids) {
+				b.Fatalf("%s: %d holds, %d seats, %v", r.name, len(active), len(seats), err)
+			}
+			if err := sqlTx.Rollback(); err != nil {
+				b.Fatal(err)
+			}
+			r.cpu += threadCPU(b) - start
+		}
+	}
+	for _, r := range reads {
+		b.ReportMetric(float64(r.cpu.Nanoseconds())/float64(b.N), r.name+"-cpu-ns")
+	}
+}
