@@ -101,6 +101,19 @@ type HoldStartReader interface {
 	HoldStart(showID, owner string) (show Show, active []Hold, paying []bool, err error)
 }
 
+// HoldReader is a HoldStartReader that reads the seats a hold asks for
+// with its start, in one statement where each read costs one (SQLite):
+// HoldSeatsStep then decides as it does on HoldStart and SeatsOf. It reads
+// the seats before the step's Serialize of the owner and show, and of the
+// rows: only a store whose Serialize does nothing may offer it.
+type HoldReader interface {
+	HoldStartReader
+	// HoldRead is HoldStart(showID, owner) and SeatsOf(showID, ids,
+	// wholeRows), with of each active hold what a hold step uses: its ID,
+	// ShowID, Owner, SeatIDs, CreatedAt and State.
+	HoldRead(showID, owner string, ids []string, wholeRows bool) (show Show, active []Hold, paying []bool, seats []Seat, err error)
+}
+
 // HoldSeatsStep is the hold of SPEC §2, one atomic step: h.SeatIDs of
 // h.ShowID are locked for h at the transaction's instant, all or nothing,
 // replacing h.Owner's previous hold for the show, whose seats count as
@@ -110,7 +123,8 @@ type HoldStartReader interface {
 //
 // It reads, in order: the show's sale facts, the owner's previous hold
 // (with its pending payments), the requested seats (with the rest of their
-// rows unless single gaps are allowed); DecideHold decides; it writes the
+// rows unless single gaps are allowed), the first and the last in one go
+// by a HoldReader; DecideHold decides; it writes the
 // locks, frees the previous hold's other seats and marks it replaced,
 // inserts the hold; then, with a cap per address, counts the address's
 // live seats and CheckHeldPerAddress decides. Serialised on the owner and
@@ -130,12 +144,8 @@ func HoldSeatsStep(ctx context.Context, st Transactor, clock func() time.Time, h
 		if h.Counter {
 			m = m.AtCounter()
 		}
-		b, err := beginHold(tx, h, m)
+		b, seats, err := beginHoldSeats(tx, h, m)
 		if err != nil || b.done {
-			return err
-		}
-		seats, err := tx.SeatsOf(h.ShowID, h.SeatIDs, !m.AllowGaps)
-		if err != nil {
 			return err
 		}
 		if err := serializeRows(tx, h.ShowID, seats, m); err != nil {
@@ -183,12 +193,39 @@ func beginHold(tx Tx, h Hold, m Moment) (holdStart, error) {
 	return holdStart{show: show, prev: prev, active: active, done: prev.ID == h.ID}, nil
 }
 
+// beginHoldSeats is beginHold, then the seats h asks for (with the rest
+// of their rows unless single gaps are allowed), both at once by a
+// HoldReader.
+func beginHoldSeats(tx Tx, h Hold, m Moment) (holdStart, []Seat, error) {
+	r, ok := tx.(HoldReader)
+	if !ok {
+		b, err := beginHold(tx, h, m)
+		if err != nil || b.done {
+			return b, nil, err
+		}
+		seats, err := tx.SeatsOf(h.ShowID, h.SeatIDs, !m.AllowGaps)
+		return b, seats, err
+	}
+	show, active, paying, seats, err := r.HoldRead(h.ShowID, h.Owner, h.SeatIDs, !m.AllowGaps)
+	if err != nil {
+		return holdStart{}, nil, err
+	}
+	b, err := startFrom(tx, h, m, show, active, paying)
+	return b, seats, err
+}
+
 // beginHoldAtOnce is beginHold by a HoldStartReader.
 func beginHoldAtOnce(tx Tx, r HoldStartReader, h Hold, m Moment) (holdStart, error) {
 	show, active, paying, err := r.HoldStart(h.ShowID, h.Owner)
 	if err != nil {
 		return holdStart{}, err
 	}
+	return startFrom(tx, h, m, show, active, paying)
+}
+
+// startFrom is the rest of beginHold once a HoldStartReader has read the
+// show and the owner's active holds.
+func startFrom(tx Tx, h Hold, m Moment, show Show, active []Hold, paying []bool) (holdStart, error) {
 	if err := checkHoldSale(show, h, m); err != nil {
 		return holdStart{}, err
 	}

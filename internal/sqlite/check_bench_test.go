@@ -89,3 +89,78 @@ func BenchmarkSeatStatusCheck(b *testing.B) {
 		b.ReportMetric(float64(f.cpu.Nanoseconds())/float64(b.N), f.name+"-cpu-ns")
 	}
 }
+
+// BenchmarkHoldStateCheck measures what holds.state's CHECK costs a
+// replacing hold's writes to holds (mark the previous hold replaced,
+// insert the new one, commit), with 0001's IN list and with 0032's chain
+// of equalities, on two files, in turns, by the CPU time of the
+// benchmark's thread, as BenchmarkSeatStatusCheck does for seats.
+//
+//	go test -run '^$' -bench HoldStateCheck -benchtime 5000x ./internal/sqlite/
+func BenchmarkHoldStateCheck(b *testing.B) {
+	type form struct {
+		name     string
+		db       *sql.DB
+		ins, upd *sql.Stmt
+		cpu      time.Duration
+	}
+	open := func(name, check string) *form {
+		db, err := sql.Open("sqlite", dsn(filepath.Join(b.TempDir(), name+".db"), defaultOptions, true))
+		if err != nil {
+			b.Fatal(err)
+		}
+		db.SetMaxOpenConns(1)
+		b.Cleanup(func() { db.Close() })
+		for _, q := range []string{
+			`CREATE TABLE holds (id TEXT PRIMARY KEY, show_id TEXT NOT NULL, owner TEXT NOT NULL, seat_ids TEXT NOT NULL,
+				amount INTEGER NOT NULL, currency TEXT NOT NULL, created_at INTEGER NOT NULL,
+				state TEXT NOT NULL CHECK (` + check + `),
+				address TEXT NOT NULL DEFAULT '', extensions INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID`,
+			`CREATE INDEX holds_address ON holds (show_id, address, created_at) WHERE state = 'active' AND address <> ''`,
+			`CREATE INDEX holds_active_owner ON holds (show_id, owner, created_at) WHERE state = 'active'`,
+		} {
+			if _, err := db.Exec(q); err != nil {
+				b.Fatal(err)
+			}
+		}
+		f := &form{name: name, db: db}
+		if f.ins, err = db.Prepare(insertHoldSQL); err != nil {
+			b.Fatal(err)
+		}
+		if f.upd, err = db.Prepare(`UPDATE holds SET state = ? WHERE id = ?`); err != nil {
+			b.Fatal(err)
+		}
+		return f
+	}
+	forms := []*form{
+		open("in-list", "state IN ('active', 'released', 'replaced', 'completed')"),
+		open("equalities", "state = 'active' OR state = 'released' OR state = 'replaced' OR state = 'completed'"),
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	b.ResetTimer()
+	for i := range b.N {
+		for _, f := range forms {
+			start := threadCPU(b)
+			tx, err := f.db.Begin()
+			if err != nil {
+				b.Fatal(err)
+			}
+			if i > 0 {
+				if _, err := tx.Stmt(f.upd).Exec("replaced", fmt.Sprint("h", i-1)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if _, err := tx.Stmt(f.ins).Exec(fmt.Sprint("h", i), "s", "o", "A1,A2,A3,A4", 400, "INR", int64(i+1), "active", "203.0.113.7", 0); err != nil {
+				b.Fatal(err)
+			}
+			if err := tx.Commit(); err != nil {
+				b.Fatal(err)
+			}
+			f.cpu += threadCPU(b) - start
+		}
+	}
+	for _, f := range forms {
+		b.ReportMetric(float64(f.cpu.Nanoseconds())/float64(b.N), f.name+"-cpu-ns")
+	}
+}

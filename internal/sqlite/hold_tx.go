@@ -66,6 +66,96 @@ func (t *tx) HoldStart(showID, owner string) (booking.Show, []booking.Hold, []bo
 	return show, holds, paying, nil
 }
 
+var _ booking.HoldReader = (*tx)(nil)
+
+// HoldRead is HoldStart and SeatsOf in one statement, holdReadSQL, for a
+// show whose layout is cached and 1 to listedMax ids; else, or when a seat
+// read is not the layout's, it is the two (BenchmarkReplacingHold,
+// docs/PERFORMANCE.md).
+func (t *tx) HoldRead(showID, owner string, ids []string, wholeRows bool) (booking.Show, []booking.Hold, []bool, []booking.Seat, error) {
+	l := t.s.layouts.get(showID)
+	if l == nil || len(ids) < 1 || len(ids) > listedMax {
+		return t.holdReadApart(showID, owner, ids, wholeRows)
+	}
+	read := t.s.stmts.holdReadN
+	if wholeRows {
+		read = t.s.stmts.holdRowsReadN
+	}
+	stmt, args := listed(nil, read, ids, showID, owner)
+	rows, err := t.stmt(stmt).QueryContext(t.ctx, args...)
+	if err != nil {
+		return booking.Show{}, nil, nil, nil, err
+	}
+	defer rows.Close()
+	show := booking.Show{ID: showID}
+	var (
+		found   bool
+		outside bool // a seat that is not the layout's
+		holds   []booking.Hold
+		paying  []bool
+		seats   = make([]booking.Seat, 0, len(ids))
+	)
+	// One row's columns, in holdReadSQL's slots: one struct, so that Scan's
+	// pointers cost one allocation, not one a column.
+	var c struct {
+		kind, cutoff int
+		n1, n2       sql.NullInt64 // starts_at or locked_at, cancelled_at
+		n3, n4       sql.NullInt64 // sales_open_at, created_at
+		s1, s2       string        // currency or status, theatre_tz or hold_id
+		id           sql.NullString
+		s3, s4       string // seat_ids or booking_id, reserve
+		paying       bool
+	}
+	for rows.Next() {
+		if err := rows.Scan(&c.kind, &c.n1, &c.n2, &c.n3, &c.cutoff, &c.s1, &c.s2, &c.id, &c.s3, &c.n4, &c.paying, &c.s4); err != nil {
+			return booking.Show{}, nil, nil, nil, err
+		}
+		if c.kind == 1 {
+			seat, ok := l.seat(c.id.String)
+			if !ok {
+				outside = true
+				continue
+			}
+			setState(&seat, c.s1, c.s2, c.s3, c.s4, c.n1.Int64)
+			seats = append(seats, seat)
+			continue
+		}
+		found = true
+		show.StartsAt, show.CancelledAt, show.SalesOpenAt = fromNanos(c.n1), fromNanos(c.n2), fromNanos(c.n3)
+		show.OnlineCutoff, show.Currency, show.Theatre.TimeZone = c.cutoff, c.s1, c.s2
+		if c.id.Valid {
+			holds = append(holds, booking.Hold{ID: c.id.String, ShowID: showID, Owner: owner,
+				SeatIDs: splitIDs(c.s3), CreatedAt: fromNanos(c.n4), State: booking.HoldActive})
+			paying = append(paying, c.paying)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return booking.Show{}, nil, nil, nil, err
+	}
+	if !found {
+		return booking.Show{}, nil, nil, nil, booking.ErrShowNotFound
+	}
+	if outside {
+		if seats, err = t.seatsOf(showID, ids, wholeRows); err != nil {
+			return booking.Show{}, nil, nil, nil, err
+		}
+	}
+	return show, holds, paying, seats, nil
+}
+
+// holdReadApart is HoldRead by HoldStart, then SeatsOf.
+func (t *tx) holdReadApart(showID, owner string, ids []string, wholeRows bool) (booking.Show, []booking.Hold, []bool, []booking.Seat, error) {
+	show, holds, paying, err := t.HoldStart(showID, owner)
+	if err != nil {
+		return booking.Show{}, nil, nil, nil, err
+	}
+	seats, err := t.SeatsOf(showID, ids, wholeRows)
+	if err != nil {
+		return booking.Show{}, nil, nil, nil, err
+	}
+	return show, holds, paying, seats, nil
+}
+
 func (t *tx) Hold(holdID string) (booking.Hold, error) { return getHold(t.ctx, t.tx, holdID) }
 
 func (t *tx) ActiveHolds(showID, owner string) ([]booking.Hold, error) {
@@ -109,6 +199,11 @@ func (t *tx) SeatsOf(showID string, ids []string, wholeRows bool) ([]booking.Sea
 			return seats, err
 		}
 	}
+	return t.seatsOf(showID, ids, wholeRows)
+}
+
+// seatsOf is SeatsOf reading every column of the seats.
+func (t *tx) seatsOf(showID string, ids []string, wholeRows bool) ([]booking.Seat, error) {
 	read, args := listed(t.s.stmts.holdSeats, t.s.stmts.holdSeatsN, ids, showID)
 	if wholeRows {
 		read, args = listed(t.s.stmts.holdRows, t.s.stmts.holdRowsN, ids, showID)

@@ -136,3 +136,101 @@ func TestFreeSeatsPlan(t *testing.T) {
 		t.Errorf("query plan %q, want a search of the primary key by show and seat", plan)
 	}
 }
+
+// TestHoldReadAsApart: tx.HoldRead, the show, the owner's active holds and
+// the seats in one statement, reads what HoldStart and SeatsOf read apart,
+// for every length of list, with and without the rest of the rows, with
+// the layout cached and not; of a hold, what the step uses of it. An
+// active hold with a payment pending is paying; an unknown show is
+// ErrShowNotFound.
+func TestHoldReadAsApart(t *testing.T) {
+	ctx := context.Background()
+	s, _ := mustOpen(t)
+	mustCreateShow(t, s, "s1", 3, listedMax+4)
+	first := hold("s1", "o1", "A2", "A3", "B5")
+	if err := booking.HoldSeatsStep(ctx, s, at(0).Clock(), first, at(0).Rules); err != nil {
+		t.Fatal(err)
+	}
+	if err := booking.HoldSeatsStep(ctx, s, at(0).Clock(), hold("s1", "o2", "C1"), at(0).Rules); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.write.Exec(`INSERT INTO payments (id, hold_id, booking_id, owner, amount, currency, state, created_at)
+		VALUES ('p1', ?, 'b1', 'o1', 100, 'INR', 'pending', 1)`, first.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Seats(ctx, "s1"); err != nil { // caches the layout
+		t.Fatal(err)
+	}
+	byID := func(a, b booking.Seat) int { return strings.Compare(a.ID, b.ID) }
+	slim := func(hs []booking.Hold) []booking.Hold {
+		var out []booking.Hold
+		for _, h := range hs {
+			out = append(out, booking.Hold{ID: h.ID, ShowID: h.ShowID, Owner: h.Owner, SeatIDs: h.SeatIDs, CreatedAt: h.CreatedAt, State: h.State})
+		}
+		return out
+	}
+	for n := 1; n <= listedMax+2; n++ {
+		var ids []string
+		for i := range n {
+			ids = append(ids, fmt.Sprintf("%c%d", 'A'+i%3, i/3+1))
+		}
+		asked := append(slices.Clone(ids), "Z99")
+		for _, owner := range []string{"o1", "o3"} {
+			for _, wholeRows := range []bool{false, true} {
+				for _, cached := range []bool{true, false} {
+					if !cached {
+						s.layouts.remove("s1")
+					}
+					err := s.Atomically(ctx, at(0).Clock(), func(btx booking.Tx) error {
+						tx := btx.(*tx)
+						show, active, paying, seats, err := tx.HoldRead("s1", owner, asked, wholeRows)
+						if err != nil {
+							return err
+						}
+						wantShow, wantActive, wantPaying, err := tx.HoldStart("s1", owner)
+						if err != nil {
+							return err
+						}
+						wantSeats, err := tx.SeatsOf("s1", asked, wholeRows)
+						if err != nil {
+							return err
+						}
+						slices.SortFunc(seats, byID)
+						slices.SortFunc(wantSeats, byID)
+						if diff := cmp.Diff(wantShow, show); diff != "" {
+							t.Errorf("n=%d %s rows=%v cached=%v: show (-apart +at once):\n%s", n, owner, wholeRows, cached, diff)
+						}
+						if diff := cmp.Diff(slim(wantActive), slim(active)); diff != "" {
+							t.Errorf("n=%d %s rows=%v cached=%v: holds (-apart +at once):\n%s", n, owner, wholeRows, cached, diff)
+						}
+						if diff := cmp.Diff(wantPaying, paying); diff != "" {
+							t.Errorf("n=%d %s rows=%v cached=%v: paying (-apart +at once):\n%s", n, owner, wholeRows, cached, diff)
+						}
+						if diff := cmp.Diff(wantSeats, seats); diff != "" {
+							t.Errorf("n=%d %s rows=%v cached=%v: seats (-apart +at once):\n%s", n, owner, wholeRows, cached, diff)
+						}
+						if owner == "o1" && (len(active) != 1 || !paying[0]) {
+							t.Errorf("n=%d: o1's holds %v paying %v, want the first, paying", n, active, paying)
+						}
+						return nil
+					})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !cached {
+						if _, err := s.Seats(ctx, "s1"); err != nil {
+							t.Fatal(err)
+						}
+					}
+				}
+			}
+		}
+	}
+	err := s.Atomically(ctx, at(0).Clock(), func(btx booking.Tx) error {
+		_, _, _, _, err := btx.(*tx).HoldRead("nope", "o1", []string{"A1"}, false)
+		return err
+	})
+	if !errors.Is(err, booking.ErrShowNotFound) {
+		t.Errorf("unknown show: %v, want ErrShowNotFound", err)
+	}
+}

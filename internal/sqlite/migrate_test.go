@@ -46,11 +46,20 @@ func openAtVersion(t *testing.T, path string, version int) *sql.DB {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := db.Exec(string(script)); err != nil {
+		// In a transaction, as Migrate runs it (0032 defers its foreign
+		// keys to the commit).
+		tx, err := db.Begin()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tx.Exec(string(script)); err != nil {
 			t.Fatalf("%s: %v", base, err)
 		}
-		if _, err := db.Exec(`INSERT INTO schema_version VALUES (?, ?, 0)`, v, base); err != nil {
+		if _, err := tx.Exec(`INSERT INTO schema_version VALUES (?, ?, 0)`, v, base); err != nil {
 			t.Fatal(err)
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatalf("%s: %v", base, err)
 		}
 	}
 	return db
@@ -466,6 +475,134 @@ func TestSeatsKeptByMigration30(t *testing.T) {
 	}
 	if _, err := s.write.Exec(`UPDATE seats SET status = 'lost' WHERE seat_id = 'B1'`); err == nil || !isConstraint(err) {
 		t.Errorf("a status it does not know: %v; want a CHECK constraint error", err)
+	}
+	var check string
+	if err := s.write.QueryRow(`PRAGMA integrity_check`).Scan(&check); err != nil || check != "ok" {
+		t.Errorf("integrity_check: %q, %v", check, err)
+	}
+}
+
+// TestHoldWriteBuildsNoListPerRow: writing a hold checks its state without
+// a temporary b-tree, as TestSeatWriteBuildsNoListPerRow for seats: every
+// hold inserts one and replaces another (0035).
+func TestHoldWriteBuildsNoListPerRow(t *testing.T) {
+	s, _ := mustOpen(t)
+	for q, args := range map[string]int{insertHoldSQL: 11, `UPDATE holds SET state = ? WHERE id = ?`: 2} {
+		rows, err := s.write.Query(`EXPLAIN `+q, make([]any, args)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var (
+				addr            int
+				opcode          string
+				p1, p2, p3      sql.NullInt64
+				p4, p5, comment sql.NullString
+			)
+			if err := rows.Scan(&addr, &opcode, &p1, &p2, &p3, &p4, &p5, &comment); err != nil {
+				t.Fatal(err)
+			}
+			if opcode == "OpenEphemeral" {
+				t.Errorf("%s opens a temporary b-tree at %d", q, addr)
+			}
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		rows.Close()
+	}
+}
+
+// TestHoldsKeptByMigration35: rebuilding holds for its CHECK (0035), which
+// payments and bookings refer to, keeps every hold as it was, with its
+// indexes; the references still hold and are still enforced, and the
+// constraint still refuses a state it does not know.
+func TestHoldsKeptByMigration35(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "v34.db")
+	db := openAtVersion(t, path, 34)
+	for _, q := range []string{
+		`INSERT INTO shows (id, currency, starts_at) VALUES ('s1', 'INR', 4102444800000000000)`,
+		`INSERT INTO holds (id, show_id, owner, seat_ids, amount, currency, created_at, state, address, extensions, counter)
+			VALUES ('h1', 's1', 'o1', 'A1,A2', 200, 'INR', 10, 'replaced', '', 0, 0),
+			       ('h2', 's1', 'o1', 'A3', 100, 'INR', 20, 'active', '203.0.113.7', 1, 0),
+			       ('h3', 's1', 'o2', 'B1', 300, 'INR', 30, 'completed', '', 0, 1),
+			       ('h4', 's1', 'o3', 'B2', 300, 'INR', 40, 'released', '', 0, 0)`,
+		`INSERT INTO payments (id, hold_id, booking_id, owner, amount, currency, state, created_at)
+			VALUES ('p2', 'h2', 'b2', 'o1', 100, 'INR', 'pending', 21),
+			       ('p3', 'h3', 'b3', 'o2', 300, 'INR', 'succeeded', 31)`,
+		`INSERT INTO bookings (id, hold_id, payment_id, owner, show_id, seat_ids, amount, currency, state, created_at, updated_at)
+			VALUES ('b3', 'h3', 'p3', 'o2', 's1', 'B1', 300, 'INR', 'confirmed', 32, 32)`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	const all = `SELECT id, show_id, owner, seat_ids, amount, currency, created_at, state, address, extensions, counter FROM holds ORDER BY id`
+	dump := func(db *sql.DB) []string {
+		t.Helper()
+		rows, err := db.Query(all)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var out []string
+		for rows.Next() {
+			v := make([]any, 11)
+			p := make([]any, len(v))
+			for i := range v {
+				p[i] = &v[i]
+			}
+			if err := rows.Scan(p...); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, fmt.Sprint(v...))
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	before := dump(db)
+	db.Close()
+
+	s := reopen(t, path)
+	if v, err := s.SchemaVersion(ctx); err != nil || v < 35 {
+		t.Fatalf("SchemaVersion = %d, %v; want 35 or more", v, err)
+	}
+	if after := dump(s.write); !slices.Equal(before, after) {
+		t.Errorf("holds after 0035:\n%q\nwant\n%q", after, before)
+	}
+	var schema string
+	if err := s.write.QueryRow(`SELECT sql FROM sqlite_schema WHERE name = 'holds'`).Scan(&schema); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(schema, "state = 'active' OR state = 'released' OR state = 'replaced' OR state = 'completed'") {
+		t.Errorf("holds after 0035:\n%s\nwant the CHECK as a chain of equalities", schema)
+	}
+	for _, name := range []string{"holds_active_owner", "holds_address"} {
+		var index int
+		if err := s.write.QueryRow(`SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = ? AND tbl_name = 'holds'`, name).Scan(&index); err != nil || index != 1 {
+			t.Errorf("%s after 0035: %d, %v; want it", name, index, err)
+		}
+	}
+	rows, err := s.write.Query(`PRAGMA foreign_key_check`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows.Next() {
+		t.Error("foreign_key_check after 0035 finds a row that refers to nothing")
+	}
+	rows.Close()
+	if _, err := s.write.Exec(`DELETE FROM holds WHERE id = 'h3'`); err == nil || !isConstraint(err) {
+		t.Errorf("deleting a hold a payment and a booking refer to: %v; want a FOREIGN KEY constraint error", err)
+	}
+	if _, err := s.write.Exec(`INSERT INTO payments (id, hold_id, booking_id, owner, amount, currency, state, created_at)
+		VALUES ('p9', 'nope', 'b9', 'o9', 1, 'INR', 'pending', 1)`); err == nil || !isConstraint(err) {
+		t.Errorf("a payment of no hold: %v; want a FOREIGN KEY constraint error", err)
+	}
+	if _, err := s.write.Exec(`UPDATE holds SET state = 'lost' WHERE id = 'h4'`); err == nil || !isConstraint(err) {
+		t.Errorf("a state it does not know: %v; want a CHECK constraint error", err)
 	}
 	var check string
 	if err := s.write.QueryRow(`PRAGMA integrity_check`).Scan(&check); err != nil || check != "ok" {

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -161,6 +162,38 @@ func BenchmarkMapOrder(b *testing.B) {
 					})
 				})
 			})
+		}
+	}
+}
+
+// TestHoldReadPlan: HoldRead's one statement finds the show by its key,
+// the owner's active holds through holds_active_owner, and the seats by
+// their primary key, or their rows through seats_by_place: nothing is
+// scanned.
+func TestHoldReadPlan(t *testing.T) {
+	s, _ := mustOpen(t)
+	mustCreateShow(t, s, "s1", 3, 4)
+	for _, c := range []struct {
+		q     string
+		seats string
+	}{
+		{listedSQL(holdReadSQL, 2), "SEARCH seats USING PRIMARY KEY (show_id=? AND seat_id=?)"},
+		{listedSQL(holdRowsReadSQL, 2), "SEARCH seats USING INDEX seats_by_place (show_id=? AND grid_row=?)"},
+	} {
+		plan := queryPlan(t, s, c.q, "s1", "o1", "A1", "B2")
+		for _, want := range []string{
+			"SEARCH s USING PRIMARY KEY (id=?)",
+			"SEARCH h USING INDEX holds_active_owner (show_id=? AND owner=?) LEFT-JOIN",
+			c.seats,
+		} {
+			if !slices.Contains(plan, want) {
+				t.Errorf("query plan %q, want %q", plan, want)
+			}
+		}
+		for _, step := range plan {
+			if strings.HasPrefix(step, "SCAN") {
+				t.Errorf("query plan %q scans (%s)", plan, step)
+			}
 		}
 	}
 }

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -114,5 +115,59 @@ func TestSessionStoreWithSCS(t *testing.T) {
 	}
 	if got := m.GetString(ctx2, "visitor"); got != "v1" {
 		t.Errorf("visitor after a round trip = %q, want v1", got)
+	}
+}
+
+// TestFindSessionEndedContext: a session read for a request that has
+// ended answers the context's error, though the read itself does not
+// watch the context (FindCtx).
+func TestFindSessionEndedContext(t *testing.T) {
+	s, _ := mustOpen(t)
+	ss := s.Sessions()
+	if err := ss.CommitCtx(context.Background(), "tok", []byte("data"), time.Now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	if b, found, err := ss.FindCtx(ctx, "tok"); err != nil || !found || string(b) != "data" {
+		t.Fatalf("FindCtx = %q, %v, %v; want the data", b, found, err)
+	}
+	cancel()
+	if _, _, err := ss.FindCtx(ctx, "tok"); !errors.Is(err, context.Canceled) {
+		t.Errorf("FindCtx after the request ended = %v, want context.Canceled", err)
+	}
+}
+
+// BenchmarkFindSession measures the session's read (findSession) with a
+// context that can end, as a request's, and without (FindCtx), in turns,
+// by the process's CPU time: modernc's interrupting goroutine and
+// database/sql's closing one run on other threads.
+//
+//	go test -run '^$' -bench FindSession -benchtime 20000x ./internal/sqlite/
+func BenchmarkFindSession(b *testing.B) {
+	s, _ := mustOpen(b)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
+	defer cancel()
+	if err := s.Sessions().CommitCtx(ctx, "tok", make([]byte, 300), time.Now().Add(time.Hour)); err != nil {
+		b.Fatal(err)
+	}
+	forms := []struct {
+		name string
+		ctx  context.Context
+		cpu  time.Duration
+	}{{name: "cancellable", ctx: ctx}, {name: "without-cancel", ctx: context.WithoutCancel(ctx)}}
+	b.ResetTimer()
+	for range b.N {
+		for i := range forms {
+			f := &forms[i]
+			start := processCPU(b)
+			var data []byte
+			if err := s.stmts.findSession.QueryRowContext(f.ctx, "tok", time.Now().UnixNano()).Scan(&data); err != nil {
+				b.Fatal(err)
+			}
+			f.cpu += processCPU(b) - start
+		}
+	}
+	for _, f := range forms {
+		b.ReportMetric(float64(f.cpu.Nanoseconds())/float64(b.N), f.name+"-cpu-ns")
 	}
 }

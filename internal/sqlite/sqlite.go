@@ -84,6 +84,9 @@ type Store struct {
 	// showSeatsHook, when set (by tests only), runs inside ShowSeats'
 	// read transaction between its read of the seats and of the hold.
 	showSeatsHook func()
+	// stmtHook, when set (by tests only), is called with each prepared
+	// statement a step runs (tx.stmt), to count them.
+	stmtHook func(*sql.Stmt)
 }
 
 // Open opens (creating it if needed, with its parent directory) the database

@@ -34,6 +34,10 @@ type statements struct {
 	releaseN    []*sql.Stmt
 	activeHolds *sql.Stmt // an owner's active holds of a show
 	holdStart   *sql.Stmt // what a hold step starts from (tx.HoldStart)
+	// holdReadN and holdRowsReadN are holdStart with the changing columns
+	// of a hold's 1 to listedMax seats, and with the rest of their rows,
+	// by length (tx.HoldRead).
+	holdReadN, holdRowsReadN []*sql.Stmt
 	// pendingPayments are a hold's payments still pending.
 	pendingPayments *sql.Stmt
 	releaseHold     *sql.Stmt // seats still locked by a hold back to available, its seat ids as a JSON array
@@ -63,10 +67,11 @@ const lockSQL = `UPDATE seats SET status = 'locked', hold_id = ?, hold_owner = ?
 const listedMax = 16
 
 // listedSQL is q, a statement whose last parameter is the seat ids as a
-// JSON array (SELECT value FROM json_each(?) or (?2)), for n ids as n
-// parameters (?, numbered after the ones before).
+// JSON array (SELECT value FROM json_each(?), (?2) or (?3)), for n ids as
+// n parameters (?, numbered after the ones before).
 func listedSQL(q string, n int) string {
 	list := strings.Repeat("?,", n-1) + "?"
+	q = strings.Replace(q, "SELECT value FROM json_each(?3)", list, 1)
 	q = strings.Replace(q, "SELECT value FROM json_each(?2)", list, 1)
 	return strings.Replace(q, "SELECT value FROM json_each(?)", list, 1)
 }
@@ -121,6 +126,38 @@ const holdStartSQL = `SELECT s.starts_at, s.cancelled_at, s.currency, s.sales_op
 	FROM shows AS s LEFT JOIN holds AS h INDEXED BY holds_active_owner
 		ON h.show_id = s.id AND h.owner = ?2 AND h.state = 'active'
 	WHERE s.id = ?1`
+
+// holdReadSQL is holdStartSQL and holdSeatsSQL's stateColumns in one
+// statement (booking.HoldReader), the first of seats a row kind 0: the
+// show's sale facts with one of the owner's active holds, or no hold (its
+// id NULL), as holdStartSQL's rows, reading of a hold only what a hold
+// step uses of it; then a row kind 1 a seat, its stateColumns in the slots
+// named after them. Arguments: show id, owner, the seat ids as a JSON
+// array (listedSQL makes one per length).
+//
+//	kind | starts_at   cancelled_at sales_open_at online_cutoff currency theatre_tz h.id    h.seat_ids h.created_at paying reserve
+//	0    | …show…                                                       hold or NULL …
+//	1    | locked_at   NULL         NULL          0             status   hold_id    seat_id booking_id NULL         0      reserve
+const holdReadSQL = holdReadHead + `FROM seats WHERE show_id = ?1 AND seat_id IN (SELECT value FROM json_each(?3))`
+
+// holdRowsReadSQL is holdReadSQL reading the seats' whole rows, as
+// holdRowsSQL does.
+const holdRowsReadSQL = holdReadHead + `FROM seats INDEXED BY seats_by_place WHERE show_id = ?1 AND grid_row IN (
+	SELECT grid_row FROM seats WHERE show_id = ?1 AND seat_id IN (SELECT value FROM json_each(?3)))`
+
+// holdReadHead is holdReadSQL up to its seats' FROM.
+const holdReadHead = `SELECT 0, s.starts_at, s.cancelled_at, s.sales_open_at, s.online_cutoff, s.currency, s.theatre_tz,
+	h.id, coalesce(h.seat_ids, ''), h.created_at,
+	h.id IS NOT NULL AND EXISTS (SELECT 1 FROM payments INDEXED BY payments_hold
+		WHERE payments.hold_id = h.id AND payments.state = 'pending' AND payments.checkout_closed_at IS NULL),
+	''
+	FROM shows AS s LEFT JOIN holds AS h INDEXED BY holds_active_owner
+		ON h.show_id = s.id AND h.owner = ?2 AND h.state = 'active'
+	WHERE s.id = ?1
+	UNION ALL
+	SELECT 1, coalesce(locked_at, 0), NULL, NULL, 0, status, coalesce(hold_id, ''),
+	seat_id, coalesce(booking_id, ''), NULL, 0, reserve
+	`
 
 // releaseSeatsSQL frees the seats a hold still locks, found by their
 // primary keys among the seats it was made with (a hold locks no other
@@ -191,6 +228,8 @@ func prepareStatements(ctx context.Context, write, read *sql.DB) (*statements, e
 		st.releaseN = append(st.releaseN, prep(write, listedSQL(releaseSeatsSQL, n)))
 		st.holdStatesN = append(st.holdStatesN, prep(write, listedSQL(statesOnly(holdSeatsSQL), n)))
 		st.holdRowStatesN = append(st.holdRowStatesN, prep(write, listedSQL(statesOnly(holdRowsSQL), n)))
+		st.holdReadN = append(st.holdReadN, prep(write, listedSQL(holdReadSQL, n)))
+		st.holdRowsReadN = append(st.holdRowsReadN, prep(write, listedSQL(holdRowsReadSQL, n)))
 	}
 	st.activeHolds = prep(write, activeHoldsSQL)
 	st.holdStart = prep(write, holdStartSQL)

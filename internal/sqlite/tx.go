@@ -28,7 +28,12 @@ func (t *tx) Now() time.Time { return t.now }
 // (group) run one after another.
 func (t *tx) Serialize(string) error { return nil }
 
-func (t *tx) stmt(st *sql.Stmt) *sql.Stmt { return t.tx.StmtContext(t.ctx, st) }
+func (t *tx) stmt(st *sql.Stmt) *sql.Stmt {
+	if h := t.s.stmtHook; h != nil {
+		h(st)
+	}
+	return t.tx.StmtContext(t.ctx, st)
+}
 
 // idsJSON is ids as the statements that take a list take it: a JSON array.
 func idsJSON(ids []string) string {
