@@ -54,20 +54,19 @@ func (s *Store) Migrate(ctx context.Context) error {
 }
 
 // retiredIndexes are indexes that would refuse what boxoffice writes now,
-// or that another index has made redundant, dropped at every Migrate after the conversions rather than once: a
+// dropped at every Migrate after the conversions rather than once: a
 // process of an older release (a rolling deploy, a rollback) makes them
 // again as it starts, and a conversion already recorded would never drop
 // them again. payments' "hold", unique over every payment of a hold,
 // refuses the payment a Pay of another choice of types inserts beside the
 // one it replaces (SPEC §15); hold_live took its place. (An index that
-// only became redundant, as seats' show_status_locked, is dropped once by
-// a conversion instead: dropping it at every start would take seats'
-// exclusive lock at every start of a rolling deploy.)
+// only became redundant, as seats' show_status_locked or shows' movie, is
+// dropped once by a conversion instead: dropping it at every start would
+// take its collection's exclusive lock at every start of a rolling
+// deploy, and an older release that makes it again only leaves a
+// redundant index behind.)
 var retiredIndexes = []struct{ col, name string }{
 	{colPayments, "hold"},
-	// shows' "movie" {movie.id} is a prefix of film_theatre_starts_at,
-	// which serves what it served: only a cost to every show written.
-	{colShows, "movie"},
 }
 
 func (s *Store) dropRetiredIndexes(ctx context.Context) error {
@@ -102,7 +101,7 @@ func indexes() map[string][]mongo.IndexModel {
 			idx("screen", bson.D{{Key: "screen_id", Value: 1}}),
 			// The film report reads every show of a movie at a theatre
 			// through a week's end. It replaces "movie" {movie.id}, its
-			// prefix (retiredIndexes).
+			// prefix (conversion 0034_drop_shows_movie).
 			idx(showsFilmIndex, bson.D{{Key: "movie.id", Value: 1}, {Key: "theatre.id", Value: 1}, {Key: "starts_at", Value: 1}}),
 		},
 		// A theatre's cards, by name; a type a show copied stays.
@@ -353,6 +352,17 @@ var conversions = []conversion{
 	// report counts them (report). Idempotent: one that has them is left
 	// as it is.
 	{name: "0034_booking_report", run: migrateBookingReport},
+	// SQLite's 0034_reports drops shows_movie: shows' "movie" {movie.id}
+	// is a prefix of film_theatre_starts_at, made before this runs, which
+	// serves what it served, so it is only a cost to every show written.
+	// Dropped once, as 0031_retire_show_status_locked.
+	{name: "0034_drop_shows_movie", run: func(ctx context.Context, s *Store) error {
+		err := s.col(colShows).Indexes().DropOne(ctx, "movie")
+		if hasCode(err, codeIndexNotFound) {
+			return nil // a database made after movie was retired
+		}
+		return err
+	}},
 }
 
 // migrateBookingTickets gives each booking stored without tickets the type
@@ -409,27 +419,51 @@ func migrateBookingTickets(ctx context.Context, s *Store) error {
 	return cur.Err()
 }
 
+// reportConversionBatch is how many bookings' reports one bulk write of
+// migrateBookingReport sends.
+const reportConversionBatch = 1000
+
 // migrateBookingReport gives each booking stored without report its sums
-// (booking.Booking.Sums), from its tickets or, without them, its amount.
+// (booking.Booking.Sums), from its tickets or, without them, its amount,
+// reading only those fields and writing unordered batches of
+// reportConversionBatch updates, so that a large collection takes a few
+// round trips per thousand bookings rather than one majority write each
+// (migrateTimeout). Idempotent, also when interrupted: each update applies
+// only while the booking still has no report.
 func migrateBookingReport(ctx context.Context, s *Store) error {
-	noReport := bson.D{{Key: "report", Value: bson.D{{Key: "$exists", Value: false}}}}
-	cur, err := s.col(colBookings).Find(ctx, noReport)
+	cur, err := s.col(colBookings).Find(ctx, noReport(),
+		options.Find().SetProjection(bson.D{{Key: "seat_ids", Value: 1}, {Key: "amount", Value: 1}, {Key: "tickets", Value: 1}}))
 	if err != nil {
 		return err
 	}
 	defer cur.Close(ctx)
+	models := make([]mongo.WriteModel, 0, reportConversionBatch)
+	flush := func() error {
+		if len(models) == 0 {
+			return nil
+		}
+		_, err := s.col(colBookings).BulkWrite(ctx, models, options.BulkWrite().SetOrdered(false))
+		models = make([]mongo.WriteModel, 0, reportConversionBatch)
+		return err
+	}
 	for cur.Next(ctx) {
 		var d bookingDoc
 		if err := cur.Decode(&d); err != nil {
 			return err
 		}
-		filter := append(bson.D{{Key: "_id", Value: d.ID}}, noReport...)
-		if _, err := s.col(colBookings).UpdateOne(ctx, filter,
-			bson.D{{Key: "$set", Value: bson.D{{Key: "report", Value: toReportDoc(d.booking().Sums())}}}}); err != nil {
-			return err
+		models = append(models, mongo.NewUpdateOneModel().
+			SetFilter(append(byID(d.ID), noReport()...)).
+			SetUpdate(bson.D{{Key: "$set", Value: bson.D{{Key: "report", Value: toReportDoc(d.booking().Sums())}}}}))
+		if len(models) == reportConversionBatch {
+			if err := flush(); err != nil {
+				return err
+			}
 		}
 	}
-	return cur.Err()
+	if err := cur.Err(); err != nil {
+		return err
+	}
+	return flush()
 }
 
 // migrateTheatreCurrency sets the currency of each theatre stored without

@@ -100,7 +100,8 @@ func (t *tx) UpdatePayment(p booking.Payment) error {
 // ticket code another booking has, committed before this transaction's
 // snapshot, is a duplicate key in the ticket_code index
 // (isTicketCodeTaken), which aborts the transaction:
-// booking.ErrTicketCodeTaken, not retried by the driver.
+// booking.ErrTicketCodeTaken, not retried by the driver. A booking
+// without report gets it in the same transaction.
 func (t *tx) UpdatePaymentBooking(b booking.Booking) error {
 	d := toBookingDoc(b)
 	set := bson.D{
@@ -115,6 +116,14 @@ func (t *tx) UpdatePaymentBooking(b booking.Booking) error {
 			return booking.ErrTicketCodeTaken
 		}
 		return fmt.Errorf("update booking: %w", err)
+	}
+	// A booking a process of an older release inserted after
+	// 0034_booking_report ran has no report: it gets it here, as it is
+	// confirmed (its tickets never change), so that the film report's
+	// aggregation counts it (FilmShows counts it meanwhile).
+	if _, err := t.s.col(colBookings).UpdateOne(t.ctx, append(byID(b.ID), noReport()...),
+		bson.D{{Key: "$set", Value: bson.D{{Key: "report", Value: toReportDoc(b.Sums())}}}}); err != nil {
+		return fmt.Errorf("update booking's report: %w", err)
 	}
 	return nil
 }

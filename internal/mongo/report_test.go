@@ -2,10 +2,14 @@ package mongo
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"boxoffice/internal/booking"
 )
@@ -33,6 +37,14 @@ func TestFilmReportPlans(t *testing.T) {
 	if !indexNames[bookingsReportIndex] || stages["FETCH"] || stages["COLLSCAN"] {
 		t.Errorf("film report's bookings: winning plan has stages %v on indexes %v; want %s and no FETCH:\n%s",
 			stages, indexNames, bookingsReportIndex, agg)
+	}
+	unreported := explain(t, s, bson.D{
+		{Key: "find", Value: colBookings}, {Key: "filter", Value: unreportedBookings([]string{showID})}, {Key: "projection", Value: reportSource},
+	}, "queryPlanner")
+	stages, indexNames = winningPlan(t, unreported)
+	if !indexNames[bookingsReportIndex] || stages["COLLSCAN"] {
+		t.Errorf("film report's bookings without report: winning plan has stages %v on indexes %v; want %s:\n%s",
+			stages, indexNames, bookingsReportIndex, unreported)
 	}
 	// Many shows before now of other films, one of the film asked for:
 	// the starts_at index would read them all.
@@ -65,5 +77,190 @@ func TestFilmReportPlans(t *testing.T) {
 	}
 	if want := (reportDoc{Admissions: 1, Gross: 250_00, Tax: 38_14}); d.Report != want {
 		t.Errorf("booking's report = %+v; want %+v", d.Report, want)
+	}
+}
+
+// TestAddUnreported: bookings stored without report add their sums to
+// their shows' (booking.Booking.Sums): from their tickets, tax at each
+// seat's rate, or without them from their amount shared over their seats.
+func TestAddUnreported(t *testing.T) {
+	sums := map[string]booking.TicketSums{"s1": {Admissions: 1, Gross: 100}}
+	addUnreported(sums, []bookingDoc{
+		{ShowID: "s1", SeatIDs: []string{"A1", "A2"}, Amount: 250_00, Tickets: []ticketDoc{
+			{SeatID: "A1", Type: "adult", Price: 250_00, Rate: 1800}, {SeatID: "A2", Type: "comp"},
+		}},
+		{ShowID: "s1", SeatIDs: []string{"B1", "B2", "B3"}, Amount: 2},
+		{ShowID: "s2", SeatIDs: []string{"C1"}, Amount: 90_00},
+	})
+	want := map[string]booking.TicketSums{
+		"s1": {Admissions: 1 + 1 + 2, Comps: 1 + 1, Gross: 100 + 250_00 + 2, Tax: 38_14},
+		"s2": {Admissions: 1, Gross: 90_00},
+	}
+	if diff := cmp.Diff(want, sums); diff != "" {
+		t.Errorf("sums (-want +got):\n%s", diff)
+	}
+}
+
+// withoutReport is d as a process of a release before the film report
+// stores it: without report.
+func withoutReport(t *testing.T, d bookingDoc) bson.D {
+	t.Helper()
+	raw, err := bson.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all, out bson.D
+	if err := bson.Unmarshal(raw, &all); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range all {
+		if e.Key != "report" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// TestFilmShowsCountsBookingsWithoutReport: a booking a process of an
+// older release inserted after 0034_booking_report ran has no report; the
+// film report counts it all the same (a refunded one not), and its
+// payment's next step gives it its report.
+func TestFilmShowsCountsBookingsWithoutReport(t *testing.T) {
+	s := mustOpen(t)
+	ctx := context.Background()
+	start := time.Now().Add(24 * time.Hour).Truncate(time.Second)
+	show := showDoc{ID: booking.NewID(), Movie: movieDoc{ID: booking.NewID(), Title: "Film"}, Theatre: theatreDoc{ID: booking.NewID(), Name: "Odeon"},
+		StartsAt: start.UnixNano(), Currency: "INR"}
+	if _, err := s.col(colShows).InsertOne(ctx, show); err != nil {
+		t.Fatal(err)
+	}
+	newer := booking.Booking{
+		ID: booking.NewID(), HoldID: booking.NewID(), PaymentID: booking.NewID(), ShowID: show.ID, SeatIDs: []string{"A1"},
+		Amount: 250_00, Currency: "INR", State: booking.BookingConfirmed, CreatedAt: start, UpdatedAt: start,
+		Tickets: []booking.SeatTicket{{SeatID: "A1", Type: "adult", Price: 250_00, TaxRate: 1800}},
+	}
+	older := newer
+	older.ID, older.HoldID, older.PaymentID, older.SeatIDs = booking.NewID(), booking.NewID(), booking.NewID(), []string{"B1", "B2"}
+	older.Amount, older.Tickets = 300_00, []booking.SeatTicket{{SeatID: "B1", Type: "adult", Price: 300_00}, {SeatID: "B2", Type: "comp"}}
+	olderNoTickets := older
+	olderNoTickets.ID, olderNoTickets.HoldID, olderNoTickets.PaymentID = booking.NewID(), booking.NewID(), booking.NewID()
+	olderNoTickets.SeatIDs, olderNoTickets.Amount, olderNoTickets.Tickets = []string{"C1", "C2", "C3"}, 2, nil
+	refunded := older
+	refunded.ID, refunded.HoldID, refunded.PaymentID, refunded.State = booking.NewID(), booking.NewID(), booking.NewID(), booking.BookingRefunded
+	docs := []any{toBookingDoc(newer), withoutReport(t, toBookingDoc(older)), withoutReport(t, toBookingDoc(olderNoTickets)), withoutReport(t, toBookingDoc(refunded))}
+	if _, err := s.col(colBookings).InsertMany(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	want := booking.TicketSums{Admissions: 1 + 1 + 2, Comps: 1 + 1, Gross: 250_00 + 300_00 + 2, Tax: 38_14}
+	check := func(when string) {
+		t.Helper()
+		shows, err := s.FilmShows(ctx, start.Add(-time.Hour), start.Add(time.Hour))
+		if err != nil || len(shows) != 1 || shows[0].Sums != want {
+			t.Errorf("%s: FilmShows = %+v, %v; want one show with %+v", when, shows, err, want)
+		}
+	}
+	check("without report")
+
+	err := s.Atomically(ctx, time.Now, func(tx booking.Tx) error {
+		b, err := tx.PaymentBooking(older.ID)
+		if err != nil {
+			return err
+		}
+		b.TicketCode = "ABCDEFGH"
+		return tx.UpdatePaymentBooking(b)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d bookingDoc
+	if err := s.col(colBookings).FindOne(ctx, byID(older.ID)).Decode(&d); err != nil {
+		t.Fatal(err)
+	}
+	if want := (reportDoc{Admissions: 1, Comps: 1, Gross: 300_00}); d.Report != want || d.TicketCode != "ABCDEFGH" {
+		t.Errorf("booking after its payment's step: report %+v, ticket code %q; want %+v", d.Report, d.TicketCode, want)
+	}
+	check("one given its report")
+}
+
+// TestMigrateGivesBookingsTheirReport: 0034_booking_report gives every
+// booking stored without report its sums, in batches (more bookings than
+// one holds), and leaves a booking that has one as it is;
+// 0034_drop_shows_movie drops shows' movie once, so that the index an
+// older release makes again as it starts stays.
+func TestMigrateGivesBookingsTheirReport(t *testing.T) {
+	dsn := freshDatabase(t)
+	ctx := context.Background()
+	name, err := databaseName(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// open, not Open: the documents are stored before the first Migrate.
+	s, err := open(ctx, dsn, name)
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	oldMovie := mongo.IndexModel{Keys: bson.D{{Key: "movie.id", Value: 1}}, Options: options.Index().SetName("movie")}
+	if _, err := s.col(colShows).Indexes().CreateOne(ctx, oldMovie); err != nil {
+		t.Fatal(err)
+	}
+	n := reportConversionBatch + 1
+	docs := make([]any, 0, n+1)
+	for i := range n {
+		b := booking.Booking{ID: fmt.Sprintf("b%05d", i), ShowID: "s1", SeatIDs: []string{"A1", "A2"}, Amount: 2*100 + 1,
+			State: booking.BookingConfirmed}
+		if i%2 == 0 {
+			b.Tickets = []booking.SeatTicket{{SeatID: "A1", Price: 201}, {SeatID: "A2"}}
+		}
+		docs = append(docs, withoutReport(t, toBookingDoc(b)))
+	}
+	kept := toBookingDoc(booking.Booking{ID: "kept", ShowID: "s1", SeatIDs: []string{"A1"}, Amount: 100, State: booking.BookingConfirmed})
+	kept.Report = reportDoc{Admissions: 1, Gross: 100, Tax: 15}
+	docs = append(docs, kept)
+	if _, err := s.col(colBookings).InsertMany(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	hasMovie := func() bool {
+		for _, spec := range indexSpecs(t, s, colShows) {
+			if spec["name"] == "movie" {
+				return true
+			}
+		}
+		return false
+	}
+	for i := range 2 {
+		if err := s.Migrate(ctx); err != nil {
+			t.Fatalf("Migrate %d: %v", i, err)
+		}
+		if got, want := hasMovie(), i == 1; got != want {
+			t.Errorf("after Migrate %d, shows' movie index present = %v; want %v", i, got, want)
+		}
+		// The older release starts again and makes its index.
+		if _, err := s.col(colShows).Indexes().CreateOne(ctx, oldMovie); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cur, err := s.col(colBookings).Find(ctx, bson.D{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []bookingDoc
+	if err := cur.All(ctx, &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != n+1 {
+		t.Fatalf("%d bookings; want %d", len(got), n+1)
+	}
+	for _, d := range got {
+		want := map[bool]reportDoc{true: {Admissions: 1, Comps: 1, Gross: 201}, false: {Admissions: 2, Gross: 201}}[len(d.Tickets) > 0]
+		if d.ID == "kept" {
+			want = kept.Report
+		}
+		if d.Report != want {
+			t.Errorf("booking %s: report %+v; want %+v", d.ID, d.Report, want)
+		}
+	}
+	if n, err := s.col(colBookings).CountDocuments(ctx, noReport()); err != nil || n != 0 {
+		t.Errorf("bookings without report: %d, %v", n, err)
 	}
 }
