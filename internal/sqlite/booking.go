@@ -46,7 +46,7 @@ func insertBooking(ctx context.Context, tx *sql.Tx, b booking.Booking) error {
 	// The sums the film report reads (0034_reports.sql): its tickets
 	// never change after this insert. A booking has a seat, so admissions
 	// or comps is above 0 (both 0 is an older release's insert, which
-	// 0035's trigger gives its sums).
+	// 0036's trigger gives its sums).
 	sums := b.Sums()
 	_, err = tx.ExecContext(ctx, `INSERT INTO bookings (`+bookingColumns+`, admissions, comps, gross, tax)
 		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?, ?,?,?,?)`,

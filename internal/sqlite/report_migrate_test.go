@@ -67,7 +67,7 @@ func TestBookingsBeforeMigration34AreCounted(t *testing.T) {
 
 // TestBookingsOfAnOlderReleaseAreCounted: a process of a release before
 // 0034 (a rolling deploy, a rollback) inserts bookings without their sums
-// into a migrated file; the trigger of 0035 gives them their sums as 0034
+// into a migrated file; the trigger of 0036 gives them their sums as 0034
 // gave the bookings before it, so the film report counts them, and leaves
 // a booking inserted with its sums as it is.
 func TestBookingsOfAnOlderReleaseAreCounted(t *testing.T) {

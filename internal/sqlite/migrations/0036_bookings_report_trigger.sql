@@ -1,4 +1,4 @@
--- 0035_bookings_report_trigger: the sums of 0034_reports for bookings that
+-- 0036_bookings_report_trigger: the sums of 0034_reports for bookings that
 -- a process of an older release inserts after 0034 has run (a rolling
 -- deploy, a rollback: it goes on inserting bookings at Pay and Sell without
 -- them, and the film report would count them as 0).
