@@ -228,13 +228,16 @@ type AdminAccount struct {
 // and the answer about the last code.
 type Door struct {
 	AdminPage
-	Shows   []Option // the shows the door admits to now, and "any show"
-	ShowID  string   // the chosen show, "" for any
-	Code    string   // as typed, kept after a refusal
-	CodeErr string
-	Result  *DoorResult
-	Count   booking.DoorCount // seats of the chosen show admitted, of those booked
-	Counted bool              // a show is chosen, so Count is its
+	Shows  []Option // the shows the door admits to now, and "any show"
+	ShowID string   // the chosen show, "" for any
+	// ShowNote warns that the chosen show is not at the door now (it was
+	// chosen by its address): its tickets are admitted without a warning.
+	ShowNote string
+	Code     string // as typed, kept after a refusal
+	CodeErr  string
+	Result   *DoorResult
+	Count    booking.DoorCount // seats of the chosen show admitted, of those booked
+	Counted  bool              // a show is chosen, so Count is its
 }
 
 // DoorResult is the answer about one ticket code: SPEC §11's data-checkin.
@@ -260,6 +263,8 @@ type DoorResult struct {
 	AdmitForm bool
 	AdmitShow string
 	Confirm   bool
+	// ConfirmText says what "Admit anyway" does, next to it.
+	ConfirmText string
 }
 
 // Tone is the colour class of the answer: go, stop or look again.
