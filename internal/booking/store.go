@@ -202,7 +202,8 @@ type AdminStore interface {
 	// AdminByID returns the admin with id.
 	AdminByID(ctx context.Context, id string) (Admin, error)
 
-	// ListOccupancy lists the shows f selects, soonest first, each with its
+	// ListOccupancy lists the shows f selects, soonest first (latest first
+	// with f.Newest), f.Offset skipped and at most f.Limit, each with its
 	// seats counted by the seat rule at m, its revenue and refunds due, all
 	// computed by the database in one query: no seat is loaded into Go.
 	ListOccupancy(ctx context.Context, f ShowFilter, m Moment) ([]ShowOccupancy, error)

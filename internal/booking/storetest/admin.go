@@ -263,6 +263,12 @@ func testListOccupancyFilters(t *testing.T, s store) {
 		{"theatre", booking.ShowFilter{TheatreID: "ta"}, []string{a1, a2}},
 		{"theatre and day", booking.ShowFilter{TheatreID: "tb", From: day, To: day.Add(24 * time.Hour)}, []string{b1}},
 		{"limit", booking.ShowFilter{Limit: 2}, []string{a1, b1}},
+		{"second page", booking.ShowFilter{Limit: 2, Offset: 2}, []string{a2}},
+		{"offset without limit", booking.ShowFilter{Offset: 1}, []string{b1, a2}},
+		{"past the end", booking.ShowFilter{Limit: 2, Offset: 4}, nil},
+		{"newest first", booking.ShowFilter{Newest: true}, []string{a2, b1, a1}},
+		{"newest, before, paged", booking.ShowFilter{Newest: true, To: day.Add(34 * time.Hour), Limit: 1, Offset: 1}, []string{a1}},
+		{"theatre, paged", booking.ShowFilter{TheatreID: "ta", Limit: 1, Offset: 1}, []string{a2}},
 		{"none", booking.ShowFilter{TheatreID: "nowhere"}, nil},
 	} {
 		if diff := cmp.Diff(tc.want, ids(tc.f)); diff != "" {
