@@ -23,12 +23,23 @@ type AdminLogin struct {
 // occupancy.
 type AdminOverview struct {
 	AdminPage
+	Heading   string // which shows: "Today's and upcoming shows"
 	Date      string // the date filter, YYYY-MM-DD, "" for all dates
 	TheatreID string
 	Theatres  []AdminTheatre
-	Shows     []AdminShowRow
-	Truncated bool // more shows than listed: narrow the filter
-	Limit     int
+	When      []Option // today and upcoming, past, all
+	Groups    []AdminTheatreGroup
+	Page      int    // from 1
+	PrevURL   string // the page before, "" on the first
+	NextURL   string // the page after, "" on the last
+}
+
+// AdminTheatreGroup is one theatre's shows on a page of the overview.
+type AdminTheatreGroup struct {
+	ID    string
+	Name  string
+	Label string // name, city
+	Shows []AdminShowRow
 }
 
 // AdminTheatre is an option of the theatre filter.
