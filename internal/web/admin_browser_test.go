@@ -74,7 +74,7 @@ func TestAdminOverviewPagesBrowser(t *testing.T) {
 			t.Errorf("%s px: page 1 has %.0f theatre groups, want ta and tb at least", name, g)
 		}
 		testkit.Axe(br, "admin overview, page 1, "+name)
-		br.Do(shot("admin-overview-"+name))
+		br.Do(shot("admin-overview-" + name))
 		br.Do(chromedp.Click(chromedp.CSS(`a[rel="next"]`)))
 		br.WaitFor(`document.querySelector('[data-overview-page]').dataset.overviewPage === '2'`, 10*time.Second)
 		if n := testkit.Eval[float64](br, `document.querySelectorAll('tr[data-show-id]').length`); n != 31 {
