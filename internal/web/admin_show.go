@@ -75,7 +75,7 @@ func (s *Server) renderAdminShowSent(c echo.Context, status int, notice *model.N
 		AdminPage: s.adminPage(c, show.Movie.Title),
 		Show:      s.adminShowModel(show),
 		Counts:    countsModel(occ),
-		TTL:       m.TTL.String(),
+		TTL:       durationText(m.TTL),
 		Rows:      s.adminSeatRows(seats, m, s.showLocation(show), sent.conflicts),
 		Callbacks: s.adminCallbacks(callbacks),
 		CSVURL:    adminShowURL(showID) + "/bookings.csv",
