@@ -211,6 +211,11 @@ type AdminStore interface {
 	Theatres(ctx context.Context) ([]Theatre, error)
 	// ShowBookings lists a show's bookings, oldest first, in every state.
 	ShowBookings(ctx context.Context, showID string) ([]Booking, error)
+	// RefundQueue lists the refund_due bookings of every show, the one
+	// waiting longest first (updated_at, then id), offset skipped and at
+	// most limit of them (0: all), by an index on refund_due bookings
+	// alone.
+	RefundQueue(ctx context.Context, limit, offset int) ([]Booking, error)
 
 	// RecordCallback stores one received payment callback.
 	RecordCallback(ctx context.Context, r CallbackRecord) error
