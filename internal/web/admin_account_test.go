@@ -37,6 +37,7 @@ var adminPages = []struct{ method, path string }{
 	{http.MethodPost, "/admin/shows/" + testShowID + "/cancel"},
 	{http.MethodGet, "/admin/catalog"},
 	{http.MethodGet, "/admin/onsales"},
+	{http.MethodGet, "/admin/refunds"},
 	{http.MethodPost, "/admin/onsales"},
 	{http.MethodGet, "/admin/theatres/new"},
 	{http.MethodGet, "/admin/theatres/t1/types"},

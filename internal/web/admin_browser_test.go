@@ -93,3 +93,58 @@ func TestAdminOverviewPagesBrowser(t *testing.T) {
 		br.WaitFor(`document.querySelector('[data-overview-page]').dataset.overviewPage === '1'`, 10*time.Second)
 	}
 }
+
+// TestAdminRefundQueueBrowser (issue 29, item 8) on a laptop and a phone:
+// the admin bar leads to the refund queue; it pages with Next and
+// Previous; a refund pressed there comes back to it without the booking;
+// the phone does not scroll sideways; axe-core finds nothing.
+func TestAdminRefundQueueBrowser(t *testing.T) {
+	testkit.NeedBrowser(t)
+	a, _, online := refundQueueApp(t, time.Now().UTC().Round(0))
+	br := testkit.NewBrowser(t, nil)
+	br.Do(
+		chromedp.Navigate(a.srv.URL+"/admin"),
+		chromedp.WaitVisible(chromedp.CSS(`#password`)),
+		chromedp.SendKeys(chromedp.CSS(`#email`), adminEmail),
+		chromedp.SendKeys(chromedp.CSS(`#password`), adminPassword),
+		chromedp.Submit(chromedp.CSS(`#password`)),
+		chromedp.WaitVisible(chromedp.CSS(`nav.admin-bar`)),
+	)
+	for _, size := range [][2]int{{1280, 800}, {testkit.PhoneWidth, testkit.PhoneHeight}} {
+		name := itoa(size[0])
+		br.Do(
+			chromedp.EmulateViewport(int64(size[0]), int64(size[1])),
+			chromedp.Navigate(a.srv.URL+"/admin"),
+			chromedp.WaitVisible(chromedp.CSS(`nav.admin-bar a[href="/admin/refunds"]`)),
+			chromedp.Click(chromedp.CSS(`nav.admin-bar a[href="/admin/refunds"]`)),
+			chromedp.WaitVisible(chromedp.CSS(`[data-refund-due]`)),
+		)
+		if n := testkit.Eval[float64](br, `document.querySelectorAll('[data-refund-due]').length`); n != 50 {
+			t.Errorf("%s px: page 1 lists %.0f refunds due, want 50", name, n)
+		}
+		if !br.JS(`document.querySelector('[data-channel="box_office"] [data-refund-at-counter]') !== null`) {
+			t.Errorf("%s px: no box-office refund says refund at the counter", name)
+		}
+		if size[0] == testkit.PhoneWidth {
+			if w := testkit.Eval[float64](br, `document.documentElement.scrollWidth`); w > testkit.PhoneWidth {
+				t.Errorf("the refund queue is %.0f px wide on a %d px phone", w, testkit.PhoneWidth)
+			}
+		}
+		testkit.Axe(br, "refund queue, "+name)
+		br.Do(shot("admin-refunds-" + name))
+		br.Do(chromedp.Click(chromedp.CSS(`a[rel="next"]`)))
+		br.WaitFor(`document.querySelector('[data-page]') && document.querySelector('[data-page]').dataset.page === '2'`, 10*time.Second)
+		testkit.Axe(br, "refund queue, page 2, "+name)
+		br.Do(chromedp.Click(chromedp.CSS(`a[rel="prev"]`)))
+		br.WaitFor(`document.querySelector('[data-page]') && document.querySelector('[data-page]').dataset.page === '1'`, 10*time.Second)
+	}
+	// A refund pressed in the queue comes back to it, without the booking.
+	sel := `[data-booking-id="` + online.ID + `"]`
+	found := br.JS(`document.querySelector('` + sel + `') !== null`)
+	if !found {
+		br.Do(chromedp.Click(chromedp.CSS(`a[rel="next"]`)))
+		br.WaitFor(`document.querySelector('[data-page]').dataset.page === '2'`, 10*time.Second)
+	}
+	br.Do(chromedp.Click(chromedp.CSS(sel + ` form[action$="/refund?from=refunds"] button`)))
+	br.WaitFor(`location.pathname === '/admin/refunds' && document.querySelector('`+sel+`') === null && document.querySelector('.notice, [role="status"]') !== null`, 10*time.Second)
+}

@@ -161,7 +161,7 @@ func (s *Server) handleAdminRefund(c echo.Context) error {
 		return err
 	}
 	s.log.InfoContext(ctx, "refund made", "booking_id", b.ID, "refund_id", b.RefundID, "admin", adm.Email, "request_id", requestIDOf(c))
-	return redirect(c, adminShowURL(b.ShowID)+"?refunded="+b.ID)
+	return refundDone(c, b)
 }
 
 // handleAdminRefundedElsewhere is POST /admin/bookings/:bookingID/refunded:
@@ -175,7 +175,7 @@ func (s *Server) handleAdminRefundedElsewhere(c echo.Context) error {
 		return err
 	}
 	s.log.InfoContext(ctx, "refund recorded as made outside boxoffice", "booking_id", b.ID, "admin", adm.Email, "request_id", requestIDOf(c))
-	return redirect(c, adminShowURL(b.ShowID)+"?refunded="+b.ID)
+	return refundDone(c, b)
 }
 
 // handleAdminShowCancel is POST /admin/shows/:showID/cancel with

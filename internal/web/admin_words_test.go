@@ -51,7 +51,7 @@ func TestAdminPagesSayDurationsInWords(t *testing.T) {
 			t.Errorf("%s names the setting %s", c.path, m)
 		}
 	}
-	for _, path := range []string{"/admin", "/admin/catalog", "/admin/onsales", "/admin/theatres/new"} {
+	for _, path := range []string{"/admin", "/admin/catalog", "/admin/onsales", "/admin/refunds", "/admin/theatres/new"} {
 		res := admin.get(path)
 		wantStatus(t, res, http.StatusOK)
 		text := pageWords(t, res)

@@ -165,6 +165,26 @@ type AdminBooking struct {
 	CounterRefundURL string
 }
 
+// AdminRefunds is the site's refund queue: a page of every show's
+// refund_due bookings, the longest waiting first.
+type AdminRefunds struct {
+	AdminPage
+	Notice  *Notice
+	Items   []AdminRefundItem
+	Page    int
+	PrevURL string
+	NextURL string
+}
+
+// AdminRefundItem is one booking of the refund queue with its show.
+type AdminRefundItem struct {
+	AdminBooking
+	Show    Show
+	ShowURL string
+	Since   string // when it became due (its last change), in words
+	Channel string // online or box_office
+}
+
 // AdminCallback is one received payment callback.
 type AdminCallback struct {
 	At         string
