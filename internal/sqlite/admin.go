@@ -88,8 +88,7 @@ func (s *Store) RefundQueue(ctx context.Context, limit, offset int) ([]booking.B
 	if limit <= 0 {
 		limit = -1
 	}
-	rows, err := s.read.QueryContext(ctx, `SELECT `+bookingColumns+` FROM bookings INDEXED BY bookings_refund_due
-		WHERE state = 'refund_due' ORDER BY updated_at, id LIMIT ? OFFSET ?`, limit, max(offset, 0))
+	rows, err := s.read.QueryContext(ctx, refundQueueSQL, limit, max(offset, 0))
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: refund queue: %w", err)
 	}
@@ -107,3 +106,7 @@ func (s *Store) RefundQueue(ctx context.Context, limit, offset int) ([]booking.B
 	}
 	return list, nil
 }
+
+// refundQueueSQL is RefundQueue's query: limit (-1 for all), offset.
+const refundQueueSQL = `SELECT ` + bookingColumns + ` FROM bookings INDEXED BY bookings_refund_due
+	WHERE state = 'refund_due' ORDER BY updated_at, id LIMIT ? OFFSET ?`
