@@ -32,6 +32,12 @@ func (s *Service) ShowBookings(ctx context.Context, showID string) (Show, []Book
 	return show, bookings, err
 }
 
+// RefundQueue is the site's refund queue (Store.RefundQueue): the
+// refund_due bookings of every show, the longest waiting first.
+func (s *Service) RefundQueue(ctx context.Context, limit, offset int) ([]Booking, error) {
+	return s.store.RefundQueue(ctx, limit, offset)
+}
+
 // ShowReport is what the admin's page of one show shows, read at At.
 type ShowReport struct {
 	Show      Show

@@ -9,6 +9,10 @@ type ShowFilter struct {
 	To        time.Time // shows starting before
 	TheatreID string
 	Limit     int // most shows listed; 0 means all
+	Offset    int // shows skipped first, in the list's order: a page after the first
+	// Newest lists the latest start first (past shows, newest first);
+	// otherwise the soonest start is first. Ties go by id, either way.
+	Newest bool
 }
 
 // ShowOccupancy is one line of the admin's overview: a show, its seats

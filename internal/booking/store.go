@@ -203,7 +203,8 @@ type AdminStore interface {
 	// AdminByID returns the admin with id.
 	AdminByID(ctx context.Context, id string) (Admin, error)
 
-	// ListOccupancy lists the shows f selects, soonest first, each with its
+	// ListOccupancy lists the shows f selects, soonest first (latest first
+	// with f.Newest), f.Offset skipped and at most f.Limit, each with its
 	// seats counted by the seat rule at m, its revenue and refunds due, all
 	// computed by the database in one query: no seat is loaded into Go.
 	ListOccupancy(ctx context.Context, f ShowFilter, m Moment) ([]ShowOccupancy, error)
@@ -211,6 +212,11 @@ type AdminStore interface {
 	Theatres(ctx context.Context) ([]Theatre, error)
 	// ShowBookings lists a show's bookings, oldest first, in every state.
 	ShowBookings(ctx context.Context, showID string) ([]Booking, error)
+	// RefundQueue lists the refund_due bookings of every show, the one
+	// waiting longest first (updated_at, then id), offset skipped and at
+	// most limit of them (0: all), by an index on refund_due bookings
+	// alone.
+	RefundQueue(ctx context.Context, limit, offset int) ([]Booking, error)
 
 	// RecordCallback stores one received payment callback.
 	RecordCallback(ctx context.Context, r CallbackRecord) error

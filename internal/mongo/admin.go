@@ -91,3 +91,33 @@ func (s *Store) ShowBookings(ctx context.Context, showID string) ([]booking.Book
 	}
 	return list, nil
 }
+
+// RefundQueue lists the refund_due bookings of every show, the longest
+// waiting first, through refund_due (partial: refund_due documents alone,
+// keyed in the order listed), so a page reads only its documents.
+func (s *Store) RefundQueue(ctx context.Context, limit, offset int) ([]booking.Booking, error) {
+	opts := options.Find().SetSort(bson.D{{Key: "updated_at", Value: 1}, {Key: "_id", Value: 1}}).SetHint(refundDueIndex)
+	if offset > 0 {
+		opts.SetSkip(int64(offset))
+	}
+	if limit > 0 {
+		opts.SetLimit(int64(limit))
+	}
+	cur, err := s.col(colBookings).Find(ctx, bson.D{{Key: "state", Value: string(booking.BookingRefundDue)}}, opts)
+	if err != nil {
+		return nil, fmt.Errorf("mongo: refund queue: %w", err)
+	}
+	var docs []bookingDoc
+	if err := cur.All(ctx, &docs); err != nil {
+		return nil, fmt.Errorf("mongo: refund queue: %w", err)
+	}
+	list := make([]booking.Booking, 0, len(docs))
+	for _, d := range docs {
+		list = append(list, d.booking())
+	}
+	return list, nil
+}
+
+// refundDueIndex is bookings' partial index of refund_due documents, by
+// updated_at and _id: the site's refund queue (RefundQueue).
+const refundDueIndex = "refund_due"

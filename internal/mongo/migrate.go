@@ -204,6 +204,13 @@ func indexes() map[string][]mongo.IndexModel {
 			// (BoxOfficeBookings).
 			idx("channel_created", bson.D{{Key: "channel", Value: 1}, {Key: "created_at", Value: 1}}),
 			idx("channel_refunded", bson.D{{Key: "channel", Value: 1}, {Key: "refunded_at", Value: 1}}),
+			// The site's refund queue lists refund_due bookings of every
+			// show, the longest waiting first (RefundQueue, which hints it).
+			mongo.IndexModel{
+				Keys: bson.D{{Key: "updated_at", Value: 1}, {Key: "_id", Value: 1}},
+				Options: options.Index().SetName(refundDueIndex).
+					SetPartialFilterExpression(bson.D{{Key: "state", Value: string(booking.BookingRefundDue)}}),
+			},
 			// The counter finds a customer's bookings by email, case
 			// ignored, the newest first (BookingsByEmail, which queries
 			// with the same collation).

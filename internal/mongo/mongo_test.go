@@ -804,3 +804,20 @@ func TestMigrateRetiresPaymentHoldIndex(t *testing.T) {
 		t.Errorf("PendingTickets = %v, %v", got, err)
 	}
 }
+
+// TestRefundQueuePlan asks the server how it runs the site's refund queue:
+// through the partial refund_due index, in its order (no SORT), reading no
+// other booking.
+func TestRefundQueuePlan(t *testing.T) {
+	s := mustOpen(t)
+	find := explain(t, s, bson.D{
+		{Key: "find", Value: colBookings}, {Key: "filter", Value: bson.D{{Key: "state", Value: string(booking.BookingRefundDue)}}},
+		{Key: "sort", Value: bson.D{{Key: "updated_at", Value: 1}, {Key: "_id", Value: 1}}}, {Key: "limit", Value: 51},
+		{Key: "skip", Value: 50}, {Key: "hint", Value: refundDueIndex},
+	}, "queryPlanner")
+	stages, indexNames := winningPlan(t, find)
+	if !indexNames[refundDueIndex] || stages["SORT"] || stages["COLLSCAN"] {
+		t.Errorf("refund queue: winning plan has stages %v on indexes %v; want %s and no SORT:\n%s",
+			stages, indexNames, refundDueIndex, find)
+	}
+}

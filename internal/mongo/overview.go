@@ -61,9 +61,18 @@ func listOccupancyPipeline(f booking.ShowFilter, m booking.Moment) mongo.Pipelin
 	if f.TheatreID != "" {
 		match = append(match, bson.E{Key: "theatre.id", Value: f.TheatreID})
 	}
+	dir := 1
+	if f.Newest {
+		dir = -1
+	}
 	pipeline := mongo.Pipeline{
 		{{Key: "$match", Value: match}},
-		{{Key: "$sort", Value: bson.D{{Key: "starts_at", Value: 1}, {Key: "_id", Value: 1}}}},
+		{{Key: "$sort", Value: bson.D{{Key: "starts_at", Value: dir}, {Key: "_id", Value: dir}}}},
+	}
+	// $skip before $limit: the planner folds both into the sort on the
+	// index, so only the page's shows reach the $lookups.
+	if f.Offset > 0 {
+		pipeline = append(pipeline, bson.D{{Key: "$skip", Value: int64(f.Offset)}})
 	}
 	if f.Limit > 0 {
 		pipeline = append(pipeline, bson.D{{Key: "$limit", Value: f.Limit}})

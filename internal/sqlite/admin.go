@@ -80,3 +80,33 @@ func (s *Store) ShowBookings(ctx context.Context, showID string) ([]booking.Book
 	}
 	return list, nil
 }
+
+// RefundQueue lists the refund_due bookings of every show, the longest
+// waiting first, through bookings_refund_due (partial: refund_due rows
+// alone, in the order listed), so a page reads only its rows.
+func (s *Store) RefundQueue(ctx context.Context, limit, offset int) ([]booking.Booking, error) {
+	if limit <= 0 {
+		limit = -1
+	}
+	rows, err := s.read.QueryContext(ctx, refundQueueSQL, limit, max(offset, 0))
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: refund queue: %w", err)
+	}
+	defer rows.Close()
+	list := []booking.Booking{}
+	for rows.Next() {
+		b, err := scanBooking(rows)
+		if err != nil {
+			return nil, fmt.Errorf("sqlite: refund queue: %w", err)
+		}
+		list = append(list, b)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite: refund queue: %w", err)
+	}
+	return list, nil
+}
+
+// refundQueueSQL is RefundQueue's query: limit (-1 for all), offset.
+const refundQueueSQL = `SELECT ` + bookingColumns + ` FROM bookings INDEXED BY bookings_refund_due
+	WHERE state = 'refund_due' ORDER BY updated_at, id LIMIT ? OFFSET ?`

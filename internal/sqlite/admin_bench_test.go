@@ -31,7 +31,9 @@ func BenchmarkListOccupancy(b *testing.B) {
 	for i := range shows {
 		id := fmt.Sprintf("show%05d", i)
 		show, seats := testShow(id, benchRows, benchCols)
-		show.StartsAt = t0.Add(time.Duration(i/perDay)*24*time.Hour + time.Duration(i%perDay)*time.Minute)
+		// From the day after t0: the holds below are made around t0, and
+		// a show that has started is closed to them (SALES_CLOSE).
+		show.StartsAt = t0.Add(time.Duration(i/perDay+1)*24*time.Hour + time.Duration(i%perDay)*time.Minute)
 		th := i % theatres
 		show.Theatre = booking.Theatre{ID: fmt.Sprintf("t%02d", th), Name: fmt.Sprintf("Theatre %02d", th), City: "Pune"}
 		if err := booking.CreateShowStep(ctx, s, time.Now, show, seats); err != nil {
@@ -81,6 +83,9 @@ func BenchmarkListOccupancy(b *testing.B) {
 	}{
 		{"all-2000-shows", booking.ShowFilter{}, 2000},
 		{"first-501", booking.ShowFilter{Limit: 501}, 501},
+		{"a-page-of-51", booking.ShowFilter{From: day, Limit: 51}, 51},
+		{"page-20-of-51", booking.ShowFilter{Limit: 51, Offset: 19 * 50}, 51},
+		{"past-page-6-of-51", booking.ShowFilter{To: day, Newest: true, Limit: 51, Offset: 5 * 50}, 51},
 		{"one-day", booking.ShowFilter{From: day, To: day.Add(24 * time.Hour)}, perDay},
 		{"one-day-one-theatre", booking.ShowFilter{From: day, To: day.Add(24 * time.Hour), TheatreID: "t03"}, perDay / theatres},
 	} {

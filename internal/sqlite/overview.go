@@ -36,13 +36,17 @@ func (s *Store) ListOccupancy(ctx context.Context, f booking.ShowFilter, m booki
 	if limit <= 0 {
 		limit = -1
 	}
-	args = append(args, limit, cutoff(m))
+	order := "starts_at, id"
+	if f.Newest {
+		order = "starts_at DESC, id DESC"
+	}
+	args = append(args, limit, max(f.Offset, 0), cutoff(m))
 	// The seats are aggregated by show_id in primary key order, which needs
 	// no sort (a GROUP BY over the join did: a temporary b-tree of every
 	// seat row). held is what is neither booked, reserved nor available
 	// online, as booking.CountOccupancy counts.
 	rows, err := s.read.QueryContext(ctx, `
-		WITH up AS (SELECT `+showColumns+` FROM shows `+cond+` ORDER BY starts_at, id LIMIT ?),
+		WITH up AS (SELECT `+showColumns+` FROM shows `+cond+` ORDER BY `+order+` LIMIT ? OFFSET ?),
 		agg AS (
 			SELECT show_id, count(*) AS total, sum(status = 'booked') AS booked, sum(`+seatOnline+`) AS free,
 				sum(status <> 'booked' AND reserve <> '') AS reserved
@@ -57,7 +61,7 @@ func (s *Store) ListOccupancy(ctx context.Context, f booking.ShowFilter, m booki
 			(SELECT coalesce(sum(b.amount), 0) FROM bookings AS b WHERE b.show_id = up.id AND b.state = 'confirmed'),
 			(SELECT count(*) FROM bookings AS b WHERE b.show_id = up.id AND b.state = 'refund_due')
 		FROM up LEFT JOIN agg ON agg.show_id = up.id
-		ORDER BY up.starts_at, up.id`, args...)
+		ORDER BY `+prefixed("up.", order)+``, args...)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: list occupancy: %w", err)
 	}

@@ -38,6 +38,7 @@ var adminPages = []struct{ method, path string }{
 	{http.MethodGet, "/admin/catalog"},
 	{http.MethodGet, "/admin/onsales"},
 	{http.MethodGet, "/admin/reports/films"},
+	{http.MethodGet, "/admin/refunds"},
 	{http.MethodPost, "/admin/onsales"},
 	{http.MethodGet, "/admin/theatres/new"},
 	{http.MethodGet, "/admin/theatres/t1/types"},

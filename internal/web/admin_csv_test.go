@@ -30,27 +30,42 @@ func TestCSVCellDefusesFormulas(t *testing.T) {
 	}
 }
 
+// TestBookingsCSVRoundTrips (issue 29, item 8): a row gives the amount in
+// major units with its currency (250.00,INR), the buyer's email, times in
+// the theatre's zone with their offset, the admission, and defuses every
+// cell a spreadsheet would run as a formula.
 func TestBookingsCSVRoundTrips(t *testing.T) {
 	at := time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)
+	kolkata, err := time.LoadLocation("Asia/Kolkata")
+	if err != nil {
+		t.Fatal(err)
+	}
 	b := booking.Booking{
 		ID: "b1", State: booking.BookingRefunded, SeatIDs: []string{"A1", "A2"}, Amount: 36000, Currency: "INR",
-		PaymentID: "p1", Owner: "visitor-123456789", CreatedAt: at, UpdatedAt: at,
+		PaymentID: "p1", Owner: "visitor-123456789", CreatedAt: at, UpdatedAt: at, Email: "=cmd@example.com",
+		AdmittedAt: at.Add(time.Hour), AdmittedBy: "door@example.com", Channel: booking.ChannelOnline,
 		Reason: `=HYPERLINK("http://evil", "click"), and "quotes"` + "\nnext line", RefundedAt: at, RefundedBy: "+ops@example.com",
 		RefundID: "re_1",
 	}
 	var buf strings.Builder
-	if err := writeBookingsCSV(&buf, []booking.Booking{b}); err != nil {
+	if err := writeBookingsCSV(&buf, []booking.Booking{b}, kolkata); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := csv.NewReader(strings.NewReader(buf.String())).ReadAll()
 	if err != nil {
 		t.Fatalf("reading back: %v\n%s", err, buf.String())
 	}
-	want := [][]string{csvHeader, {"b1", "refunded", "A1 A2", "36000", "INR", "", "p1", "visitor-", "2026-03-14T12:00:00Z",
-		"2026-03-14T12:00:00Z", "'" + b.Reason, "2026-03-14T12:00:00Z", "'+ops@example.com", "re_1",
+	want := [][]string{csvHeader, {"b1", "refunded", "online", "A1 A2", "360.00", "INR", "", "'=cmd@example.com", "p1", "visitor-",
+		"2026-03-14T17:30:00+05:30", "2026-03-14T17:30:00+05:30", "2026-03-14T18:30:00+05:30", "door@example.com",
+		"'" + b.Reason, "2026-03-14T17:30:00+05:30", "'+ops@example.com", "re_1",
 		"A1 standard 180.00; A2 standard 180.00"}}
 	if diff := cmp.Diff(want, rows); diff != "" {
 		t.Errorf("CSV (-want +got):\n%s", diff)
+	}
+	wantHeader := []string{"booking_id", "state", "channel", "seats", "amount", "currency", "ticket_code", "email", "payment_id", "visitor",
+		"created_at", "updated_at", "admitted_at", "admitted_by", "reason", "refunded_at", "refunded_by", "refund_id", "tickets"}
+	if diff := cmp.Diff(wantHeader, rows[0]); diff != "" {
+		t.Errorf("header (-want +got):\n%s", diff)
 	}
 }
 
@@ -71,7 +86,7 @@ func TestBookingsCSVTickets(t *testing.T) {
 		{ID: "b3", State: booking.BookingConfirmed, SeatIDs: []string{"C1", "C2"}, Amount: 25001, Currency: "INR", CreatedAt: at, UpdatedAt: at},
 	}
 	var buf strings.Builder
-	if err := writeBookingsCSV(&buf, bookings); err != nil {
+	if err := writeBookingsCSV(&buf, bookings, time.UTC); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := csv.NewReader(strings.NewReader(buf.String())).ReadAll()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -170,7 +171,8 @@ func (s *Server) signedIn(c echo.Context) (booking.Admin, string, error) {
 	return adm, "", nil
 }
 
-// waitText is a wait for people: "40 seconds", "12 minutes".
+// waitText is a wait for people: "40 seconds", "12 minutes", "1 hour 30
+// minutes" (from 90 seconds on, rounded up to the minute).
 func waitText(d time.Duration) string {
 	secs := int((d + time.Second - 1) / time.Second)
 	switch {
@@ -179,7 +181,7 @@ func waitText(d time.Duration) string {
 	case secs < 90:
 		return strconv.Itoa(secs) + " seconds"
 	default:
-		return strconv.Itoa((secs+59)/60) + " minutes"
+		return durationText(time.Duration((secs+59)/60) * time.Minute)
 	}
 }
 
@@ -243,4 +245,29 @@ func (s *Server) adminPage(c echo.Context, title string) model.AdminPage {
 func currentAdmin(c echo.Context) booking.Admin {
 	adm, _ := c.Get(ctxAdmin).(booking.Admin)
 	return adm
+}
+
+// durationText is a duration the way people read it: "15 minutes",
+// "1 hour 30 minutes", "45 seconds", to the second (rounded), the parts
+// that are zero left out.
+func durationText(d time.Duration) string {
+	d = d.Round(time.Second)
+	if d <= 0 {
+		return "0 seconds"
+	}
+	var parts []string
+	for _, u := range []struct {
+		size time.Duration
+		name string
+	}{{time.Hour, "hour"}, {time.Minute, "minute"}, {time.Second, "second"}} {
+		if n := int(d / u.size); n > 0 {
+			part := strconv.Itoa(n) + " " + u.name
+			if n != 1 {
+				part += "s"
+			}
+			parts = append(parts, part)
+			d -= time.Duration(n) * u.size
+		}
+	}
+	return strings.Join(parts, " ")
 }

@@ -203,7 +203,7 @@ func (s *Server) renderOnSale(c echo.Context, status int, notice *model.Notice) 
 	m := model.AdminOnSale{
 		AdminPage: s.adminPage(c, o.Name), ID: o.ID, Name: o.Name, State: onSaleState(o, now),
 		OpensAt: o.OpensAt.In(s.loc).Format(adminTime), ClosesAt: o.ClosesAt.In(s.loc).Format(adminTime),
-		PassTTL: o.PassTTL.String(), QueueURL: queueURL(o.ID), Rate: cur.Rate, Paused: cur.Paused,
+		PassTTL: durationText(o.PassTTL), QueueURL: queueURL(o.ID), Rate: cur.Rate, Paused: cur.Paused,
 		Admitted: booking.Admitted(o.Segments, o.OpensAt, now), Joined: joined, Notice: notice,
 		PauseAction: base + "/pause", ResumeAction: base + "/resume", RateAction: base + "/rate",
 		CloseAction: base + "/close", ExtendAction: base + "/extend", Closed: o.Closed(now),

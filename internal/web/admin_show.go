@@ -3,7 +3,6 @@ package web
 import (
 	"encoding/csv"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -75,7 +74,7 @@ func (s *Server) renderAdminShowSent(c echo.Context, status int, notice *model.N
 		AdminPage: s.adminPage(c, show.Movie.Title),
 		Show:      s.adminShowModel(show),
 		Counts:    countsModel(occ),
-		TTL:       m.TTL.String(),
+		TTL:       durationText(m.TTL),
 		Rows:      s.adminSeatRows(seats, m, s.showLocation(show), sent.conflicts),
 		Callbacks: s.adminCallbacks(callbacks),
 		CSVURL:    adminShowURL(showID) + "/bookings.csv",
@@ -161,7 +160,7 @@ func (s *Server) handleAdminRefund(c echo.Context) error {
 		return err
 	}
 	s.log.InfoContext(ctx, "refund made", "booking_id", b.ID, "refund_id", b.RefundID, "admin", adm.Email, "request_id", requestIDOf(c))
-	return redirect(c, adminShowURL(b.ShowID)+"?refunded="+b.ID)
+	return refundDone(c, b)
 }
 
 // handleAdminRefundedElsewhere is POST /admin/bookings/:bookingID/refunded:
@@ -175,7 +174,7 @@ func (s *Server) handleAdminRefundedElsewhere(c echo.Context) error {
 		return err
 	}
 	s.log.InfoContext(ctx, "refund recorded as made outside boxoffice", "booking_id", b.ID, "admin", adm.Email, "request_id", requestIDOf(c))
-	return redirect(c, adminShowURL(b.ShowID)+"?refunded="+b.ID)
+	return refundDone(c, b)
 }
 
 // handleAdminShowCancel is POST /admin/shows/:showID/cancel with
@@ -201,11 +200,13 @@ func (s *Server) handleAdminShowCancel(c echo.Context) error {
 	return redirect(c, adminShowURL(show.ID)+"?cancelled=1")
 }
 
-// handleAdminBookingsCSV is GET /admin/shows/:showID/bookings.csv.
+// handleAdminBookingsCSV is GET /admin/shows/:showID/bookings.csv: the
+// show's bookings, amounts in major units with the currency, times in the
+// theatre's zone with its offset.
 func (s *Server) handleAdminBookingsCSV(c echo.Context) error {
 	ctx := c.Request().Context()
 	showID := c.Param("showID")
-	_, bookings, err := s.svc.ShowBookings(ctx, showID)
+	show, bookings, err := s.svc.ShowBookings(ctx, showID)
 	if err != nil {
 		return err
 	}
@@ -213,14 +214,18 @@ func (s *Server) handleAdminBookingsCSV(c echo.Context) error {
 	h.Set(echo.HeaderContentType, "text/csv; charset=utf-8")
 	h.Set(echo.HeaderContentDisposition, `attachment; filename="bookings-`+safeFilePart(showID)+`.csv"`)
 	c.Response().WriteHeader(http.StatusOK)
-	return writeBookingsCSV(c.Response(), bookings)
+	return writeBookingsCSV(c.Response(), bookings, s.showLocation(show))
 }
 
-var csvHeader = []string{"booking_id", "state", "seats", "amount_minor", "currency", "ticket_code",
-	"payment_id", "visitor", "created_at", "updated_at", "reason", "refunded_at", "refunded_by", "refund_id", "tickets"}
+var csvHeader = []string{"booking_id", "state", "channel", "seats", "amount", "currency", "ticket_code", "email",
+	"payment_id", "visitor", "created_at", "updated_at", "admitted_at", "admitted_by", "reason", "refunded_at",
+	"refunded_by", "refund_id", "tickets"}
 
-// writeBookingsCSV writes bookings as CSV, every cell through csvCell.
-func writeBookingsCSV(w interface{ Write([]byte) (int, error) }, bookings []booking.Booking) error {
+// writeBookingsCSV writes bookings as CSV, every cell through csvCell:
+// amounts in their currency's major units (250.00, with the currency in
+// the next column), times RFC 3339 in loc (the theatre's zone) with its
+// offset.
+func writeBookingsCSV(w interface{ Write([]byte) (int, error) }, bookings []booking.Booking, loc *time.Location) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(csvHeader); err != nil {
 		return err
@@ -229,12 +234,16 @@ func writeBookingsCSV(w interface{ Write([]byte) (int, error) }, bookings []book
 		if t.IsZero() {
 			return ""
 		}
-		return t.UTC().Format(time.RFC3339)
+		return t.In(loc).Format(time.RFC3339)
 	}
 	for _, b := range bookings {
-		row := []string{b.ID, string(b.State), strings.Join(b.SeatIDs, " "), strconv.FormatInt(int64(b.Amount), 10),
-			b.Currency, b.TicketCode, b.PaymentID, short(b.Owner), ts(b.CreatedAt), ts(b.UpdatedAt),
-			b.Reason, ts(b.RefundedAt), b.RefundedBy, b.RefundID, csvTickets(b)}
+		channel := string(b.Channel)
+		if channel == "" {
+			channel = string(booking.ChannelOnline)
+		}
+		row := []string{b.ID, string(b.State), channel, strings.Join(b.SeatIDs, " "), majorUnits(b.Amount, b.Currency),
+			b.Currency, b.TicketCode, b.Email, b.PaymentID, short(b.Owner), ts(b.CreatedAt), ts(b.UpdatedAt),
+			ts(b.AdmittedAt), b.AdmittedBy, b.Reason, ts(b.RefundedAt), b.RefundedBy, b.RefundID, csvTickets(b)}
 		for i := range row {
 			row[i] = csvCell(row[i])
 		}

@@ -367,7 +367,8 @@ func TestAdminBookingsCSV(t *testing.T) {
 		t.Errorf("Content-Type %q", ct)
 	}
 	lines := strings.Split(strings.TrimSpace(res.body), "\n")
-	if len(lines) != 2 || !strings.HasPrefix(lines[0], "booking_id,state,seats") || !strings.Contains(lines[1], ",confirmed,A1 A2,36000,INR,") {
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "booking_id,state,channel,seats,amount,currency") || !strings.Contains(lines[1], ",confirmed,online,A1 A2,360.00,INR,") ||
+		!strings.Contains(lines[1], ","+testEmail+",") {
 		t.Errorf("CSV:\n%s", res.body)
 	}
 }

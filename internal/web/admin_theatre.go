@@ -17,7 +17,8 @@ func theatreFields(t booking.Theatre, tax booking.TaxText) []model.Field {
 	return []model.Field{
 		{Name: "name", Label: "Name", Value: t.Name},
 		{Name: "city", Label: "City", Value: t.City},
-		{Name: "time_zone", Label: "Time zone", Value: t.TimeZone, Hint: "IANA name, like Asia/Kolkata or Europe/London: show times are entered and shown in it."},
+		{Name: "time_zone", Label: "Time zone", Value: t.TimeZone, List: theatreZones, Autocomplete: "off",
+			Hint: "IANA name, like Asia/Kolkata or Europe/London (type to choose from the list, or any other IANA name): show times are entered and shown in it."},
 		{Name: "currency", Label: "Currency", Value: t.Currency, Hint: "ISO 4217 code, one of " + strings.Join(booking.Currencies(), ", ") + ": its shows are priced in it. It can change only while the theatre has no show and no price card."},
 		{Name: "tax_rate", Label: "Tax rate (%)", Value: tax.Rate, Hint: "Included in its prices, up to two decimals, like 18 or 12.5; 0 for none. A seat keeps the rate it was sold at."},
 		{Name: "tax_above", Label: "Second rate above (price)", Value: tax.Above, Hint: "Optional: a price above which the second rate applies instead (India's GST taxes a ticket by its price). Empty for none."},
@@ -32,6 +33,25 @@ func taxText(t booking.Theatre) booking.TaxText {
 		out.Above, out.AboveRate = t.Tax.Above.Major(t.Currency), t.Tax.AboveRate.String()
 	}
 	return out
+}
+
+// theatreZones are the time zones the theatre form suggests: the common
+// ones of the places cinemas are, by region, each an IANA name that
+// time.LoadLocation knows (the binary embeds time/tzdata). Any other IANA
+// name may still be typed.
+var theatreZones = []string{
+	"Asia/Kolkata", "Asia/Dubai", "Asia/Karachi", "Asia/Dhaka", "Asia/Kathmandu", "Asia/Colombo",
+	"Asia/Bangkok", "Asia/Jakarta", "Asia/Singapore", "Asia/Kuala_Lumpur", "Asia/Manila", "Asia/Hong_Kong",
+	"Asia/Shanghai", "Asia/Taipei", "Asia/Seoul", "Asia/Tokyo", "Asia/Riyadh", "Asia/Tehran", "Asia/Jerusalem",
+	"Australia/Perth", "Australia/Adelaide", "Australia/Brisbane", "Australia/Sydney", "Australia/Melbourne", "Pacific/Auckland",
+	"Europe/London", "Europe/Dublin", "Europe/Lisbon", "Europe/Paris", "Europe/Berlin", "Europe/Madrid", "Europe/Rome",
+	"Europe/Amsterdam", "Europe/Brussels", "Europe/Zurich", "Europe/Vienna", "Europe/Stockholm", "Europe/Warsaw",
+	"Europe/Athens", "Europe/Helsinki", "Europe/Istanbul", "Europe/Moscow",
+	"Africa/Cairo", "Africa/Johannesburg", "Africa/Lagos", "Africa/Nairobi", "Africa/Casablanca",
+	"America/New_York", "America/Toronto", "America/Chicago", "America/Mexico_City", "America/Denver", "America/Phoenix",
+	"America/Los_Angeles", "America/Vancouver", "America/Anchorage", "Pacific/Honolulu",
+	"America/Bogota", "America/Lima", "America/Santiago", "America/Buenos_Aires", "America/Sao_Paulo",
+	"UTC",
 }
 
 func theatreFromForm(c echo.Context) (booking.Theatre, booking.TaxText) {

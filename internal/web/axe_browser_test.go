@@ -16,7 +16,8 @@ import (
 // Chromium on every kind of page: home, the seat map on a phone, on a
 // laptop and in the dark, a conflict answered in place, the seats as a
 // list, checkout, with ticket types too, the sandbox's checkout, the booking, find-my-booking, the
-// sign-in page and the admin's pages, the door among them. Any violation
+// sign-in page and the admin's pages, the door (with a ticket for
+// tomorrow), the refund queue and the new-theatre form among them. Any violation
 // fails it. It skips without node_modules/axe-core (make assets), as
 // NeedBrowser says.
 func TestAxe(t *testing.T) {
@@ -135,6 +136,12 @@ func TestAxe(t *testing.T) {
 	testkit.Axe(br, "checkout with types, refused, dark")
 	br.Do(darkMode(false))
 
+	// A ticket for tomorrow, refused at the door (not_today), and a booking
+	// due a refund, for the refund queue.
+	tomorrowTicket := a.bookAt(a.soonShow(t, "tomorrow", time.Now().Add(26*time.Hour)), "A1")
+	refundDue := a.book("E6")
+	a.exec(`UPDATE bookings SET state = 'refund_due', reason = 'show cancelled' WHERE id = ?`, []any{refundDue.ID})
+
 	// The admin's pages, signed in with the form.
 	visit("/admin/login", "#password")
 	testkit.Axe(br, "sign-in")
@@ -150,6 +157,11 @@ func TestAxe(t *testing.T) {
 		{"/admin/catalog", "main"},
 		{"/admin/accounts", "main"},
 		{"/admin/checkin", "[data-door-code]"},
+		{"/admin/checkin?show=&code=" + tomorrowTicket.TicketCode, "[data-door-confirm]"},
+		{"/admin/theatres/new", "#f-time_zone"},
+		{"/admin/refunds", "[data-refund-due]"},
+		{"/admin?when=past", "main"},
+		{"/admin?when=all&theatre=t1", "tr[data-show-id]"},
 	} {
 		visit(p.path, p.visible)
 		testkit.Axe(br, p.path)

@@ -38,7 +38,7 @@ func (s *Server) handleDoor(c echo.Context) error {
 		if wait, err := s.countDoorGuess(c, ck); err != nil || wait > 0 {
 			return s.doorTooMany(c, m, wait, err)
 		}
-		m.Result = s.doorResult(ck, code, showID)
+		m.Result = s.doorResult(ck, code, showID, false)
 	}
 	return s.renderDoor(c, http.StatusOK, m)
 }
@@ -65,7 +65,7 @@ func (s *Server) handleDoorAdmit(c echo.Context) error {
 	if wait, err := s.countDoorGuess(c, ck); err != nil || wait > 0 {
 		return s.doorTooMany(c, m, wait, err)
 	}
-	m.Result = s.doorResult(ck, code, showID)
+	m.Result = s.doorResult(ck, code, showID, confirm)
 	if ck.Result == booking.CheckinAdmitted {
 		m.Count.Admitted += len(ck.Booking.SeatIDs) // counted before the admission
 		s.log.InfoContext(ctx, "ticket admitted", "booking", ck.Booking.ID, "show", ck.Booking.ShowID, "by", currentAdmin(c).Email,
@@ -144,6 +144,7 @@ func (s *Server) doorModel(c echo.Context, showID string, given bool) (model.Doo
 		showID = shows[0].ID
 	}
 	m := model.Door{AdminPage: s.adminPage(c, "Door"), ShowID: showID}
+	now := s.svc.Now().Now
 	listed := false
 	for _, sh := range shows {
 		listed = listed || sh.ID == showID
@@ -158,6 +159,10 @@ func (s *Server) doorModel(c echo.Context, showID string, given bool) (model.Doo
 			return model.Door{}, err
 		}
 		m.Shows = append([]model.Option{{Value: sh.ID, Label: s.doorShowLabel(sh), Selected: true}}, m.Shows...)
+		if !booking.InDoorWindow(sh, now) {
+			m.ShowNote = "This show is not at the door now: it is " + s.showDayWords(sh, now) +
+				". Its tickets are admitted without a warning; choose \"Any show\" to be asked about tickets for another time."
+		}
 	}
 	m.Shows = append(m.Shows, model.Option{Value: "", Label: "Any show (no check of the show)", Selected: showID == ""})
 	if showID != "" {
@@ -207,7 +212,9 @@ func (s *Server) doorShowLabel(sh booking.Show) string {
 // doorResult says what the door found, in words for the person at it and
 // in SPEC §11's hooks. showID is the show the door checked ("" for any):
 // the Admit the answer offers asks the same.
-func (s *Server) doorResult(ck booking.Checkin, typed, showID string) *model.DoorResult {
+// confirmed is an admission's confirm=1, which admits a ticket for another
+// day: the answer then says so.
+func (s *Server) doorResult(ck booking.Checkin, typed, showID string, confirmed bool) *model.DoorResult {
 	r := &model.DoorResult{Checkin: string(ck.Result), Reason: string(ck.Reason), Code: ck.Code, AdmitShow: showID}
 	if r.Code == "" {
 		r.Code = booking.Truncate(strings.TrimSpace(typed), 20)
@@ -229,6 +236,9 @@ func (s *Server) doorResult(ck booking.Checkin, typed, showID string) *model.Doo
 		r.Headline, r.AdmitForm = "Valid ticket, not yet admitted", true
 	case booking.CheckinAdmitted:
 		r.Headline = "Admitted"
+		if now := ck.Booking.AdmittedAt; confirmed && showID == "" && !booking.InDoorWindow(ck.Show, now) {
+			r.Detail = "Admitted although the ticket is for " + s.showDayWords(ck.Show, now) + ": confirmed by you."
+		}
 	case booking.CheckinAlready:
 		r.AdmittedAt = serverNow(b.AdmittedAt)
 		r.Headline = "Already admitted"
@@ -240,7 +250,10 @@ func (s *Server) doorResult(ck booking.Checkin, typed, showID string) *model.Doo
 		case booking.RefusedOtherShow:
 			r.Headline, r.Detail = "Not for this show", "This ticket is for another show."
 		case booking.RefusedNotToday:
-			r.Headline, r.Detail = "Not for a show at this door now", "This ticket's show does not start within two hours and is not running now. Check the date and time; admit it only if you are sure."
+			r.Headline = "Not for a show at this door now"
+			r.Detail = "This ticket is for " + s.showDayWords(ck.Show, s.svc.Now().Now) +
+				", not a show starting within two hours or running now. Check the date and time with the holder."
+			r.ConfirmText = "Admit it only if you are sure: \"Admit anyway\" lets this ticket in once."
 			r.AdmitForm, r.Confirm = true, true
 		case booking.RefusedNotConfirmed:
 			r.Headline, r.Detail = "Not paid", "This booking was never confirmed."
@@ -251,6 +264,38 @@ func (s *Server) doorResult(ck booking.Checkin, typed, showID string) *model.Doo
 		}
 	}
 	return r
+}
+
+// showDayWords says when sh starts, seen at now, the way staff read it at
+// the door: "tomorrow, Sunday 15 March at 18:00", "later today, Saturday 14 March
+// at 21:00",
+// "Friday 20 March at 18:00, in 6 days", in the show's theatre's zone
+// (named when it is not the server's).
+func (s *Server) showDayWords(sh booking.Show, now time.Time) string {
+	loc := s.showLocation(sh)
+	start := sh.StartsAt.In(loc)
+	at := start.Format("15:04")
+	if loc.String() != s.loc.String() {
+		at += " " + start.Format("MST")
+	}
+	date := start.Format("Monday 2 January")
+	if start.Year() != now.In(loc).Year() {
+		date += start.Format(" 2006")
+	}
+	days := int(civil(start).Sub(civil(now.In(loc))).Hours() / 24)
+	switch {
+	case days == 0 && start.After(now):
+		return "later today, " + date + " at " + at
+	case days == 0:
+		return "earlier today, " + date + " at " + at
+	case days == 1:
+		return "tomorrow, " + date + " at " + at
+	case days == -1:
+		return "yesterday, " + date + " at " + at
+	case days > 1:
+		return date + " at " + at + ", in " + strconv.Itoa(days) + " days"
+	}
+	return date + " at " + at + ", " + strconv.Itoa(-days) + " days ago"
 }
 
 func plural(n int) string {

@@ -210,3 +210,45 @@ func yuvFrame(w, h int, img image.Image) []byte {
 	}
 	return frame
 }
+
+// TestDoorNotTodayBrowser (issue 29, item 7), on a phone and a laptop: with
+// "Any show", a ticket for tomorrow's show is refused not_today, never shown
+// "Admitted"; the answer says it is for tomorrow and offers "Admit anyway",
+// which admits it; axe-core finds nothing on the refusal.
+func TestDoorNotTodayBrowser(t *testing.T) {
+	testkit.NeedBrowser(t)
+	a, _ := newDoorApp(t)
+	tomorrow := a.soonShow(t, "tomorrow", a.clock.Now().Add(26*time.Hour))
+	br := testkit.NewBrowser(t, nil)
+	signInAtDoor(br, a)
+	for i, size := range [][2]int{{testkit.PhoneWidth, testkit.PhoneHeight}, {1280, 800}} {
+		b := a.bookAt(tomorrow, "B"+itoa(i+1))
+		br.Do(
+			chromedp.EmulateViewport(int64(size[0]), int64(size[1])),
+			chromedp.Navigate(a.srv.URL+"/admin/checkin?show="),
+			chromedp.WaitVisible(chromedp.CSS(`[data-door-code]`)),
+			chromedp.SendKeys(chromedp.CSS(`[data-door-code]`), b.TicketCode),
+			chromedp.Click(chromedp.CSS(`.door-admit`)),
+		)
+		br.WaitFor(`document.querySelector('[data-checkin]') !== null`, 10*time.Second)
+		if got := testkit.Eval[string](br, `document.querySelector('[data-checkin]').dataset.checkin + ' ' + (document.querySelector('[data-checkin]').dataset.reason || '')`); got != "refused not_today" {
+			t.Fatalf("%dpx: a ticket for tomorrow answered %q, want refused not_today", size[0], got)
+		}
+		if text := br.Text(`[data-checkin]`); !strings.Contains(text, "tomorrow") || strings.Contains(text, "Admitted") {
+			t.Errorf("%dpx: the refusal reads %q: want tomorrow named, and no Admitted", size[0], text)
+		}
+		if h := testkit.Eval[float64](br, `document.querySelector('[data-door-confirm]').getBoundingClientRect().height`); h < 44 {
+			t.Errorf("%dpx: Admit anyway is %.0f px tall, want at least 44", size[0], h)
+		}
+		if size[0] == testkit.PhoneWidth {
+			noSidewaysScroll(t, br)
+		}
+		testkit.Axe(br, "door, not today")
+		br.Do(shot(fmt.Sprintf("door-not-today-%d", size[0])))
+		br.Do(chromedp.Click(chromedp.CSS(`[data-door-confirm]`)))
+		br.WaitFor(`document.querySelector('[data-checkin="admitted"]') !== null`, 10*time.Second)
+		if text := br.Text(`[data-checkin]`); !strings.Contains(text, "confirmed by you") {
+			t.Errorf("%dpx: the admission reads %q, want it to say it was confirmed", size[0], text)
+		}
+	}
+}

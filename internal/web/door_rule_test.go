@@ -225,3 +225,66 @@ func TestDoorLimitsGuesses(t *testing.T) {
 	a.clock.Advance(time.Minute)
 	wantStatus(t, lookUp("ZZZZ-0000"), http.StatusOK)
 }
+
+// TestDoorNotTodaySaysTheDay (issue 29, item 7): a ticket for tomorrow's
+// show is never answered "Admitted" without confirmation; the refusal says
+// in words what day the ticket is for, and offers "Admit anyway", a submit
+// button of a form that posts confirm=1; once confirmed the answer says it
+// was admitted for another day. A show chosen that is not at the door now
+// is named as such next to the chooser.
+func TestDoorNotTodaySaysTheDay(t *testing.T) {
+	a := newAdminApp(t)
+	a.addStaff(t)
+	now := a.clock.Now()
+	a.soonShow(t, "soon", now.Add(30*time.Minute))
+	tomorrow := a.soonShow(t, "tomorrow", now.Add(26*time.Hour))
+	b := a.bookAt(tomorrow, "A1")
+	door := a.client()
+	wantStatus(t, door.login(staffEmail, staffPassword), http.StatusSeeOther)
+	day := now.Add(26 * time.Hour).In(time.Local).Format("Monday 2 January")
+
+	for _, res := range []response{
+		door.post("/admin/checkin", url.Values{"_csrf": {door.csrf()}, "code": {b.TicketCode}, "show": {""}}),
+		door.get("/admin/checkin?show=&code=" + url.QueryEscape(b.TicketCode)),
+	} {
+		wantStatus(t, res, http.StatusOK)
+		d := res.doc(t)
+		ans := d.Find("[data-checkin]")
+		if r, _ := ans.Attr("data-checkin"); r != "refused" {
+			t.Fatalf("a ticket for tomorrow answered %q without confirmation", r)
+		}
+		text := strings.Join(strings.Fields(ans.Text()), " ")
+		if strings.Contains(text, "Admitted") {
+			t.Errorf("the refusal reads %q, which says Admitted", text)
+		}
+		if !strings.Contains(text, "tomorrow") || !strings.Contains(text, day) {
+			t.Errorf("the refusal reads %q, want it to say the ticket is for tomorrow, %s", text, day)
+		}
+		btn := ans.Find(`form[method="post"][action="/admin/checkin"] button[type="submit"][data-door-confirm]`)
+		if btn.Length() != 1 || strings.TrimSpace(btn.Text()) != "Admit anyway" {
+			t.Fatalf("the refusal offers %d Admit anyway buttons (%q)", btn.Length(), btn.Text())
+		}
+		if v, _ := btn.Closest("form").Find(`input[name="confirm"]`).Attr("value"); v != "1" {
+			t.Errorf("Admit anyway posts confirm=%q, want 1", v)
+		}
+	}
+
+	res := door.post("/admin/checkin", url.Values{"_csrf": {door.csrf()}, "code": {b.TicketCode}, "show": {""}, "confirm": {"1"}})
+	ans := res.doc(t).Find("[data-checkin]")
+	if r, _ := ans.Attr("data-checkin"); r != "admitted" {
+		t.Fatalf("confirmed: %q, want admitted", r)
+	}
+	if text := strings.Join(strings.Fields(ans.Text()), " "); !strings.Contains(text, "tomorrow") || !strings.Contains(text, "confirmed") {
+		t.Errorf("the confirmed admission reads %q, want it to say it was for tomorrow, confirmed", text)
+	}
+
+	// Chosen by address although not at the door now: the page says so.
+	d := door.get("/admin/checkin?show=" + tomorrow).doc(t)
+	note := strings.Join(strings.Fields(d.Find("[data-door-show-note]").Text()), " ")
+	if !strings.Contains(note, "not at the door now") || !strings.Contains(note, day) {
+		t.Errorf("a chosen show of tomorrow is noted %q, want it named not at the door now, %s", note, day)
+	}
+	if n := door.get("/admin/checkin").doc(t).Find("[data-door-show-note]").Length(); n != 0 {
+		t.Errorf("the show at the door now carries %d notes, want none", n)
+	}
+}

@@ -100,6 +100,7 @@ func TestHEADOnEveryGETRoute(t *testing.T) {
 		"/admin/shows/:showID":                 {admin, "/admin/shows/" + testShowID, http.StatusOK},
 		"/admin/shows/:showID/bookings.csv":    {admin, "/admin/shows/" + testShowID + "/bookings.csv", http.StatusOK},
 		"/admin/payments/:paymentID":           {admin, "/admin/payments/" + p.ID, http.StatusOK},
+		"/admin/refunds":                       {admin, "/admin/refunds", http.StatusOK},
 		"/admin/checkin":                       {admin, "/admin/checkin", http.StatusOK},
 		"/admin/boxoffice":                     {admin, "/admin/boxoffice", http.StatusOK},
 		"/admin/boxoffice/holds/:holdID":       {admin, counterHoldPath, http.StatusOK},

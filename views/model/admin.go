@@ -23,12 +23,23 @@ type AdminLogin struct {
 // occupancy.
 type AdminOverview struct {
 	AdminPage
+	Heading   string // which shows: "Today's and upcoming shows"
 	Date      string // the date filter, YYYY-MM-DD, "" for all dates
 	TheatreID string
 	Theatres  []AdminTheatre
-	Shows     []AdminShowRow
-	Truncated bool // more shows than listed: narrow the filter
-	Limit     int
+	When      []Option // today and upcoming, past, all
+	Groups    []AdminTheatreGroup
+	Page      int    // from 1
+	PrevURL   string // the page before, "" on the first
+	NextURL   string // the page after, "" on the last
+}
+
+// AdminTheatreGroup is one theatre's shows on a page of the overview.
+type AdminTheatreGroup struct {
+	ID    string
+	Name  string
+	Label string // name, city
+	Shows []AdminShowRow
 }
 
 // AdminTheatre is an option of the theatre filter.
@@ -154,6 +165,26 @@ type AdminBooking struct {
 	CounterRefundURL string
 }
 
+// AdminRefunds is the site's refund queue: a page of every show's
+// refund_due bookings, the longest waiting first.
+type AdminRefunds struct {
+	AdminPage
+	Notice  *Notice
+	Items   []AdminRefundItem
+	Page    int
+	PrevURL string
+	NextURL string
+}
+
+// AdminRefundItem is one booking of the refund queue with its show.
+type AdminRefundItem struct {
+	AdminBooking
+	Show    Show
+	ShowURL string
+	Since   string // when it became due (its last change), in words
+	Channel string // online or box_office
+}
+
 // AdminCallback is one received payment callback.
 type AdminCallback struct {
 	At         string
@@ -228,13 +259,16 @@ type AdminAccount struct {
 // and the answer about the last code.
 type Door struct {
 	AdminPage
-	Shows   []Option // the shows the door admits to now, and "any show"
-	ShowID  string   // the chosen show, "" for any
-	Code    string   // as typed, kept after a refusal
-	CodeErr string
-	Result  *DoorResult
-	Count   booking.DoorCount // seats of the chosen show admitted, of those booked
-	Counted bool              // a show is chosen, so Count is its
+	Shows  []Option // the shows the door admits to now, and "any show"
+	ShowID string   // the chosen show, "" for any
+	// ShowNote warns that the chosen show is not at the door now (it was
+	// chosen by its address): its tickets are admitted without a warning.
+	ShowNote string
+	Code     string // as typed, kept after a refusal
+	CodeErr  string
+	Result   *DoorResult
+	Count    booking.DoorCount // seats of the chosen show admitted, of those booked
+	Counted  bool              // a show is chosen, so Count is its
 }
 
 // DoorResult is the answer about one ticket code: SPEC §11's data-checkin.
@@ -260,6 +294,8 @@ type DoorResult struct {
 	AdmitForm bool
 	AdmitShow string
 	Confirm   bool
+	// ConfirmText says what "Admit anyway" does, next to it.
+	ConfirmText string
 }
 
 // Tone is the colour class of the answer: go, stop or look again.

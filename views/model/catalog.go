@@ -1,5 +1,7 @@
 package model
 
+import "strings"
+
 // Field is one input of an admin form: what was typed and, after a refused
 // save, what is wrong with it.
 type Field struct {
@@ -11,6 +13,21 @@ type Field struct {
 	// Autocomplete is the input's autocomplete token, "" for none
 	// ("new-password" keeps a browser from filling in its own).
 	Autocomplete string
+	// List is what the input suggests (a datalist): values, in order.
+	List []string
+}
+
+// Describedby is the ids of the field's hint and error, for
+// aria-describedby: the error first, "" when it has neither.
+func (f Field) Describedby() string {
+	var ids []string
+	if f.Invalid() {
+		ids = append(ids, "f-"+f.Name+"-error")
+	}
+	if f.Hint != "" {
+		ids = append(ids, "f-"+f.Name+"-hint")
+	}
+	return strings.Join(ids, " ")
 }
 
 // Invalid reports whether the field has an error.

@@ -512,7 +512,7 @@ func AdminShow(m model.AdminShow) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 44, " due a refund, each shown in the refund queue (or refunded at once with REFUND_AUTOMATICALLY). It cannot be undone.</p><label><input type=\"checkbox\" name=\"confirm\" value=\"yes\" required> Yes, cancel this show</label> <button type=\"submit\" class=\"btn\">Cancel show</button></form>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 44, " due a refund, each shown in the refund queue (or refunded through the payment provider at once, when boxoffice is set to refund automatically). It cannot be undone.</p><label><input type=\"checkbox\" name=\"confirm\" value=\"yes\" required> Yes, cancel this show</label> <button type=\"submit\" class=\"btn\">Cancel show</button></form>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

@@ -20,6 +20,7 @@ var adminTests = []test{
 	{"OccupancyListAgreesWithGoRule", testListOccupancyAgreesWithGoRule},
 	{"OccupancyListFilters", testListOccupancyFilters},
 	{"MarkRefunded", testMarkRefunded},
+	{"RefundQueue", testRefundQueue},
 	{"CallbackLog", testCallbackLog},
 }
 
@@ -263,6 +264,12 @@ func testListOccupancyFilters(t *testing.T, s store) {
 		{"theatre", booking.ShowFilter{TheatreID: "ta"}, []string{a1, a2}},
 		{"theatre and day", booking.ShowFilter{TheatreID: "tb", From: day, To: day.Add(24 * time.Hour)}, []string{b1}},
 		{"limit", booking.ShowFilter{Limit: 2}, []string{a1, b1}},
+		{"second page", booking.ShowFilter{Limit: 2, Offset: 2}, []string{a2}},
+		{"offset without limit", booking.ShowFilter{Offset: 1}, []string{b1, a2}},
+		{"past the end", booking.ShowFilter{Limit: 2, Offset: 4}, nil},
+		{"newest first", booking.ShowFilter{Newest: true}, []string{a2, b1, a1}},
+		{"newest, before, paged", booking.ShowFilter{Newest: true, To: day.Add(34 * time.Hour), Limit: 1, Offset: 1}, []string{a1}},
+		{"theatre, paged", booking.ShowFilter{TheatreID: "ta", Limit: 1, Offset: 1}, []string{a2}},
 		{"none", booking.ShowFilter{TheatreID: "nowhere"}, nil},
 	} {
 		if diff := cmp.Diff(tc.want, ids(tc.f)); diff != "" {
@@ -422,5 +429,53 @@ func testRaceLastAdmin(t *testing.T, s store) {
 		if refused != 1 || len(admins) != 1 || admins[0] != survivor.ID {
 			t.Fatalf("round %d: %d refused (errors %v), admins left %v; want exactly the one refused", round, refused, errs, admins)
 		}
+	}
+}
+
+// testRefundQueue: the site's refund queue lists refund_due bookings of
+// every show, the one waiting longest first, a page at a time; confirmed
+// and refunded bookings are not in it.
+func testRefundQueue(t *testing.T, s store) {
+	ctx := context.Background()
+	one, _ := newShow(t, s, 1, 6, later)
+	two, _ := newShow(t, s, 1, 6, later)
+	book(t, s, one.ID, "o1", at(0), "A1")
+	second := refundDue(t, s, two.ID, "A2", "A3", 2*time.Minute)
+	first := refundDue(t, s, one.ID, "A2", "A3", time.Minute)
+	third := refundDue(t, s, one.ID, "A4", "A5", 3*time.Minute)
+	gone := refundDue(t, s, two.ID, "A4", "A5", 4*time.Minute)
+	if _, err := s.MarkRefunded(ctx, gone.ID, "re_1", "ops@example.com", at(time.Hour).Now); err != nil {
+		t.Fatalf("MarkRefunded: %v", err)
+	}
+	queue := func(limit, offset int) []string {
+		t.Helper()
+		list, err := s.RefundQueue(ctx, limit, offset)
+		if err != nil {
+			t.Fatalf("RefundQueue(%d, %d): %v", limit, offset, err)
+		}
+		var ids []string
+		for _, b := range list {
+			if b.State != booking.BookingRefundDue {
+				t.Errorf("RefundQueue lists %s in state %s", b.ID, b.State)
+			}
+			ids = append(ids, b.ID)
+		}
+		return ids
+	}
+	for _, tc := range []struct {
+		limit, offset int
+		want          []string
+	}{
+		{0, 0, []string{first.ID, second.ID, third.ID}},
+		{2, 0, []string{first.ID, second.ID}},
+		{2, 2, []string{third.ID}},
+		{2, 4, nil},
+	} {
+		if diff := cmp.Diff(tc.want, queue(tc.limit, tc.offset)); diff != "" {
+			t.Errorf("RefundQueue(%d, %d) (-want +got):\n%s", tc.limit, tc.offset, diff)
+		}
+	}
+	if got, err := s.RefundQueue(ctx, 1, 0); err != nil || len(got) != 1 || cmp.Diff(first, got[0]) != "" {
+		t.Errorf("RefundQueue(1, 0) = %v, %v; want the booking as stored (-want +got):\n%s", got, err, cmp.Diff([]booking.Booking{first}, got))
 	}
 }
