@@ -96,14 +96,14 @@ func (s *Store) ShowBookings(ctx context.Context, showID string) ([]booking.Book
 // waiting first, through refund_due (partial: refund_due documents alone,
 // keyed in the order listed), so a page reads only its documents.
 func (s *Store) RefundQueue(ctx context.Context, limit, offset int) ([]booking.Booking, error) {
-	opts := options.Find().SetSort(bson.D{{Key: "updated_at", Value: 1}, {Key: "_id", Value: 1}}).SetHint(refundDueIndex)
+	opts := options.Find().SetSort(refundQueueSort).SetHint(refundDueIndex)
 	if offset > 0 {
 		opts.SetSkip(int64(offset))
 	}
 	if limit > 0 {
 		opts.SetLimit(int64(limit))
 	}
-	cur, err := s.col(colBookings).Find(ctx, bson.D{{Key: "state", Value: string(booking.BookingRefundDue)}}, opts)
+	cur, err := s.col(colBookings).Find(ctx, refundQueueFilter, opts)
 	if err != nil {
 		return nil, fmt.Errorf("mongo: refund queue: %w", err)
 	}
@@ -117,6 +117,14 @@ func (s *Store) RefundQueue(ctx context.Context, limit, offset int) ([]booking.B
 	}
 	return list, nil
 }
+
+// refundQueueFilter and refundQueueSort are the refund queue's query
+// (RefundQueue, TestRefundQueuePlan): the filter is refundDueIndex's
+// partial filter, which its hint needs.
+var (
+	refundQueueFilter = bson.D{{Key: "state", Value: string(booking.BookingRefundDue)}}
+	refundQueueSort   = bson.D{{Key: "updated_at", Value: 1}, {Key: "_id", Value: 1}}
+)
 
 // refundDueIndex is bookings' partial index of refund_due documents, by
 // updated_at and _id: the site's refund queue (RefundQueue).

@@ -418,6 +418,17 @@ func TestSeatQueryPlans(t *testing.T) {
 			stages, indexNames, showStatusIndex, left)
 	}
 
+	// The overview's page of past shows, newest first: the starts_at
+	// index walked backward, the page's skip and limit folded into it.
+	past := explain(t, s, bson.D{
+		{Key: "aggregate", Value: colShows}, {Key: "pipeline", Value: listOccupancyPipeline(booking.ShowFilter{Newest: true, To: m.Now, Limit: 51, Offset: 950}, m)}, {Key: "cursor", Value: bson.D{}},
+	}, "queryPlanner")
+	stages, indexNames = winningPlan(t, past)
+	if !indexNames["starts_at"] || stages["SORT"] || stages["COLLSCAN"] {
+		t.Errorf("past shows, newest first: winning plan has stages %v on indexes %v; want starts_at and no SORT:\n%s",
+			stages, indexNames, past)
+	}
+
 	list := explain(t, s, bson.D{
 		{Key: "aggregate", Value: colShows}, {Key: "pipeline", Value: listOccupancyPipeline(booking.ShowFilter{}, m)}, {Key: "cursor", Value: bson.D{}},
 	}, "executionStats")
@@ -805,14 +816,14 @@ func TestMigrateRetiresPaymentHoldIndex(t *testing.T) {
 	}
 }
 
-// TestRefundQueuePlan asks the server how it runs the site's refund queue:
-// through the partial refund_due index, in its order (no SORT), reading no
-// other booking.
+// TestRefundQueuePlan asks the server how it runs the site's refund queue
+// (RefundQueue's own filter and sort): through the partial refund_due
+// index, in its order (no SORT).
 func TestRefundQueuePlan(t *testing.T) {
 	s := mustOpen(t)
 	find := explain(t, s, bson.D{
-		{Key: "find", Value: colBookings}, {Key: "filter", Value: bson.D{{Key: "state", Value: string(booking.BookingRefundDue)}}},
-		{Key: "sort", Value: bson.D{{Key: "updated_at", Value: 1}, {Key: "_id", Value: 1}}}, {Key: "limit", Value: 51},
+		{Key: "find", Value: colBookings}, {Key: "filter", Value: refundQueueFilter},
+		{Key: "sort", Value: refundQueueSort}, {Key: "limit", Value: 51},
 		{Key: "skip", Value: 50}, {Key: "hint", Value: refundDueIndex},
 	}, "queryPlanner")
 	stages, indexNames := winningPlan(t, find)
