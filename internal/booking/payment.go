@@ -56,9 +56,12 @@ type Payment struct {
 	// checkout is closed, and a success that still arrives is settled as a
 	// late payment.
 	ReplacedAt time.Time
-	// Provider is who took the money: ProviderBoxOffice for a sale at the
-	// counter (with its Method), "" for the provider the process is
-	// configured with.
+	// Provider is who takes the money: the online provider's name
+	// (Payments.Name: "stripe", "sandbox"), recorded when Pay makes the
+	// payment, or ProviderBoxOffice for a sale at the counter (with its
+	// Method). "" is a payment a process of an older release made after
+	// the store was migrated (a rolling deploy): its provider is the one
+	// the process is configured with.
 	Provider string
 	Method   Method
 }

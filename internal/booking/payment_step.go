@@ -43,15 +43,15 @@ const ReasonPaymentReplaced = "Replaced: the ticket types were changed at checko
 // StartTypedPaymentStep is Pay (SPEC §2, §11, §15), one atomic step:
 // owner's hold, its show on sale and Hold.CheckPayable allowing it (under
 // rules at the transaction's instant), gets a pending payment and booking
-// made from ids (NewPayment), its seats sold as the types ids.Types
-// chooses, priced from the show's table read in this transaction
-// (PriceTickets: a type not offered, or accompanied seats only, is
-// EINVALID and nothing is written), each with the tax rate of the show's
-// theatre now (TaxTicketsIn). A hold that has a pending payment of
+// made from ids (NewPayment, the payment ids.Provider's), its seats sold
+// as the types ids.Types chooses, priced from the show's table read in
+// this transaction (PriceTickets: a type not offered, or accompanied seats
+// only, is EINVALID and nothing is written), each with the tax rate of the
+// show's theatre now (TaxTicketsIn). A hold that has a pending payment of
 // the same tickets (or one made before types) gets that one back, its
 // booking's email set to ids.Email when that differs (a repeated Pay
-// corrects a mistyped address), so that pressing Pay twice starts one
-// payment. A pending payment of other tickets is replaced: marked so
+// corrects a mistyped address) and its provider unchanged, so that
+// pressing Pay twice starts one payment. A pending payment of other tickets is replaced: marked so
 // (its checkout closed at once when it has none at the provider yet),
 // its booking failed with ReasonPaymentReplaced, and a new payment made.
 //

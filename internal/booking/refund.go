@@ -11,6 +11,9 @@ import (
 // hold has ended, and about payments that stay pending. Both providers
 // (the sandbox and Stripe) implement it.
 type Payments interface {
+	// Name is the provider's name ("stripe", "sandbox"), which Pay
+	// records with each payment it makes (Payment.Provider).
+	Name() string
 	// Refund gives back the money of payment r.Payment, once per r.Key
 	// however often it is asked.
 	Refund(ctx context.Context, r RefundRequest) (RefundResult, error)

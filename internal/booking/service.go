@@ -83,7 +83,8 @@ func NewService(store Store, clock Clock, p Policy) *Service {
 }
 
 // UsePayments sets the provider the service refunds through, closes
-// checkouts at and asks about stuck payments. Call it once, before the
+// checkouts at and asks about stuck payments, and whose name Pay records
+// with each payment. Call it once, before the
 // service is used; without it those steps say there is no provider.
 func (s *Service) UsePayments(p Payments) { s.payments = p }
 
@@ -259,6 +260,9 @@ func (s *Service) StartTypedPayment(ctx context.Context, holdID, owner, email st
 		return PaymentStarted{}, err
 	}
 	start := PaymentStart{PaymentID: s.newID(), BookingID: s.newID(), Key: NewBookingKey(), Email: addr, Types: types}
+	if s.payments != nil {
+		start.Provider = s.payments.Name()
+	}
 	out, err := StartTypedPaymentStep(ctx, s.store, s.clock.Now, holdID, owner, start, s.rules)
 	if err != nil {
 		return PaymentStarted{}, err

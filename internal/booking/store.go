@@ -233,15 +233,21 @@ type PaymentStart struct {
 	Email     string // validated by ValidateEmail
 	// Types is the buyer's choice of ticket types (SPEC §15).
 	Types TypeChoice
+	// Provider is the name of the provider the payment is made through
+	// (Payments.Name), recorded with it: a payment keeps it however the
+	// process is configured later.
+	Provider string
 }
 
 // NewPayment builds the pending payment and booking for hold h, selling
-// its seats as tickets (PriceTickets): their sum is the amount.
+// its seats as tickets (PriceTickets): their sum is the amount; the
+// payment is ids.Provider's.
 func NewPayment(h Hold, ids PaymentStart, tickets []SeatTicket, now time.Time) (Payment, Booking) {
 	amount := TicketsAmount(tickets)
 	p := Payment{
 		ID: ids.PaymentID, HoldID: h.ID, BookingID: ids.BookingID, Owner: h.Owner,
 		Amount: amount, Currency: h.Currency, State: PaymentPending, CreatedAt: now, Tickets: tickets,
+		Provider: ids.Provider,
 	}
 	b := Booking{
 		ID: ids.BookingID, HoldID: h.ID, PaymentID: ids.PaymentID, Owner: h.Owner,

@@ -370,6 +370,33 @@ var conversions = []conversion{
 		}
 		return err
 	}},
+	// SQLite's 0038_payment_provider: see migratePaymentProvider.
+	{name: "0038_payment_provider", run: migratePaymentProvider},
+}
+
+// migratePaymentProvider gives each online payment stored without a
+// provider (SPEC §15, existing data) its own: stripe where its checkout
+// ref is a Stripe Checkout Session's id (cs_…), else sandbox, which
+// records none. Stripe's first, so that the second takes the rest.
+// Idempotent: a payment with a provider is left as it is. A payment a
+// process of an older release stores after it ran has none again, and
+// is the configured provider's (booking.Payment.Provider).
+func migratePaymentProvider(ctx context.Context, s *Store) error {
+	noProvider := bson.D{{Key: "$or", Value: bson.A{
+		bson.D{{Key: "provider", Value: bson.D{{Key: "$exists", Value: false}}}},
+		bson.D{{Key: "provider", Value: ""}},
+	}}}
+	set := func(provider string) bson.D {
+		return bson.D{{Key: "$set", Value: bson.D{{Key: "provider", Value: provider}}}}
+	}
+	stripe := append(bson.D{{Key: "checkout_ref", Value: bson.Regex{Pattern: "^cs_"}}}, noProvider...)
+	if _, err := s.col(colPayments).UpdateMany(ctx, stripe, set("stripe")); err != nil {
+		return fmt.Errorf("payments of Checkout Sessions: %w", err)
+	}
+	if _, err := s.col(colPayments).UpdateMany(ctx, noProvider, set("sandbox")); err != nil {
+		return fmt.Errorf("the other payments: %w", err)
+	}
+	return nil
 }
 
 // migrateBookingTickets gives each booking stored without tickets the type

@@ -42,8 +42,11 @@ type paymentDoc struct {
 	// repeated Pay replaced it (Unix ns; 0 while it was not).
 	Tickets    []ticketDoc `bson:"tickets,omitempty"`
 	ReplacedAt int64       `bson:"replaced_at"`
-	// Provider is booking.ProviderBoxOffice for a sale at the counter,
-	// with its Method (SPEC §16); absent in older documents: "".
+	// Provider is the online provider's name ("stripe", "sandbox") or
+	// booking.ProviderBoxOffice for a sale at the counter, with its
+	// Method (SPEC §16). Absent in older documents (conversion
+	// 0038_payment_provider gives them theirs) and in those a process of
+	// an older release writes after it ran: "".
 	Provider string `bson:"provider,omitempty"`
 	Method   string `bson:"method,omitempty"`
 }

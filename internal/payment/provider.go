@@ -21,7 +21,7 @@ import (
 // (booking.Payments: refund, expire a checkout, look a payment up). Adding
 // Razorpay means a new Provider, nothing else.
 type Provider interface {
-	Name() string
+	// Name is in booking.Payments: the name Pay records with a payment.
 	// CallbackPath is the route of this app where the provider's events
 	// arrive (CallbackPath for the sandbox, StripeWebhookPath for Stripe);
 	// the other providers' routes answer 404.

@@ -57,7 +57,8 @@ func TestBookingsMadeBeforeMigration29AreStandard(t *testing.T) {
 
 // TestBookingsMadeBeforeMigration32AreOnline: a booking of a file made
 // before the box office (0032) was sold online; its payment has no
-// provider of the counter's, and an old hold is not a counter hold.
+// provider of the counter's (0037 makes it the sandbox's: it has no
+// Checkout Session), and an old hold is not a counter hold.
 func TestBookingsMadeBeforeMigration32AreOnline(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "v29.db")
@@ -85,8 +86,8 @@ func TestBookingsMadeBeforeMigration32AreOnline(t *testing.T) {
 		t.Errorf("old booking = %+v, %v; want channel online, no seller or method", b, err)
 	}
 	p, err := s.Payment(ctx, "p1")
-	if err != nil || p.Provider != "" || p.Method != "" {
-		t.Errorf("old payment = %+v, %v; want no provider or method of the counter's", p, err)
+	if err != nil || p.Provider != "sandbox" || p.Method != "" {
+		t.Errorf("old payment = %+v, %v; want the sandbox's, no method of the counter's", p, err)
 	}
 	h, err := s.Hold(ctx, "h1")
 	if err != nil || h.Counter {

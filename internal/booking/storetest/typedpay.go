@@ -23,6 +23,7 @@ var typedPayTests = []test{
 	{"ReplacedPaysLate", testTypedPayReplacedPaysLate},
 	{"ReplacedFailsAlone", testTypedPayReplacedFailsAlone},
 	{"StoresTaxRates", testTypedPayTaxRates},
+	{"StoresProvider", testTypedPayProvider},
 }
 
 // typedHold is a hold of A1 (Classic) and B1 (Prime) of a show made with
@@ -281,5 +282,34 @@ func testTypedPayTaxRates(t *testing.T, s store) {
 	}
 	if b := getBooking(t, s, out.Booking.ID); len(b.Tickets) != 2 || b.Tickets[0].TaxRate != 1200 || b.Tickets[1].TaxRate != 1800 {
 		t.Errorf("booking's tickets after the rate changed = %+v; want the rates fixed at sale", b.Tickets)
+	}
+}
+
+// testTypedPayProvider: Pay stores the name of the provider it pays
+// through with the payment (PaymentStart.Provider), and a Pay again that
+// reuses the payment keeps the name it was made with.
+func testTypedPayProvider(t *testing.T, s store) {
+	ctx := context.Background()
+	h := typedHold(t, s)
+	ids := typedStart(booking.TypeChoice{"A1": "child", "B1": "adult"})
+	ids.Provider = "sandbox"
+	out, err := s.StartTypedPayment(ctx, h.ID, "o1", ids, at(time.Minute))
+	if err != nil {
+		t.Fatalf("StartTypedPayment: %v", err)
+	}
+	if out.Payment.Provider != "sandbox" {
+		t.Errorf("Pay answered provider %q, want sandbox", out.Payment.Provider)
+	}
+	if p := getPayment(t, s, out.Payment.ID); p.Provider != "sandbox" {
+		t.Errorf("stored provider %q, want sandbox", p.Provider)
+	}
+	again := typedStart(booking.TypeChoice{"A1": "child", "B1": "adult"})
+	again.Provider = "stripe"
+	out2, err := s.StartTypedPayment(ctx, h.ID, "o1", again, at(2*time.Minute))
+	if err != nil || out2.Payment.ID != out.Payment.ID {
+		t.Fatalf("Pay again = %s, %v; want payment %s reused", out2.Payment.ID, err, out.Payment.ID)
+	}
+	if p := getPayment(t, s, out.Payment.ID); p.Provider != "sandbox" {
+		t.Errorf("after a Pay again: stored provider %q, want sandbox still", p.Provider)
 	}
 }
