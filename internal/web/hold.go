@@ -242,7 +242,7 @@ func (s *Server) checkoutOf(c echo.Context, holdID, owner string) (model.Checkou
 	if err != nil {
 		return model.Checkout{}, 0, err
 	}
-	prices, err := s.svc.CheckoutPrices(ctx, h.ShowID)
+	_, prices, err := s.svc.CheckoutPrices(ctx, h)
 	if err != nil {
 		return model.Checkout{}, 0, err
 	}
