@@ -281,14 +281,19 @@ func (s *Service) PendingTickets(ctx context.Context, holdID string) ([]SeatTick
 	return s.store.PendingTickets(ctx, holdID)
 }
 
-// CheckoutPrices is what show showID sells (ShowPricesOf its stored table),
-// read outside a step for the checkout page.
-func (s *Service) CheckoutPrices(ctx context.Context, showID string) (ShowPrices, error) {
-	seats, stored, _, err := s.store.ShowPricing(ctx, showID)
+// CheckoutPrices is what hold h's seats sell at, read outside a step for
+// the checkout page and the box office's sale form: the hold's seats (those
+// the show has, in map order, with their categories and prices) and what
+// the show sells (ShowPricesOf its stored table; for a show without one,
+// the categories of those seats at their prices). It reads the hold's
+// seats, not the show's every seat; the Pay and Sell steps read them again
+// in their transactions, and what they decide is what counts.
+func (s *Service) CheckoutPrices(ctx context.Context, h Hold) ([]Seat, ShowPrices, error) {
+	seats, stored, err := s.store.SeatPricing(ctx, h.ShowID, h.SeatIDs)
 	if err != nil {
-		return ShowPrices{}, err
+		return nil, ShowPrices{}, err
 	}
-	return ShowPricesOf(stored, Categories(seats)), nil
+	return seats, ShowPricesOf(stored, Categories(seats)), nil
 }
 
 // checkPayable is what StartPayment's store step checks before it creates
@@ -324,16 +329,14 @@ func (s *Service) Checkout(ctx context.Context, p Payment) (Show, []LineItem, er
 	if err != nil {
 		return Show{}, nil, fmt.Errorf("checkout of payment %s: show: %w", p.ID, err)
 	}
-	seats, err := s.store.Seats(ctx, h.ShowID)
+	// The hold's seats and the show's table only: the line items name
+	// nothing else.
+	seats, stored, err := s.store.SeatPricing(ctx, h.ShowID, h.SeatIDs)
 	if err != nil {
-		return Show{}, nil, fmt.Errorf("checkout of payment %s: seats: %w", p.ID, err)
+		return Show{}, nil, fmt.Errorf("checkout of payment %s: prices: %w", p.ID, err)
 	}
 	if len(p.Tickets) > 0 {
-		_, prices, _, err := s.store.ShowPricing(ctx, h.ShowID)
-		if err != nil {
-			return Show{}, nil, fmt.Errorf("checkout of payment %s: prices: %w", p.ID, err)
-		}
-		return show, TicketLineItems(show, p.Tickets, ShowPricesOf(prices, Categories(seats)).Types), nil
+		return show, TicketLineItems(show, p.Tickets, ShowPricesOf(stored, Categories(seats)).Types), nil
 	}
 	return show, LineItems(show, h, seats), nil
 }

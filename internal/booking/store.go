@@ -190,6 +190,13 @@ type TypesStore interface {
 	// table (empty when it has none) and its theatre's types, read at one
 	// moment: ErrShowNotFound.
 	ShowPricing(ctx context.Context, showID string) (seats []Seat, stored ShowPrices, theatreTypes []TicketType, err error)
+	// SeatPricing is what prices the show's seats seatIDs outside a step
+	// (the checkout, the provider's line items, the box office's sale
+	// form): those of them the show has, in map order, each with its id,
+	// place (GridRow, GridCol), category and price only, and the show's
+	// stored price table (empty when it has none), read at one moment
+	// without reading the show's other seats: ErrShowNotFound.
+	SeatPricing(ctx context.Context, showID string, seatIDs []string) (seats []Seat, stored ShowPrices, err error)
 }
 
 // AdminStore is the part of the store port the admin pages use: accounts,

@@ -51,6 +51,7 @@ type statements struct {
 	show            *sql.Stmt // read pool: a show by id, read by every seat map and checkout
 	seats           *sql.Stmt // read pool: a show's seat map
 	seatStates      *sql.Stmt // read pool: the changing columns of a show's seats that are not available or have a reserve, by seat id
+	seatPricing     *sql.Stmt // read pool: some seats of a show by primary key, in map order (Store.SeatPricing)
 	findSession     *sql.Stmt // read pool: every request with a session cookie
 }
 
@@ -248,6 +249,8 @@ func prepareStatements(ctx context.Context, write, read *sql.DB) (*statements, e
 	st.seats = prep(read, seatsSQL)
 	st.seatStates = prep(read, `SELECT `+stateColumns+`
 		FROM seats WHERE show_id = ? AND (status <> 'available' OR reserve <> '') ORDER BY seat_id`)
+	st.seatPricing = prep(read, `SELECT `+pricingColumns+` FROM seats
+		WHERE show_id = ?1 AND seat_id IN (SELECT value FROM json_each(?2)) ORDER BY `+mapOrderSQL)
 	st.findSession = prep(read, `SELECT data FROM sessions WHERE token = ? AND expiry > ?`)
 	if len(errs) > 0 {
 		st.close()

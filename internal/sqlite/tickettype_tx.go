@@ -229,3 +229,49 @@ func (s *Store) ShowPricing(ctx context.Context, showID string) (seats []booking
 	})
 	return seats, stored, types, err
 }
+
+// pricingColumns are what Store.SeatPricing reads of a seat.
+const pricingColumns = `seat_id, grid_row, grid_col, category, price`
+
+// SeatPricing is the show's seats among seatIDs, in map order, and its
+// stored table: a read of those seats by primary key (seatPricing) and of
+// the table, not of the show's every seat. A show's seats are inserted
+// with it, so the show is looked up only when none is found.
+func (s *Store) SeatPricing(ctx context.Context, showID string, seatIDs []string) (seats []booking.Seat, stored booking.ShowPrices, err error) {
+	err = s.readTx(ctx, "seat pricing", func(t *tx) error {
+		if len(seatIDs) > 0 {
+			if seats, err = t.pricingSeats(showID, seatIDs); err != nil {
+				return err
+			}
+		}
+		if len(seats) == 0 {
+			if _, err := t.ShowByID(showID); err != nil {
+				return err
+			}
+		}
+		stored, err = t.ShowPrices(showID)
+		return err
+	})
+	return seats, stored, err
+}
+
+// pricingSeats are the show's seats among ids, their pricingColumns, in
+// map order.
+func (t *tx) pricingSeats(showID string, ids []string) ([]booking.Seat, error) {
+	rows, err := t.stmt(t.s.stmts.seatPricing).QueryContext(t.ctx, showID, idsJSON(ids))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	seats := make([]booking.Seat, 0, len(ids))
+	for rows.Next() {
+		st := booking.Seat{ShowID: showID}
+		var price int64
+		if err := rows.Scan(&st.ID, &st.GridRow, &st.GridCol, &st.Category, &price); err != nil {
+			return nil, err
+		}
+		st.Price = booking.Money(price)
+		seats = append(seats, st)
+	}
+	return seats, rows.Err()
+}

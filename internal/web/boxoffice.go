@@ -225,11 +225,12 @@ func (s *Server) counterHoldModel(c echo.Context, sellErr error) (model.CounterH
 	if err != nil {
 		return model.CounterHold{}, err
 	}
-	sm, err := s.svc.SeatMap(ctx, h.ShowID, owner)
+	// The show and the held seats' categories, not the whole map.
+	show, err := s.svc.Show(ctx, h.ShowID)
 	if err != nil {
 		return model.CounterHold{}, err
 	}
-	prices, err := s.svc.CheckoutPrices(ctx, h.ShowID)
+	seats, prices, err := s.svc.CheckoutPrices(ctx, h)
 	if err != nil {
 		return model.CounterHold{}, err
 	}
@@ -238,7 +239,7 @@ func (s *Server) counterHoldModel(c echo.Context, sellErr error) (model.CounterH
 		method = string(booking.MethodCash)
 	}
 	m := model.CounterHold{
-		AdminPage: s.adminPage(c, "Sell"), HoldID: h.ID, Show: s.showModel(sm.Show),
+		AdminPage: s.adminPage(c, "Sell"), HoldID: h.ID, Show: s.showModel(show),
 		Method: method, Tendered: c.FormValue("tendered"), Reference: c.FormValue("reference"),
 		Reason: c.FormValue("reason"), Email: c.FormValue("email"),
 		SellAction: counterHoldURL(h.ID) + "/sell", UpdateAction: counterHoldURL(h.ID) + "/total",
@@ -256,8 +257,8 @@ func (s *Server) counterHoldModel(c echo.Context, sellErr error) (model.CounterH
 		m.Notice = &model.Notice{Kind: "error", Text: booking.ErrorMessage(sellErr)}
 		m.Lost = booking.UnavailableSeats(sellErr)
 	}
-	byID := make(map[string]booking.Seat, len(sm.Seats))
-	for _, seat := range sm.Seats {
+	byID := make(map[string]booking.Seat, len(seats))
+	for _, seat := range seats {
 		byID[seat.ID] = seat
 	}
 	var total booking.Money
@@ -272,21 +273,21 @@ func (s *Server) counterHoldModel(c echo.Context, sellErr error) (model.CounterH
 		for _, o := range offered {
 			row.Types = append(row.Types, model.TypeOption{
 				ID: o.Type.ID, Name: o.Type.Name, Note: o.Type.Note,
-				Price: o.Price.Format(sm.Show.Currency), PriceRaw: strconv.FormatInt(int64(o.Price), 10), Selected: o.Type.ID == chosen,
+				Price: o.Price.Format(show.Currency), PriceRaw: strconv.FormatInt(int64(o.Price), 10), Selected: o.Type.ID == chosen,
 			})
 			if o.Type.ID == chosen {
 				price := o.Price
 				if method == string(booking.MethodComp) {
 					price = 0
 				}
-				row.Price, total = price.Format(sm.Show.Currency), total+price
+				row.Price, total = price.Format(show.Currency), total+price
 			}
 		}
 		m.Seats = append(m.Seats, row)
 	}
-	m.Total, m.Amount = total.Format(sm.Show.Currency), int64(total)
+	m.Total, m.Amount = total.Format(show.Currency), int64(total)
 	if method == string(booking.MethodCash) {
-		m.Change = changeText(m.Tendered, total, sm.Show.Currency)
+		m.Change = changeText(m.Tendered, total, show.Currency)
 	}
 	return m, nil
 }

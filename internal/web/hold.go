@@ -238,14 +238,17 @@ func (s *Server) checkoutOf(c echo.Context, holdID, owner string) (model.Checkou
 	if err != nil {
 		return model.Checkout{}, 0, err
 	}
-	sm, err := s.svc.SeatMap(ctx, h.ShowID, owner)
+	// The show and the held seats with what they sell at, not the whole
+	// seat map: the checkout shows nothing else of it.
+	show, err := s.svc.Show(ctx, h.ShowID)
 	if err != nil {
 		return model.Checkout{}, 0, err
 	}
-	prices, err := s.svc.CheckoutPrices(ctx, h.ShowID)
+	seats, prices, err := s.svc.CheckoutPrices(ctx, h)
 	if err != nil {
 		return model.Checkout{}, 0, err
 	}
+	sm := booking.SeatMap{Show: show, Seats: seats, At: s.svc.Now()}
 	// The show first, as the store's Pay step decides: a cancelled show or
 	// closed sales is why, whatever became of the hold.
 	gone := sm.Show.CheckOnSale(sm.At)

@@ -77,6 +77,7 @@ func Run(t *testing.T, h Harness) {
 		{"Extend", extendTests, true},
 		{"StartPayment", startPaymentTests, true},
 		{"TypedPay", typedPayTests, true},
+		{"SeatPricing", seatPricingTests, true},
 		{"Settle", settleTests, true},
 		{"Provider", providerTests, true},
 		{"Checkout", checkoutTests, true},
