@@ -51,6 +51,46 @@ func countsModel(o booking.Occupancy) model.AdminCounts {
 	return c
 }
 
+// cancelledCounts are the counts of a cancelled show (SPEC §10): nothing
+// is held or available or reserved any more, a seat is booked only while
+// its booking is still confirmed (booked: the seats of confirmed
+// bookings, none once the cancellation's steps are done), and the rest
+// are off sale. A cancelled booking's seat keeps its status booked in the
+// store: the seat rule's count would call it booked.
+func cancelledCounts(o booking.Occupancy, booked int) model.AdminCounts {
+	c := model.AdminCounts{Total: o.Total, Booked: booked, OffSale: o.Total - booked, Cancelled: true,
+		BookedWidth: "0.00", HeldX: "0.00", HeldWidth: "0.00"}
+	if o.Total > 0 {
+		c.Percent = booked * 100 / o.Total
+		c.BookedWidth = strconv.FormatFloat(float64(booked)*100/float64(o.Total), 'f', 2, 64)
+	}
+	c.Label = fmt.Sprintf("Cancelled: nothing on sale, %d of %d seats still booked", booked, o.Total)
+	return c
+}
+
+// cancelledSales counts what a cancelled show had sold: its bookings
+// that were confirmed (now due a refund, or refunded) and their seats.
+func cancelledSales(bookings []booking.Booking) *model.CancelledSales {
+	var s model.CancelledSales
+	for _, b := range bookings {
+		switch b.State {
+		case booking.BookingRefundDue:
+			s.Due++
+		case booking.BookingRefunded:
+			s.Refunded++
+		case booking.BookingConfirmed:
+		default:
+			continue // never sold: pending, failed
+		}
+		s.Bookings++
+		s.Seats += len(b.SeatIDs)
+		if !b.AdmittedAt.IsZero() {
+			s.AdmittedBookings++
+		}
+	}
+	return &s
+}
+
 // adminSeatRows draws the seats row by row, gaps where columns are missing
 // (aisles), in admin colours: who holds each held seat and until when (in
 // loc, the show's theatre's zone), which booking owns each booked one, and

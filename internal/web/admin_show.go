@@ -95,6 +95,9 @@ func (s *Server) renderAdminShowSent(c echo.Context, status int, notice *model.N
 	v.ReserveAction, v.Conflicts = adminShowURL(showID)+"/reserve", sent.conflicts
 	v.Cutoff = cutoffModel(show, occ, sent.cutoff)
 	v.Door = booking.CountAdmitted(bookings)
+	if show.Cancelled() {
+		v.Counts, v.Sold = cancelledCounts(occ, v.Door.Booked), cancelledSales(bookings)
+	}
 	lookups := lookupBudget{left: adminLookupsPerView, until: time.Now().Add(adminLookupTime)}
 	for _, b := range bookings {
 		if lookups.allows() {

@@ -58,6 +58,18 @@ type AdminCounts struct {
 	Percent                        int
 	BookedWidth, HeldX, HeldWidth  string
 	Label                          string // "62% full: 300 booked, 10 held of 500"
+	// OffSale, on a cancelled show only, counts its seats no longer for
+	// sale and not booked: Booked+Held+Available+Reserved+OffSale = Total.
+	OffSale   int
+	Cancelled bool
+}
+
+// CancelledSales is what a cancelled show had sold, and where each
+// booking's money stands (SPEC §10).
+type CancelledSales struct {
+	Seats, Bookings  int // sold before the cancellation
+	Due, Refunded    int // bookings
+	AdmittedBookings int
 }
 
 // AdminShow is GET /admin/shows/{showID}.
@@ -88,6 +100,8 @@ type AdminShow struct {
 	Conflicts     []string
 	// Cutoff is the show's online cut-off and its form.
 	Cutoff OnlineCutoff
+	// Sold is, on a cancelled show, what it had sold; nil otherwise.
+	Sold *CancelledSales
 }
 
 // OnlineCutoff is a show's online cut-off on its admin page (SPEC §16).

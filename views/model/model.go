@@ -346,6 +346,27 @@ type Booking struct {
 	Email      string // where its mails go
 	Link       string // the booking link (absolute, with its key); "" for old bookings
 	PrintURL   string // its printable tickets, with the key when opened by key
+	// Cancelled is set when the booking's show was cancelled and its
+	// money is due back or was returned (SPEC §10): the page says so,
+	// what becomes of the money, and offers OtherShows instead of the
+	// cancelled show's map.
+	Cancelled *Cancellation
+}
+
+// Cancellation is what a booking of a cancelled show tells its buyer.
+type Cancellation struct {
+	Refund     string // "refunded" (made) or "due" (coming)
+	RefundedOn string // when the refund was made, in the theatre's zone
+	AtCounter  bool   // sold at the box office: refunded at its counter
+	OtherShows []ShowLink
+}
+
+// ShowLink is one show offered by a link: its map, its time and where.
+type ShowLink struct {
+	ID    string
+	URL   string
+	Text  string // "Sat 15 Mar, 18:30 IST · Lalbagh Cinemas, Bengaluru"
+	Start string // RFC 3339
 }
 
 // BookingSeat is one seat of a booking as sold: data-seat-id,
