@@ -96,6 +96,7 @@ func (s *Server) drawSeats(m *model.SeatMap, sm booking.SeatMap, sel selection) 
 		return text
 	}
 	seats := make([]model.Seat, len(sm.Seats)) // one allocation; cells point into it
+	var chosen booking.Money
 	next := 0
 	for _, cells := range gridRows(sm.Seats) {
 		first := firstSeat(cells)
@@ -117,6 +118,10 @@ func (s *Server) drawSeats(m *model.SeatMap, sm booking.SeatMap, sel selection) 
 				row.Free++
 				m.NoneFree = false
 			}
+			if v.Checked {
+				m.Chosen = append(m.Chosen, v.ID)
+				chosen += st.Price
+			}
 			if v.State == string(booking.StateUnavailable) {
 				m.Unavailable = true
 			}
@@ -128,6 +133,9 @@ func (s *Server) drawSeats(m *model.SeatMap, sm booking.SeatMap, sel selection) 
 			}
 		}
 		b.Rows = append(b.Rows, row)
+	}
+	if len(m.Chosen) > 0 {
+		m.ChosenTotal = chosen.Format(sm.Show.Currency)
 	}
 }
 

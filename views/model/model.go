@@ -114,6 +114,13 @@ type SeatMap struct {
 	// HTML, kept by the server for viewers without a hold or a choice of
 	// their own), and Bands is empty.
 	Grid string
+	// Chosen are the seats drawn ticked, and ChosenTotal their total in
+	// the show's currency: the hold bar shows them without JavaScript.
+	Chosen      []string
+	ChosenTotal string
+	// Answer is a message for the page's #seatmap-answer, outside the
+	// map that refreshes itself: that Back released the hold.
+	Answer *Notice
 }
 
 // BestForm asks for the best seats for a party: a GET of the seat map
