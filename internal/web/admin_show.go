@@ -76,7 +76,7 @@ func (s *Server) renderAdminShowSent(c echo.Context, status int, notice *model.N
 		Show:      s.adminShowModel(show),
 		Counts:    countsModel(occ),
 		TTL:       m.TTL.String(),
-		Rows:      s.adminSeatRows(seats, m, s.showLocation(show), sent.conflicts),
+		Map:       s.adminSeatMap(show, seats, m, sent.conflicts),
 		Callbacks: s.adminCallbacks(callbacks),
 		CSVURL:    adminShowURL(showID) + "/bookings.csv",
 	}

@@ -21,6 +21,7 @@ type selection struct {
 	conflicts map[string]bool
 	suggested map[string]bool // best available's block
 	notice    *model.Notice
+	mode      string // model.SeatMap's Mode: "", "admin" or "preview"
 }
 
 func setOf(ids []string) map[string]bool {
@@ -88,6 +89,9 @@ func (s *Server) drawSeats(m *model.SeatMap, sm booking.SeatMap, sel selection) 
 
 	prices := map[booking.Money]string{} // a show has a few prices and hundreds of seats
 	price := func(p booking.Money) string {
+		if sel.mode == "preview" {
+			return "" // a layout has no prices: its shows set them
+		}
 		text, ok := prices[p]
 		if !ok {
 			text = p.Format(sm.Show.Currency)
@@ -225,6 +229,17 @@ func (s *Server) seatModel(sm booking.SeatMap, st booking.Seat, priceText string
 	}
 	v.Name = "Row " + st.Row + ", seat " + v.Number + ", " + v.What + st.Category + ", " + priceText + ", " + v.Status
 	v.What = strings.TrimSuffix(v.What, ", ")
+	switch sel.mode {
+	case "admin":
+		s.adminSeat(sm, st, priceText, &v)
+	case "preview":
+		v.State, v.Status, v.Disabled, v.ExpiresAt = string(booking.StateAvailable), "", false, ""
+		v.Name = "Row " + st.Row + ", seat " + v.Number + ", " + v.What
+		if v.What != "" {
+			v.Name += ", "
+		}
+		v.Name += st.Category
+	}
 	if sel.chosen == nil {
 		v.Checked = state == booking.StateMine
 	} else {

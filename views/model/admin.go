@@ -75,10 +75,12 @@ type CancelledSales struct {
 // AdminShow is GET /admin/shows/{showID}.
 type AdminShow struct {
 	AdminPage
-	Show        Show
-	Counts      AdminCounts
-	TTL         string
-	Rows        []AdminSeatRow
+	Show   Show
+	Counts AdminCounts
+	TTL    string
+	// Map is the show's seats as the moviegoer's map draws them, in
+	// admin mode.
+	Map         SeatMap
 	Bookings    []AdminBooking
 	RefundQueue []AdminBooking
 	Callbacks   []AdminCallback
@@ -124,23 +126,6 @@ type SalesOpening struct {
 	Zone   string // the zone the input is read in
 	// OnSale and OnSaleURL name the open on-sale that sets the opening.
 	OnSale, OnSaleURL string
-}
-
-// AdminSeatRow is one line of the admin's seat map.
-type AdminSeatRow struct {
-	Label string
-	Cells []AdminSeat
-}
-
-// AdminSeat is a seat in admin colours, or a gap when ID is "".
-type AdminSeat struct {
-	ID        string
-	State     string // available, held, booked, by the seat rule
-	Reserve   string // house or blocked; "" for none
-	Conflict  bool   // a refused reserve named it
-	ExpiresAt string // RFC 3339, held seats
-	Title     string // who holds it until when, or which booking owns it
-	Mark      string // a short text in the cell: hold or booking id prefix
 }
 
 // AdminBooking is a booking as an admin sees it.

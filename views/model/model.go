@@ -118,6 +118,11 @@ type SeatMap struct {
 	// the show's currency: the hold bar shows them without JavaScript.
 	Chosen      []string
 	ChosenTotal string
+	// Mode is how the grid is drawn: "" for a moviegoer's map, "admin"
+	// for the admin's show map (every seat a checkbox for a reserve, in
+	// the seat rule's state with its reserve), "preview" for a layout
+	// before it has shows (no checkboxes, no prices).
+	Mode string
 	// Answer is a message for the page's #seatmap-answer, outside the
 	// map that refreshes itself: that Back released the hold.
 	Answer *Notice
@@ -191,6 +196,10 @@ type Seat struct {
 	Disabled  bool
 	Conflict  bool // requested but just taken by someone else
 	Suggested bool // chosen by best available (data-suggested)
+	// Reserve (admin map only) is house or blocked (data-reserve), and
+	// Note who holds or booked the seat, for its title.
+	Reserve string
+	Note    string
 }
 
 // Checkout is a hold on its way to payment.
