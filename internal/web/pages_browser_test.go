@@ -280,3 +280,79 @@ func scripts(on bool) chromedp.Action[chromedp.Void] {
 		return err
 	})
 }
+
+// TestBrowserLayoutMaps (item 4 of issue 29): on a laptop and on a
+// phone, the layout editor's preview and the admin show map are drawn as
+// the moviegoer's map is: the wheelchair space in its own colour with ♿,
+// the companion seat marked +, the bands' names (and a show's prices), an
+// aisle as a real gap; the map scrolls in its own box, never the page;
+// the admin map's seats still tick for a reserve. axe-core finds nothing.
+func TestBrowserLayoutMaps(t *testing.T) {
+	testkit.NeedBrowser(t)
+	a := newAdminApp(t)
+	a.clock.Set(time.Now().UTC().Round(0))
+	th, err := a.svc.Catalog().SaveTheatre(context.Background(), booking.Theatre{Name: "Prince Charles", City: "London", TimeZone: "Europe/London", Currency: "GBP"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	br := testkit.NewBrowser(t, nil)
+	signIn(br, a)
+	standardBorder := func(sel string) string {
+		return `getComputedStyle(document.querySelector('` + sel + ` .seat:not([data-kind]) .seat-box')).borderTopColor`
+	}
+	for _, v := range viewports {
+		br.Do(
+			chromedp.EmulateViewport(v.width, v.height),
+			chromedp.Navigate(a.srv.URL+"/admin/theatres/"+th+"/screens/new"),
+			chromedp.WaitVisible(chromedp.CSS("#f-layout")),
+			chromedp.SetValue(chromedp.CSS("#f-layout"), catalogLayout),
+			chromedp.SendKeys(chromedp.CSS(`input[name="name"]`), "Screen "+v.name),
+			chromedp.Click(chromedp.CSS(`button[value="preview"]`)),
+			chromedp.WaitVisible(chromedp.CSS("[data-layout-preview] .seatmap-grid")),
+		)
+		p := `[data-layout-preview]`
+		if got := br.Text(p + ` .seat[data-seat-id="B1"] .seat-box`); got != "♿" {
+			t.Errorf("%s: the preview's wheelchair space shows %q", v.name, got)
+		}
+		if !br.JS(`getComputedStyle(document.querySelector('`+p+` .seat[data-kind="wheelchair"] .seat-box')).borderTopColor !== `+standardBorder(p)) {
+			t.Errorf("%s: the preview's wheelchair space looks like any seat", v.name)
+		}
+		if got := br.Text(p + ` .seat[data-seat-id="B2"] .seat-box`); !strings.HasSuffix(got, "+") {
+			t.Errorf("%s: the preview's companion seat shows %q, want its number and +", v.name, got)
+		}
+		if got := testkit.Eval[string](br, `[...document.querySelectorAll('`+p+` .band-label')].map((e) => e.textContent.trim()).join(',')`); got != "Classic,Prime" {
+			t.Errorf("%s: the preview's bands are %q", v.name, got)
+		}
+		if !br.JS(`document.querySelector('` + p + ` .row .gap').getBoundingClientRect().width >= 20`) {
+			t.Errorf("%s: the preview's aisle is not a real gap", v.name)
+		}
+		if !br.JS(noSideways(v)) {
+			t.Errorf("%s: the layout preview's page scrolls sideways: %s", v.name, widest(br, v))
+		}
+		br.Do(shot("layout-preview-" + v.name))
+		testkit.Axe(br, "layout preview, "+v.name)
+
+		br.Do(chromedp.Navigate(a.srv.URL+"/admin/shows/"+testShowID), chromedp.WaitVisible(chromedp.CSS(".admin-seatmap .seatmap-grid")))
+		m := `.admin-seatmap`
+		if got := br.Text(m + ` .seat[data-seat-id="D1"] .seat-box`); got != "♿" {
+			t.Errorf("%s: the admin map's wheelchair space shows %q", v.name, got)
+		}
+		if got := testkit.Eval[string](br, `[...document.querySelectorAll('`+m+` .band-label')].map((e) => e.textContent.trim()).join(',')`); got != "Classic₹180,Prime₹250" {
+			t.Errorf("%s: the admin map's bands are %q", v.name, got)
+		}
+		if !br.JS(noSideways(v)) {
+			t.Errorf("%s: the admin show page scrolls sideways: %s", v.name, widest(br, v))
+		}
+		br.JS(`(() => { document.querySelector('` + m + ` .seat[data-seat-id="B2"]').scrollIntoView({block: 'center', inline: 'center'}); return true; })()`)
+		br.Do(chromedp.Click(chromedp.CSS(m + ` .seat[data-seat-id="B2"]`)))
+		br.WaitFor(`document.querySelector('`+m+` .seat[data-seat-id="B2"] input').checked`, 3*time.Second)
+		br.Do(shot("admin-show-map-" + v.name))
+		testkit.Axe(br, "admin show map, "+v.name)
+	}
+}
+
+// widest names the elements that reach past the viewport's right edge.
+func widest(br *testkit.Browser, v viewport) string {
+	return testkit.Eval[string](br, `[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > `+
+		strconv.FormatInt(v.width, 10)+` && !e.closest('.seatmap-scroll')).map((e) => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right)).slice(0, 8).join('; ')`)
+}

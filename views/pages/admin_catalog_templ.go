@@ -1099,14 +1099,14 @@ func AdminScreenForm(m model.AdminScreenForm) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 88, " <h2>How to write a layout</h2><ul class=\"small\"><li>Each category: a capital letter (any but W), <code>=</code>, its name. Prices are set for each show.</li><li>Each row: its label (A to Z, then AA to ZZ), spaces, then one character per place, left to right: a category letter is a seat, <code>W</code> a wheelchair space, <code>+</code> a companion seat, <code>.</code> or a space no seat (an aisle, or a gap to centre a row).</li><li>Seats are numbered from 1 at the left, counting on across aisles. An empty line between rows is a cross-aisle. Lines starting with <code>#</code> are notes.</li><li>A row with <code>W</code> or <code>+</code> has seats of one category, which they take. Use spaces, not tabs. Editing a layout changes no show already made.</li></ul><pre class=\"layout-text\" data-layout-example>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 88, " <h2>How to write a layout</h2><ul class=\"small\"><li>Each category: a capital letter (any but W), <code>=</code>, its name. Prices are set for each show.</li><li>Each row: its label (A to Z, then AA to ZZ), spaces, then one character per place, left to right: a category letter is a seat, <code>W</code> a wheelchair space, <code>+</code> a companion seat, <code>.</code> or a space no seat (an aisle, or a gap to centre a row).</li><li>Seats are numbered from 1 at the left, counting on across aisles. An empty line between rows is a cross-aisle. Lines starting with <code>#</code> are notes.</li><li>A row with <code>W</code> or <code>+</code> has seats of one category, which they take. Use spaces, not tabs. Editing a layout changes no show already made.</li></ul><pre class=\"layout-text\" data-layout-example tabindex=\"0\" role=\"region\" aria-label=\"Example layout, scrolls sideways\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var57 string
 			templ_7745c5c3_Var57, templ_7745c5c3_Err = templ.JoinStringErrs(m.Example)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `pages/admin_catalog.templ`, Line: 187, Col: 58}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `pages/admin_catalog.templ`, Line: 187, Col: 131}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var57))
 			if templ_7745c5c3_Err != nil {
