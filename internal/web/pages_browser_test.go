@@ -314,7 +314,7 @@ func TestBrowserLayoutMaps(t *testing.T) {
 		if got := br.Text(p + ` .seat[data-seat-id="B1"] .seat-box`); got != "♿" {
 			t.Errorf("%s: the preview's wheelchair space shows %q", v.name, got)
 		}
-		if !br.JS(`getComputedStyle(document.querySelector('`+p+` .seat[data-kind="wheelchair"] .seat-box')).borderTopColor !== `+standardBorder(p)) {
+		if !br.JS(`getComputedStyle(document.querySelector('` + p + ` .seat[data-kind="wheelchair"] .seat-box')).borderTopColor !== ` + standardBorder(p)) {
 			t.Errorf("%s: the preview's wheelchair space looks like any seat", v.name)
 		}
 		if got := br.Text(p + ` .seat[data-seat-id="B2"] .seat-box`); !strings.HasSuffix(got, "+") {
