@@ -95,14 +95,23 @@ func cancelledSales(bookings []booking.Booking) *model.CancelledSales {
 // wheelchair spaces and companion seats; each seat a checkbox for a
 // reserve (SPEC §16), in the seat rule's state with its reserve, who
 // holds it until when (in the show's theatre's zone) or which booking
-// owns it; conflicts are marked and ticked.
-func (s *Server) adminSeatMap(show booking.Show, seats []booking.Seat, at booking.Moment, conflicts []string) model.SeatMap {
+// owns it; conflicts are marked and ticked. On a cancelled show a seat is
+// booked only while its booking (of bookings) is confirmed; the rest are
+// off sale (unavailable), as its counts say (cancelledCounts).
+func (s *Server) adminSeatMap(show booking.Show, seats []booking.Seat, at booking.Moment, conflicts []string, bookings []booking.Booking) model.SeatMap {
 	m := model.SeatMap{Show: s.adminShowModel(show), Currency: show.Currency, Mode: "admin"}
 	sm := booking.SeatMap{Show: show, Seats: seats, At: at}
 	for _, c := range booking.Categories(seats) {
 		m.Categories = append(m.Categories, model.Category{Name: c.Name, Price: c.Price.Format(show.Currency)})
 	}
-	s.drawSeats(&m, sm, selection{mode: "admin", chosen: setOf(conflicts), conflicts: setOf(conflicts)})
+	sel := selection{mode: "admin", chosen: setOf(conflicts), conflicts: setOf(conflicts)}
+	if show.Cancelled() {
+		sel.bookings = make(map[string]booking.BookingState, len(bookings))
+		for _, b := range bookings {
+			sel.bookings[b.ID] = b.State
+		}
+	}
+	s.drawSeats(&m, sm, sel)
 	return m
 }
 
@@ -121,7 +130,7 @@ func (s *Server) layoutPreview(seats []booking.Seat) *model.SeatMap {
 // adminSeat is seat st as the admin's map shows it: the seat rule's
 // state (a reserve is shown beside it, not instead), who holds or booked
 // it, and an accessible name that says all of it.
-func (s *Server) adminSeat(sm booking.SeatMap, st booking.Seat, priceText string, v *model.Seat) {
+func (s *Server) adminSeat(sm booking.SeatMap, st booking.Seat, priceText string, sel selection, v *model.Seat) {
 	m := sm.At
 	state := booking.StateHeld
 	switch {
@@ -140,6 +149,18 @@ func (s *Server) adminSeat(sm booking.SeatMap, st booking.Seat, priceText string
 		exp := st.LockExpiresAt(m.TTL)
 		v.ExpiresAt = expiryAttr(exp)
 		v.Status = fmt.Sprintf("held by hold %s until %s", short(st.HoldID), exp.In(s.showLocation(sm.Show)).Format("2 Jan 15:04:05"))
+	}
+	if sm.Show.Cancelled() {
+		// The cancellation leaves a cancelled booking's seats booked in
+		// the store; on the map, as in the counts, only a confirmed
+		// booking's seat is booked.
+		if bs, ok := sel.bookings[st.BookingID]; state != booking.StateBooked || !ok || bs != booking.BookingConfirmed {
+			v.State, v.ExpiresAt = string(booking.StateUnavailable), ""
+			v.Status = "off sale, the show is cancelled"
+			if state == booking.StateBooked {
+				v.Status += "; booking " + st.BookingID + " " + strings.ReplaceAll(string(bs), "_", " ")
+			}
+		}
 	}
 	if st.Reserve != booking.ReserveNone {
 		v.Status += ", " + string(st.Reserve)

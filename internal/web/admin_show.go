@@ -76,7 +76,6 @@ func (s *Server) renderAdminShowSent(c echo.Context, status int, notice *model.N
 		Show:      s.adminShowModel(show),
 		Counts:    countsModel(occ),
 		TTL:       m.TTL.String(),
-		Map:       s.adminSeatMap(show, seats, m, sent.conflicts),
 		Callbacks: s.adminCallbacks(callbacks),
 		CSVURL:    adminShowURL(showID) + "/bookings.csv",
 	}
@@ -95,6 +94,7 @@ func (s *Server) renderAdminShowSent(c echo.Context, status int, notice *model.N
 	v.ReserveAction, v.Conflicts = adminShowURL(showID)+"/reserve", sent.conflicts
 	v.Cutoff = cutoffModel(show, occ, sent.cutoff)
 	v.Door = booking.CountAdmitted(bookings)
+	v.Map = s.adminSeatMap(show, seats, m, sent.conflicts, bookings)
 	if show.Cancelled() {
 		v.Counts, v.Sold = cancelledCounts(occ, v.Door.Booked), cancelledSales(bookings)
 	}

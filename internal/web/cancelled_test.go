@@ -159,6 +159,18 @@ func TestCancelledShowCounts(t *testing.T) {
 	if strings.Contains(counts, "of 0 booked") || !strings.Contains(counts, "2 seats admitted at the door before the cancellation") {
 		t.Errorf("the door's line: %q", counts)
 	}
+	// The map says the same: no seat booked, E1 (its booking due a
+	// refund) off sale.
+	m := d.Find(".admin-seatmap")
+	if n := m.Find(`.seat[data-state="booked"]`).Length(); n != 0 {
+		t.Errorf("the cancelled show's map draws %d seats booked", n)
+	}
+	if st := m.Find(`.seat[data-seat-id="E1"]`).AttrOr("data-state", ""); st != "unavailable" {
+		t.Errorf("E1, its booking cancelled, is %q on the map, want unavailable (off sale)", st)
+	}
+	if name := m.Find(`.seat[data-seat-id="E1"] input`).AttrOr("aria-label", ""); !strings.Contains(name, "off sale, the show is cancelled; booking") {
+		t.Errorf("E1's name %q", name)
+	}
 	sold := d.Find("[data-cancelled-sold]")
 	if v, _ := sold.Attr("data-cancelled-sold"); v != "4" {
 		t.Errorf("data-cancelled-sold %q, want 4", v)

@@ -22,6 +22,7 @@ type selection struct {
 	suggested map[string]bool // best available's block
 	notice    *model.Notice
 	mode      string // model.SeatMap's Mode: "", "admin" or "preview"
+	bookings  map[string]booking.BookingState // admin map of a cancelled show: its bookings' states
 }
 
 func setOf(ids []string) map[string]bool {
@@ -231,7 +232,7 @@ func (s *Server) seatModel(sm booking.SeatMap, st booking.Seat, priceText string
 	v.What = strings.TrimSuffix(v.What, ", ")
 	switch sel.mode {
 	case "admin":
-		s.adminSeat(sm, st, priceText, &v)
+		s.adminSeat(sm, st, priceText, sel, &v)
 	case "preview":
 		v.State, v.Status, v.Disabled, v.ExpiresAt = string(booking.StateAvailable), "", false, ""
 		v.Name = "Row " + st.Row + ", seat " + v.Number + ", " + v.What
