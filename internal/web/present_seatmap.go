@@ -21,7 +21,7 @@ type selection struct {
 	conflicts map[string]bool
 	suggested map[string]bool // best available's block
 	notice    *model.Notice
-	mode      string // model.SeatMap's Mode: "", "admin" or "preview"
+	mode      string                          // model.SeatMap's Mode: "", "admin" or "preview"
 	bookings  map[string]booking.BookingState // admin map of a cancelled show: its bookings' states
 }
 
