@@ -64,5 +64,5 @@ func TestAdminCounts(t *testing.T) {
 			t.Errorf("admin map: %s is %s, want %s", seat, got, state)
 		}
 	}
-	admin.shot("admin-show-laptop", "")
+	admin.shot("admin-show-laptop", "#seats") // the map, drawn as the moviegoer's
 }

@@ -2,7 +2,6 @@ package web
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -51,47 +50,130 @@ func countsModel(o booking.Occupancy) model.AdminCounts {
 	return c
 }
 
-// adminSeatRows draws the seats row by row, gaps where columns are missing
-// (aisles), in admin colours: who holds each held seat and until when (in
-// loc, the show's theatre's zone), which booking owns each booked one, and
-// each seat's reserve (SPEC §16); conflicts are marked.
-func (s *Server) adminSeatRows(seats []booking.Seat, m booking.Moment, loc *time.Location, conflicts []string) []model.AdminSeatRow {
-	var rows []model.AdminSeatRow
-	for _, cells := range gridRows(seats) {
-		row := model.AdminSeatRow{Label: firstSeat(cells).Row, Cells: make([]model.AdminSeat, len(cells))}
-		for c, seat := range cells {
-			if seat == nil {
-				continue // an aisle
-			}
-			// The seat rule's state: the reserve is shown beside it.
-			state := booking.StateHeld
-			switch {
-			case seat.Status == booking.SeatBooked:
-				state = booking.StateBooked
-			case seat.AvailableAt(m):
-				state = booking.StateAvailable
-			}
-			cell := model.AdminSeat{ID: seat.ID, State: string(state), Reserve: string(seat.Reserve),
-				Conflict: slices.Contains(conflicts, seat.ID)}
-			switch state {
-			case booking.StateBooked:
-				cell.Mark = prefix(seat.BookingID, 4)
-				cell.Title = fmt.Sprintf("%s: booked, booking %s", seat.ID, seat.BookingID)
-			case booking.StateAvailable:
-				cell.Title = seat.ID + ": available"
-			default:
-				exp := seat.LockExpiresAt(m.TTL)
-				cell.Mark, cell.ExpiresAt = prefix(seat.HoldID, 4), expiryAttr(exp)
-				cell.Title = fmt.Sprintf("%s: held by hold %s until %s", seat.ID, short(seat.HoldID), exp.In(loc).Format("2 Jan 15:04:05"))
-			}
-			if seat.Reserve != booking.ReserveNone {
-				cell.Title += ", " + string(seat.Reserve)
-			}
-			row.Cells[c] = cell
-		}
-		rows = append(rows, row)
+// cancelledCounts are the counts of a cancelled show (SPEC §10): nothing
+// is held or available or reserved any more, a seat is booked only while
+// its booking is still confirmed (booked: the seats of confirmed
+// bookings, none once the cancellation's steps are done), and the rest
+// are off sale. A cancelled booking's seat keeps its status booked in the
+// store: the seat rule's count would call it booked.
+func cancelledCounts(o booking.Occupancy, booked int) model.AdminCounts {
+	c := model.AdminCounts{Total: o.Total, Booked: booked, OffSale: o.Total - booked, Cancelled: true,
+		BookedWidth: "0.00", HeldX: "0.00", HeldWidth: "0.00"}
+	if o.Total > 0 {
+		c.Percent = booked * 100 / o.Total
+		c.BookedWidth = strconv.FormatFloat(float64(booked)*100/float64(o.Total), 'f', 2, 64)
 	}
-	return rows
+	c.Label = fmt.Sprintf("Cancelled: nothing on sale, %d of %d seats still booked", booked, o.Total)
+	return c
+}
+
+// cancelledSales counts what a cancelled show had sold: its bookings
+// that were confirmed (now due a refund, or refunded) and their seats.
+func cancelledSales(bookings []booking.Booking) *model.CancelledSales {
+	var s model.CancelledSales
+	for _, b := range bookings {
+		switch b.State {
+		case booking.BookingRefundDue:
+			s.Due++
+		case booking.BookingRefunded:
+			s.Refunded++
+		case booking.BookingConfirmed:
+		default:
+			continue // never sold: pending, failed
+		}
+		s.Bookings++
+		s.Seats += len(b.SeatIDs)
+		if !b.AdmittedAt.IsZero() {
+			s.AdmittedBookings++
+		}
+	}
+	return &s
+}
+
+// adminSeatMap draws a show's seats for the admin as the moviegoer's map
+// draws them (drawSeats, mode "admin"): bands with their prices, aisles,
+// wheelchair spaces and companion seats; each seat a checkbox for a
+// reserve (SPEC §16), in the seat rule's state with its reserve, who
+// holds it until when (in the show's theatre's zone) or which booking
+// owns it; conflicts are marked and ticked. On a cancelled show a seat is
+// booked only while its booking (of bookings) is confirmed; the rest are
+// off sale (unavailable), as its counts say (cancelledCounts).
+func (s *Server) adminSeatMap(show booking.Show, seats []booking.Seat, at booking.Moment, conflicts []string, bookings []booking.Booking) model.SeatMap {
+	m := model.SeatMap{Show: s.adminShowModel(show), Currency: show.Currency, Mode: "admin"}
+	sm := booking.SeatMap{Show: show, Seats: seats, At: at}
+	for _, c := range booking.Categories(seats) {
+		m.Categories = append(m.Categories, model.Category{Name: c.Name, Price: c.Price.Format(show.Currency)})
+	}
+	sel := selection{mode: "admin", chosen: setOf(conflicts), conflicts: setOf(conflicts)}
+	if show.Cancelled() {
+		sel.bookings = make(map[string]booking.BookingState, len(bookings))
+		for _, b := range bookings {
+			sel.bookings[b.ID] = b.State
+		}
+	}
+	s.drawSeats(&m, sm, sel)
+	return m
+}
+
+// layoutPreview draws a layout's seats as the moviegoer's map draws them
+// (drawSeats, mode "preview"), without prices (a show sets them) or
+// checkboxes.
+func (s *Server) layoutPreview(seats []booking.Seat) *model.SeatMap {
+	m := &model.SeatMap{Mode: "preview"}
+	for _, c := range booking.Categories(seats) {
+		m.Categories = append(m.Categories, model.Category{Name: c.Name})
+	}
+	s.drawSeats(m, booking.SeatMap{Seats: seats, At: s.svc.Now()}, selection{mode: "preview", chosen: map[string]bool{}})
+	return m
+}
+
+// adminSeat is seat st as the admin's map shows it: the seat rule's
+// state (a reserve is shown beside it, not instead), who holds or booked
+// it, and an accessible name that says all of it.
+func (s *Server) adminSeat(sm booking.SeatMap, st booking.Seat, priceText string, sel selection, v *model.Seat) {
+	m := sm.At
+	state := booking.StateHeld
+	switch {
+	case st.Status == booking.SeatBooked:
+		state = booking.StateBooked
+	case st.AvailableAt(m):
+		state = booking.StateAvailable
+	}
+	v.State, v.Reserve, v.ExpiresAt, v.Disabled = string(state), string(st.Reserve), "", false
+	switch state {
+	case booking.StateBooked:
+		v.Status = "booked, booking " + st.BookingID
+	case booking.StateAvailable:
+		v.Status = "available"
+	default:
+		exp := st.LockExpiresAt(m.TTL)
+		v.ExpiresAt = expiryAttr(exp)
+		v.Status = fmt.Sprintf("held by hold %s until %s", short(st.HoldID), exp.In(s.showLocation(sm.Show)).Format("2 Jan 15:04:05"))
+	}
+	if sm.Show.Cancelled() {
+		// The cancellation leaves a cancelled booking's seats booked in
+		// the store; on the map, as in the counts, only a confirmed
+		// booking's seat is booked.
+		if bs, ok := sel.bookings[st.BookingID]; state != booking.StateBooked || !ok || bs != booking.BookingConfirmed {
+			v.State, v.ExpiresAt = string(booking.StateUnavailable), ""
+			v.Status = "off sale, the show is cancelled"
+			if state == booking.StateBooked {
+				v.Status += "; booking " + st.BookingID + " " + strings.ReplaceAll(string(bs), "_", " ")
+			}
+		}
+	}
+	if st.Reserve != booking.ReserveNone {
+		v.Status += ", " + string(st.Reserve)
+	}
+	if v.Conflict {
+		v.Status += ", cannot take this reserve"
+	}
+	v.Note = st.ID + ": " + v.Status
+	what := v.What
+	if what != "" {
+		what += ", "
+	}
+	v.Name = "Row " + st.Row + ", seat " + v.Number + ", " + what + st.Category + ", " + priceText + ", " + v.Status
 }
 
 // refundLabel is the refund button's words: where the money goes back

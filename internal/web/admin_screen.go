@@ -36,7 +36,7 @@ func (s *Server) screenForm(c echo.Context, th booking.Theatre, sc booking.Scree
 		f.ExportURL = "/admin/screens/" + sc.ID + "/layout.txt"
 	}
 	if l, perr := booking.ParseLayout(sc.Layout); perr == nil && sc.Layout != "" {
-		f.Preview = s.adminSeatRows(l.Seats, s.svc.Now(), s.loc, nil)
+		f.Preview = s.layoutPreview(l.Seats)
 		f.Categories, f.SeatCount = l.CategoryNames(), len(l.Seats)
 	}
 	return f

@@ -75,7 +75,6 @@ func (s *Server) renderAdminShowSent(c echo.Context, status int, notice *model.N
 		Show:      s.adminShowModel(show),
 		Counts:    countsModel(occ),
 		TTL:       durationText(m.TTL),
-		Rows:      s.adminSeatRows(seats, m, s.showLocation(show), sent.conflicts),
 		Callbacks: s.adminCallbacks(callbacks),
 		CSVURL:    adminShowURL(showID) + "/bookings.csv",
 	}
@@ -94,6 +93,10 @@ func (s *Server) renderAdminShowSent(c echo.Context, status int, notice *model.N
 	v.ReserveAction, v.Conflicts = adminShowURL(showID)+"/reserve", sent.conflicts
 	v.Cutoff = cutoffModel(show, occ, sent.cutoff)
 	v.Door = booking.CountAdmitted(bookings)
+	v.Map = s.adminSeatMap(show, seats, m, sent.conflicts, bookings)
+	if show.Cancelled() {
+		v.Counts, v.Sold = cancelledCounts(occ, v.Door.Booked), cancelledSales(bookings)
+	}
 	lookups := lookupBudget{left: adminLookupsPerView, until: time.Now().Add(adminLookupTime)}
 	for _, b := range bookings {
 		if lookups.allows() {

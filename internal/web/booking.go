@@ -24,6 +24,9 @@ func (s *Server) handleBooking(c echo.Context) error {
 		return s.render(c, http.StatusOK, partials.Booking(m))
 	}
 	m.Page = s.page(c, bookingTitles[m.State])
+	if m.Cancelled != nil {
+		m.Page.Title = "Show cancelled"
+	}
 	return s.render(c, http.StatusOK, pages.Booking(m))
 }
 
@@ -91,6 +94,11 @@ func (s *Server) bookingView(c echo.Context) (model.Booking, error) {
 	m, err := s.bookingModel(b, show)
 	if err != nil {
 		return m, err
+	}
+	if show.Cancelled() && (b.State == booking.BookingRefundDue || b.State == booking.BookingRefunded) {
+		if m.Cancelled, err = s.cancellationModel(ctx, b, show); err != nil {
+			return m, err
+		}
 	}
 	if c.QueryParams().Has("key") {
 		// The page polls and links to itself with the key, so that it

@@ -312,5 +312,8 @@ func (s *Server) handleHoldRelease(c echo.Context) error {
 	if s.opts.HoldEnded != nil {
 		s.opts.HoldEnded()
 	}
-	return redirect(c, showURL(h.ShowID))
+	// Back keeps the choice (SPEC §5): the map ticks the released seats
+	// again, says they were released, and keeps the party size.
+	q := url.Values{"seat": h.SeatIDs, "released": {"1"}}
+	return redirect(c, showURL(h.ShowID)+"?"+q.Encode())
 }

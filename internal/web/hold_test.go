@@ -173,8 +173,8 @@ func TestRelease(t *testing.T) {
 	loc := c.mustHold("A1", "A2")
 	res := c.post(loc+"/release", url.Values{"_csrf": {c.csrf()}})
 	wantStatus(t, res, http.StatusSeeOther)
-	if got := res.Header.Get("Location"); got != "/shows/"+testShowID {
-		t.Errorf("Location %q, want the seat map", got)
+	if got := res.Header.Get("Location"); got != "/shows/"+testShowID+"?released=1&seat=A1&seat=A2" {
+		t.Errorf("Location %q, want the seat map with the released seats", got)
 	}
 	states := seatStates(a.client().get("/shows/" + testShowID).doc(t))
 	if states["A1"] != "available" || states["A2"] != "available" {

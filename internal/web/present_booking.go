@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"strconv"
 	"strings"
 	"time"
@@ -50,6 +51,42 @@ func (s *Server) bookingModel(b booking.Booking, show booking.Show) (model.Booki
 		m.TicketCode, m.QR = b.TicketCode, &q
 	}
 	return m, nil
+}
+
+// otherShowsLimit bounds the other shows of a film that a booking of a
+// cancelled show offers.
+const otherShowsLimit = 6
+
+// cancellationModel is what the page of b, a booking of the cancelled
+// show, says of its money and which other shows of the same film it
+// offers: upcoming, on sale now, with seats left online.
+func (s *Server) cancellationModel(ctx context.Context, b booking.Booking, show booking.Show) (*model.Cancellation, error) {
+	c := &model.Cancellation{Refund: "due", AtCounter: b.AtBoxOffice()}
+	if b.State == booking.BookingRefunded {
+		c.Refund = "refunded"
+		if !b.RefundedAt.IsZero() {
+			c.RefundedOn = b.RefundedAt.In(s.showLocation(show)).Format("Mon 2 Jan 2006, 15:04 MST")
+		}
+	}
+	shows, err := s.svc.UpcomingShows(ctx, homeListLimit)
+	if err != nil {
+		return nil, errorf("web: other shows of movie %s: %w", show.Movie.ID, err)
+	}
+	at := s.svc.Now()
+	for _, o := range shows {
+		if len(c.OtherShows) == otherShowsLimit {
+			break
+		}
+		if o.ID == show.ID || o.Movie.ID != show.Movie.ID || o.Cancelled() || o.SeatsLeft == 0 || o.CheckOnSale(at) != nil {
+			continue
+		}
+		sm := s.adminShowModel(o.Show)
+		c.OtherShows = append(c.OtherShows, model.ShowLink{
+			ID: o.ID, URL: showURL(o.ID), Start: sm.StartsAt,
+			Text: sm.Date + ", " + sm.Time + " " + sm.Zone + " · " + sm.Theatre + ", " + sm.City,
+		})
+	}
+	return c, nil
 }
 
 // bookingSeats are b's seats as sold (booking.TicketsOf), as the booking

@@ -21,6 +21,8 @@ type selection struct {
 	conflicts map[string]bool
 	suggested map[string]bool // best available's block
 	notice    *model.Notice
+	mode      string                          // model.SeatMap's Mode: "", "admin" or "preview"
+	bookings  map[string]booking.BookingState // admin map of a cancelled show: its bookings' states
 }
 
 func setOf(ids []string) map[string]bool {
@@ -88,6 +90,9 @@ func (s *Server) drawSeats(m *model.SeatMap, sm booking.SeatMap, sel selection) 
 
 	prices := map[booking.Money]string{} // a show has a few prices and hundreds of seats
 	price := func(p booking.Money) string {
+		if sel.mode == "preview" {
+			return "" // a layout has no prices: its shows set them
+		}
 		text, ok := prices[p]
 		if !ok {
 			text = p.Format(sm.Show.Currency)
@@ -96,6 +101,7 @@ func (s *Server) drawSeats(m *model.SeatMap, sm booking.SeatMap, sel selection) 
 		return text
 	}
 	seats := make([]model.Seat, len(sm.Seats)) // one allocation; cells point into it
+	var chosen booking.Money
 	next := 0
 	for _, cells := range gridRows(sm.Seats) {
 		first := firstSeat(cells)
@@ -117,6 +123,10 @@ func (s *Server) drawSeats(m *model.SeatMap, sm booking.SeatMap, sel selection) 
 				row.Free++
 				m.NoneFree = false
 			}
+			if v.Checked {
+				m.Chosen = append(m.Chosen, v.ID)
+				chosen += st.Price
+			}
 			if v.State == string(booking.StateUnavailable) {
 				m.Unavailable = true
 			}
@@ -128,6 +138,9 @@ func (s *Server) drawSeats(m *model.SeatMap, sm booking.SeatMap, sel selection) 
 			}
 		}
 		b.Rows = append(b.Rows, row)
+	}
+	if len(m.Chosen) > 0 {
+		m.ChosenTotal = chosen.Format(sm.Show.Currency)
 	}
 }
 
@@ -217,6 +230,17 @@ func (s *Server) seatModel(sm booking.SeatMap, st booking.Seat, priceText string
 	}
 	v.Name = "Row " + st.Row + ", seat " + v.Number + ", " + v.What + st.Category + ", " + priceText + ", " + v.Status
 	v.What = strings.TrimSuffix(v.What, ", ")
+	switch sel.mode {
+	case "admin":
+		s.adminSeat(sm, st, priceText, sel, &v)
+	case "preview":
+		v.State, v.Status, v.Disabled, v.ExpiresAt = string(booking.StateAvailable), "", false, ""
+		v.Name = "Row " + st.Row + ", seat " + v.Number + ", " + v.What
+		if v.What != "" {
+			v.Name += ", "
+		}
+		v.Name += st.Category
+	}
 	if sel.chosen == nil {
 		v.Checked = state == booking.StateMine
 	} else {

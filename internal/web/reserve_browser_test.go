@@ -57,7 +57,7 @@ func TestBrowserReserveByKeyboard(t *testing.T) {
 	br.Do(chromedp.KeyEvent(kb.Enter))
 	br.WaitFor(`document.querySelector('.admin-counts [data-count="reserved"]') && document.querySelector('.admin-counts [data-count="reserved"]').textContent === '2'`, 10*time.Second)
 	for _, id := range []string{"A1", "A2"} {
-		if !br.JS(`document.querySelector('.admin-seat[data-seat-id="` + id + `"]').dataset.reserve === 'house'`) {
+		if !br.JS(`document.querySelector('.admin-seatmap .seat[data-seat-id="` + id + `"]').dataset.reserve === 'house'`) {
 			t.Errorf("%s is not marked house after the keyboard's save", id)
 		}
 	}

@@ -75,7 +75,7 @@ func TestReservedSeatsOnline(t *testing.T) {
 	}
 	wantStatus(t, admin.reserve("blocked", "A2"), http.StatusSeeOther)
 	d := admin.get("/admin/shows/" + testShowID).doc(t)
-	if r, _ := d.Find(`.admin-seat[data-seat-id="A1"]`).Attr("data-reserve"); r != "house" {
+	if r, _ := d.Find(`.admin-seatmap .seat[data-seat-id="A1"]`).Attr("data-reserve"); r != "house" {
 		t.Errorf("the admin map's A1 has data-reserve %q, want house", r)
 	}
 	if c := wantCountsAddUp(t, admin); c["reserved"] != 2 || c["available"] != 28 {

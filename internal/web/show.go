@@ -49,6 +49,13 @@ func (s *Server) handleShow(c echo.Context) error {
 				strings.Join(ids, ", ") + ". They are ticked on the map: change them if you like, then press Hold."}
 		}
 	}
+	var released []string
+	if q := c.QueryParams(); q.Has("released") && !q.Has("best") {
+		released = releasedSeats(sm, q["seat"], s.svc.MaxSeats())
+		if len(released) > 0 {
+			sel.chosen, form.Party = setOf(released), len(released)
+		}
+	}
 	var m model.SeatMap
 	if sel.chosen == nil && sel.notice == nil && c.QueryParam("view") != "list" {
 		if m, err = s.plainSeatMap(c.Request().Context(), sm); err != nil {
@@ -57,12 +64,62 @@ func (s *Server) handleShow(c echo.Context) error {
 	} else {
 		m = s.seatMapModel(sm, sel)
 	}
+	if len(released) > 0 {
+		if n := releasedNotice(released, m.Chosen); c.QueryParam("view") == "list" {
+			m.Notice = n
+		} else {
+			m.Answer = n
+		}
+	}
 	form.Action, form.Parties = m.Best.Action, m.Best.Parties
 	m.Best = form
 	m.List = c.QueryParam("view") == "list"
 	m.Page = s.page(c, sm.Show.Movie.Title)
 	m.Best.HoldAction, m.Best.CSRFToken = m.FormAction, m.CSRFToken
 	return s.render(c, status, pages.SeatMap(m))
+}
+
+// releasedSeats are the seats of ?seat= (Back's redirect: the seats of the
+// hold just released) that the show has, each once, at most max of them.
+func releasedSeats(sm booking.SeatMap, asked []string, max int) []string {
+	known := make(map[string]bool, len(sm.Seats))
+	for _, st := range sm.Seats {
+		known[st.ID] = true
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, id := range asked {
+		id = strings.ToUpper(strings.TrimSpace(id))
+		if known[id] && !seen[id] && len(out) < max {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// releasedNotice says that the hold of released was released, which of
+// its seats are ticked again (ticked), and which were taken meanwhile.
+func releasedNotice(released, ticked []string) *model.Notice {
+	again := setOf(ticked)
+	var kept, taken []string
+	for _, id := range released {
+		if again[id] {
+			kept = append(kept, id)
+		} else {
+			taken = append(taken, id)
+		}
+	}
+	text := "Your hold was released."
+	if len(kept) > 0 {
+		text += " " + strings.Join(kept, ", ") + " " + choose(len(kept), "is", "are") + " still ticked: press Hold to hold " +
+			choose(len(kept), "it", "them") + " again, or change your choice."
+	}
+	if len(taken) > 0 {
+		text += " " + strings.Join(taken, ", ") + " " + choose(len(taken), "was", "were") + " taken by someone else meanwhile and " +
+			choose(len(taken), "is", "are") + " no longer ticked."
+	}
+	return &model.Notice{Kind: "info", Text: text}
 }
 
 func partyText(n int) string {
@@ -117,4 +174,12 @@ func etagMatches(header, etag string) bool {
 		}
 	}
 	return false
+}
+
+// choose is one when n is 1, else many.
+func choose(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -99,6 +99,10 @@
     kept = null;
     applySeatRule();
     holdbar().update();
+    // A hold refused for a single gap (422) ticks the offered seats
+    // again: its message (role=alert) is brought into view.
+    var gap = map.querySelector('[data-gap-seat]');
+    if (gap) { gap.scrollIntoView({ block: 'center' }); }
   });
 
   doc.addEventListener('htmx:afterSwap', function (evt) {

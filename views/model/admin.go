@@ -69,15 +69,29 @@ type AdminCounts struct {
 	Percent                        int
 	BookedWidth, HeldX, HeldWidth  string
 	Label                          string // "62% full: 300 booked, 10 held of 500"
+	// OffSale, on a cancelled show only, counts its seats no longer for
+	// sale and not booked: Booked+Held+Available+Reserved+OffSale = Total.
+	OffSale   int
+	Cancelled bool
+}
+
+// CancelledSales is what a cancelled show had sold, and where each
+// booking's money stands (SPEC §10).
+type CancelledSales struct {
+	Seats, Bookings  int // sold before the cancellation
+	Due, Refunded    int // bookings
+	AdmittedBookings int
 }
 
 // AdminShow is GET /admin/shows/{showID}.
 type AdminShow struct {
 	AdminPage
-	Show        Show
-	Counts      AdminCounts
-	TTL         string
-	Rows        []AdminSeatRow
+	Show   Show
+	Counts AdminCounts
+	TTL    string
+	// Map is the show's seats as the moviegoer's map draws them, in
+	// admin mode.
+	Map         SeatMap
 	Bookings    []AdminBooking
 	RefundQueue []AdminBooking
 	Callbacks   []AdminCallback
@@ -99,6 +113,8 @@ type AdminShow struct {
 	Conflicts     []string
 	// Cutoff is the show's online cut-off and its form.
 	Cutoff OnlineCutoff
+	// Sold is, on a cancelled show, what it had sold; nil otherwise.
+	Sold *CancelledSales
 }
 
 // OnlineCutoff is a show's online cut-off on its admin page (SPEC §16).
@@ -121,23 +137,6 @@ type SalesOpening struct {
 	Zone   string // the zone the input is read in
 	// OnSale and OnSaleURL name the open on-sale that sets the opening.
 	OnSale, OnSaleURL string
-}
-
-// AdminSeatRow is one line of the admin's seat map.
-type AdminSeatRow struct {
-	Label string
-	Cells []AdminSeat
-}
-
-// AdminSeat is a seat in admin colours, or a gap when ID is "".
-type AdminSeat struct {
-	ID        string
-	State     string // available, held, booked, by the seat rule
-	Reserve   string // house or blocked; "" for none
-	Conflict  bool   // a refused reserve named it
-	ExpiresAt string // RFC 3339, held seats
-	Title     string // who holds it until when, or which booking owns it
-	Mark      string // a short text in the cell: hold or booking id prefix
 }
 
 // AdminBooking is a booking as an admin sees it.

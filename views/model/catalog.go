@@ -87,8 +87,8 @@ type AdminScreenForm struct {
 	Theatre    string
 	Layout     Field
 	Example    string
-	ExportURL  string // "" when new
-	Preview    []AdminSeatRow
+	ExportURL  string   // "" when new
+	Preview    *SeatMap // the layout drawn as the seat map, in preview mode
 	Categories []string
 	SeatCount  int
 }

@@ -114,6 +114,18 @@ type SeatMap struct {
 	// HTML, kept by the server for viewers without a hold or a choice of
 	// their own), and Bands is empty.
 	Grid string
+	// Chosen are the seats drawn ticked, and ChosenTotal their total in
+	// the show's currency: the hold bar shows them without JavaScript.
+	Chosen      []string
+	ChosenTotal string
+	// Mode is how the grid is drawn: "" for a moviegoer's map, "admin"
+	// for the admin's show map (every seat a checkbox for a reserve, in
+	// the seat rule's state with its reserve), "preview" for a layout
+	// before it has shows (no checkboxes, no prices).
+	Mode string
+	// Answer is a message for the page's #seatmap-answer, outside the
+	// map that refreshes itself: that Back released the hold.
+	Answer *Notice
 }
 
 // BestForm asks for the best seats for a party: a GET of the seat map
@@ -184,6 +196,10 @@ type Seat struct {
 	Disabled  bool
 	Conflict  bool // requested but just taken by someone else
 	Suggested bool // chosen by best available (data-suggested)
+	// Reserve (admin map only) is house or blocked (data-reserve), and
+	// Note who holds or booked the seat, for its title.
+	Reserve string
+	Note    string
 }
 
 // Checkout is a hold on its way to payment.
@@ -346,6 +362,27 @@ type Booking struct {
 	Email      string // where its mails go
 	Link       string // the booking link (absolute, with its key); "" for old bookings
 	PrintURL   string // its printable tickets, with the key when opened by key
+	// Cancelled is set when the booking's show was cancelled and its
+	// money is due back or was returned (SPEC §10): the page says so,
+	// what becomes of the money, and offers OtherShows instead of the
+	// cancelled show's map.
+	Cancelled *Cancellation
+}
+
+// Cancellation is what a booking of a cancelled show tells its buyer.
+type Cancellation struct {
+	Refund     string // "refunded" (made) or "due" (coming)
+	RefundedOn string // when the refund was made, in the theatre's zone
+	AtCounter  bool   // sold at the box office: refunded at its counter
+	OtherShows []ShowLink
+}
+
+// ShowLink is one show offered by a link: its map, its time and where.
+type ShowLink struct {
+	ID    string
+	URL   string
+	Text  string // "Sat 15 Mar, 18:30 IST · Lalbagh Cinemas, Bengaluru"
+	Start string // RFC 3339
 }
 
 // BookingSeat is one seat of a booking as sold: data-seat-id,

@@ -18,3 +18,12 @@ func freeText(n int) string {
 	}
 	return itoa(n) + " free"
 }
+
+// reserveMark is a reserve's letter on the admin's map: H for house, X
+// for blocked.
+func reserveMark(reserve string) string {
+	if reserve == "house" {
+		return "H"
+	}
+	return "X"
+}
