@@ -205,6 +205,10 @@ func indexes() map[string][]mongo.IndexModel {
 			// (BoxOfficeBookings).
 			idx("channel_created", bson.D{{Key: "channel", Value: 1}, {Key: "created_at", Value: 1}}),
 			idx("channel_refunded", bson.D{{Key: "channel", Value: 1}, {Key: "refunded_at", Value: 1}}),
+			// The sales report reads the bookings confirmed, and those
+			// refunded, in a range of instants (SalesBookings).
+			idx("confirmed_at", bson.D{{Key: "confirmed_at", Value: 1}}),
+			idx("refunded_at", bson.D{{Key: "refunded_at", Value: 1}}),
 			// The counter finds a customer's bookings by email, case
 			// ignored, the newest first (BookingsByEmail, which queries
 			// with the same collation).
@@ -353,6 +357,64 @@ var conversions = []conversion{
 	// report counts them (report). Idempotent: one that has them is left
 	// as it is.
 	{name: "0034_booking_report", run: migrateBookingReport},
+	// SQLite's 0035_confirmed_at: when each booking became confirmed (see
+	// migrateConfirmedAt). Idempotent: one that has confirmed_at is left
+	// as it is.
+	{name: "0035_confirmed_at", run: migrateConfirmedAt},
+}
+
+// migrateConfirmedAt gives each booking stored without confirmed_at the
+// instant it became confirmed, as SQLite's 0035_confirmed_at does: a sale
+// at the counter its creation; an online booking the received_at of the
+// event that booked it (payment_events, effect booked, by payment_id);
+// one whose event was pruned but that has a ticket code, which only
+// confirmation gives, its creation; any other 0 (never confirmed).
+func migrateConfirmedAt(ctx context.Context, s *Store) error {
+	missing := bson.D{{Key: "confirmed_at", Value: bson.D{{Key: "$exists", Value: false}}}}
+	cur, err := s.col(colBookings).Find(ctx, missing, options.Find().SetProjection(bson.D{
+		{Key: "_id", Value: 1}, {Key: "payment_id", Value: 1}, {Key: "channel", Value: 1},
+		{Key: "ticket_code", Value: 1}, {Key: "created_at", Value: 1},
+	}))
+	if err != nil {
+		return err
+	}
+	defer cur.Close(ctx)
+	for cur.Next(ctx) {
+		var d struct {
+			ID         string `bson:"_id"`
+			PaymentID  string `bson:"payment_id"`
+			Channel    string `bson:"channel"`
+			TicketCode string `bson:"ticket_code"`
+			CreatedAt  int64  `bson:"created_at"`
+		}
+		if err := cur.Decode(&d); err != nil {
+			return err
+		}
+		var at int64
+		if d.Channel == string(booking.ChannelBoxOffice) {
+			at = d.CreatedAt
+		} else {
+			var ev eventDoc
+			err := s.col(colPaymentEvents).FindOne(ctx,
+				bson.D{{Key: "payment_id", Value: d.PaymentID}, {Key: "effect", Value: string(booking.EffectBooked)}},
+				options.FindOne().SetSort(bson.D{{Key: "received_at", Value: 1}})).Decode(&ev)
+			switch {
+			case err == nil:
+				at = ev.ReceivedAt
+			case !errors.Is(err, mongo.ErrNoDocuments):
+				return err
+			case d.TicketCode != "":
+				at = d.CreatedAt
+			}
+		}
+		// Only while it still has none: a settlement meanwhile wins.
+		filter := append(bson.D{{Key: "_id", Value: d.ID}}, missing...)
+		if _, err := s.col(colBookings).UpdateOne(ctx, filter,
+			bson.D{{Key: "$set", Value: bson.D{{Key: "confirmed_at", Value: at}}}}); err != nil {
+			return err
+		}
+	}
+	return cur.Err()
 }
 
 // migrateBookingTickets gives each booking stored without tickets the type

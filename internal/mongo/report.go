@@ -162,3 +162,81 @@ func readByIDs[T any](ctx context.Context, col *mongo.Collection, ids bson.A, ea
 	}
 	return cur.Err()
 }
+
+// SalesBookings reads the sales report's bookings
+// (booking.SalesReportReader): the bookings confirmed in the range or
+// refunded in it, by one $or whose branches use the confirmed_at and
+// refunded_at indexes, then their shows', theatres' and payments' fields
+// by _id.
+func (s *Store) SalesBookings(ctx context.Context, q booking.SalesQuery) ([]booking.BookingSale, error) {
+	span := bson.D{{Key: "$gte", Value: q.From.UnixNano()}, {Key: "$lt", Value: q.To.UnixNano()}}
+	filter := bson.D{{Key: "$or", Value: bson.A{
+		bson.D{{Key: "confirmed_at", Value: span}},
+		bson.D{{Key: "refunded_at", Value: span}, {Key: "state", Value: string(booking.BookingRefunded)}},
+	}}}
+	if q.ShowID != "" {
+		filter = append(filter, bson.E{Key: "show_id", Value: q.ShowID})
+	}
+	cur, err := s.col(colBookings).Find(ctx, filter)
+	if err != nil {
+		return nil, fmt.Errorf("mongo: sales bookings: %w", err)
+	}
+	var docs []bookingDoc
+	if err := cur.All(ctx, &docs); err != nil {
+		return nil, fmt.Errorf("mongo: sales bookings: %w", err)
+	}
+	if len(docs) == 0 {
+		return []booking.BookingSale{}, nil
+	}
+	var showIDs, paymentIDs bson.A
+	seenShow := map[string]bool{}
+	for _, d := range docs {
+		if !seenShow[d.ShowID] {
+			seenShow[d.ShowID] = true
+			showIDs = append(showIDs, d.ShowID)
+		}
+		paymentIDs = append(paymentIDs, d.PaymentID)
+	}
+	shows := map[string]showDoc{}
+	var theatreIDs bson.A
+	seenTheatre := map[string]bool{}
+	for i := 0; i < len(showIDs); i += reportBatch {
+		err := readByIDs(ctx, s.col(colShows), showIDs[i:min(i+reportBatch, len(showIDs))], func(d showDoc) {
+			shows[d.ID] = d
+			if !seenTheatre[d.Theatre.ID] {
+				seenTheatre[d.Theatre.ID] = true
+				theatreIDs = append(theatreIDs, d.Theatre.ID)
+			}
+		})
+		if err != nil {
+			return nil, fmt.Errorf("mongo: sales bookings: shows: %w", err)
+		}
+	}
+	theatres := map[string]catalogTheatre{}
+	if err := readByIDs(ctx, s.col(colTheatres), theatreIDs, func(d catalogTheatre) { theatres[d.ID] = d }); err != nil {
+		return nil, fmt.Errorf("mongo: sales bookings: theatres: %w", err)
+	}
+	providers := map[string]string{}
+	for i := 0; i < len(paymentIDs); i += reportBatch {
+		err := readByIDs(ctx, s.col(colPayments), paymentIDs[i:min(i+reportBatch, len(paymentIDs))], func(d paymentDoc) { providers[d.ID] = d.Provider })
+		if err != nil {
+			return nil, fmt.Errorf("mongo: sales bookings: payments: %w", err)
+		}
+	}
+	out := make([]booking.BookingSale, 0, len(docs))
+	for _, d := range docs {
+		v := booking.SaleOf(d.booking())
+		v.Provider = providers[d.PaymentID]
+		if sh, ok := shows[d.ShowID]; ok {
+			v.TheatreID, v.Theatre, v.TimeZone = sh.Theatre.ID, sh.Theatre.Name, sh.Theatre.TimeZone
+			if th, ok := theatres[sh.Theatre.ID]; ok {
+				v.Theatre = th.Name
+				if th.TimeZone != "" {
+					v.TimeZone = th.TimeZone
+				}
+			}
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
