@@ -207,8 +207,8 @@ func indexes() map[string][]mongo.IndexModel {
 			idx("channel_refunded", bson.D{{Key: "channel", Value: 1}, {Key: "refunded_at", Value: 1}}),
 			// The sales report reads the bookings confirmed, and those
 			// refunded, in a range of instants (SalesBookings).
-			idx("confirmed_at", bson.D{{Key: "confirmed_at", Value: 1}}),
-			idx("refunded_at", bson.D{{Key: "refunded_at", Value: 1}}),
+			idx(bookingsConfirmedIndex, bson.D{{Key: "confirmed_at", Value: 1}}),
+			idx(bookingsRefundedIndex, bson.D{{Key: "refunded_at", Value: 1}}),
 			// The counter finds a customer's bookings by email, case
 			// ignored, the newest first (BookingsByEmail, which queries
 			// with the same collation).
@@ -263,10 +263,12 @@ func indexes() map[string][]mongo.IndexModel {
 
 // Names of the indexes that queries rely on (tests check the plans).
 const (
-	bookingsReportIndex = "show_state_report"
-	showsFilmIndex      = "film_theatre_starts_at"
-	showGridSeatIndex   = "show_grid_seat"
-	showStatusIndex     = "show_status_locked_reserve"
+	bookingsReportIndex    = "show_state_report"
+	bookingsConfirmedIndex = "confirmed_at"
+	bookingsRefundedIndex  = "refunded_at"
+	showsFilmIndex         = "film_theatre_starts_at"
+	showGridSeatIndex      = "show_grid_seat"
+	showStatusIndex        = "show_status_locked_reserve"
 )
 
 // colMigrations records the one-time conversions Migrate has made, one

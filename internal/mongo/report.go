@@ -142,6 +142,21 @@ func filmBookingsPipeline(showIDs []string) mongo.Pipeline {
 	}
 }
 
+// salesBookingsFilter selects the bookings of q: confirmed in the range
+// (bookingsConfirmedIndex), or refunded in it (bookingsRefundedIndex).
+// confirmed_at is 0 for a booking never confirmed, below any range.
+func salesBookingsFilter(q booking.SalesQuery) bson.D {
+	span := bson.D{{Key: "$gte", Value: q.From.UnixNano()}, {Key: "$lt", Value: q.To.UnixNano()}}
+	filter := bson.D{{Key: "$or", Value: bson.A{
+		bson.D{{Key: "confirmed_at", Value: span}},
+		bson.D{{Key: "refunded_at", Value: span}, {Key: "state", Value: string(booking.BookingRefunded)}},
+	}}}
+	if q.ShowID != "" {
+		filter = append(filter, bson.E{Key: "show_id", Value: q.ShowID})
+	}
+	return filter
+}
+
 // readByIDs decodes each document of col whose _id is in ids into a T and
 // hands it to each.
 func readByIDs[T any](ctx context.Context, col *mongo.Collection, ids bson.A, each func(T)) error {
@@ -169,15 +184,7 @@ func readByIDs[T any](ctx context.Context, col *mongo.Collection, ids bson.A, ea
 // refunded_at indexes, then their shows', theatres' and payments' fields
 // by _id.
 func (s *Store) SalesBookings(ctx context.Context, q booking.SalesQuery) ([]booking.BookingSale, error) {
-	span := bson.D{{Key: "$gte", Value: q.From.UnixNano()}, {Key: "$lt", Value: q.To.UnixNano()}}
-	filter := bson.D{{Key: "$or", Value: bson.A{
-		bson.D{{Key: "confirmed_at", Value: span}},
-		bson.D{{Key: "refunded_at", Value: span}, {Key: "state", Value: string(booking.BookingRefunded)}},
-	}}}
-	if q.ShowID != "" {
-		filter = append(filter, bson.E{Key: "show_id", Value: q.ShowID})
-	}
-	cur, err := s.col(colBookings).Find(ctx, filter)
+	cur, err := s.col(colBookings).Find(ctx, salesBookingsFilter(q))
 	if err != nil {
 		return nil, fmt.Errorf("mongo: sales bookings: %w", err)
 	}
