@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
+	"boxoffice/internal/booking"
 	"boxoffice/internal/testkit"
 )
 
@@ -16,7 +17,8 @@ import (
 // Chromium on every kind of page: home, the seat map on a phone, on a
 // laptop and in the dark, a conflict answered in place, the seats as a
 // list, checkout, with ticket types too, the sandbox's checkout, the booking, find-my-booking, the
-// sign-in page and the admin's pages, the door among them. Any violation
+// sign-in page and the admin's pages, the door and the two reports among
+// them. Any violation
 // fails it. It skips without node_modules/axe-core (make assets), as
 // NeedBrowser says.
 func TestAxe(t *testing.T) {
@@ -150,6 +152,10 @@ func TestAxe(t *testing.T) {
 		{"/admin/catalog", "main"},
 		{"/admin/accounts", "main"},
 		{"/admin/checkin", "[data-door-code]"},
+		// The reports, each with rows: the week of the test show, which
+		// has bookings; the sales of the last seven days, made today.
+		{"/admin/reports/films?week=" + booking.WeekStart(booking.DayOf(testShowStart, time.UTC), time.Friday).Format(booking.DateLayout), "tr[data-film]"},
+		{"/admin/reports/sales", "tr[data-theatre][data-channel]"},
 	} {
 		visit(p.path, p.visible)
 		testkit.Axe(br, p.path)
