@@ -45,19 +45,28 @@ func (s *Store) FilmShows(ctx context.Context, from, to time.Time) ([]booking.Sh
 }
 
 // salesBookingsSQL is the sales report's read (booking.SalesReportReader):
-// the bookings confirmed in the range (bookings_confirmed) and those
-// refunded in it (bookings_refunded), each once, with their show's
-// theatre and their payment's provider.
-var salesBookingsSQL = `SELECT ` + prefixed("b.", bookingColumns) + `,
+// the bookings confirmed in the range (bookings_confirmed), then those
+// refunded in it but not confirmed in it (bookings_refunded), so that each
+// comes once without sorting them, with what the report needs of each
+// (not the whole booking), their show's theatre and their payment's
+// provider.
+const salesBookingsSQL = `
+SELECT b.id, b.show_id, b.seat_ids, b.amount, b.currency, b.state, b.tickets, b.channel, b.method, b.confirmed_at, b.refunded_at,
        s.theatre_id, coalesce(t.name, s.theatre_name), coalesce(nullif(t.time_zone, ''), s.theatre_tz), coalesce(p.provider, '')
-FROM bookings b
+FROM bookings b INDEXED BY bookings_confirmed
 JOIN shows s ON s.id = b.show_id
 LEFT JOIN theatres t ON t.id = s.theatre_id
 LEFT JOIN payments p ON p.id = b.payment_id
-WHERE b.id IN (
-    SELECT id FROM bookings INDEXED BY bookings_confirmed WHERE confirmed_at >= ?1 AND confirmed_at < ?2
-    UNION
-    SELECT id FROM bookings INDEXED BY bookings_refunded WHERE refunded_at >= ?1 AND refunded_at < ?2 AND state = 'refunded')
+WHERE b.confirmed_at >= ?1 AND b.confirmed_at < ?2 AND (?3 = '' OR b.show_id = ?3)
+UNION ALL
+SELECT b.id, b.show_id, b.seat_ids, b.amount, b.currency, b.state, b.tickets, b.channel, b.method, b.confirmed_at, b.refunded_at,
+       s.theatre_id, coalesce(t.name, s.theatre_name), coalesce(nullif(t.time_zone, ''), s.theatre_tz), coalesce(p.provider, '')
+FROM bookings b INDEXED BY bookings_refunded
+JOIN shows s ON s.id = b.show_id
+LEFT JOIN theatres t ON t.id = s.theatre_id
+LEFT JOIN payments p ON p.id = b.payment_id
+WHERE b.refunded_at >= ?1 AND b.refunded_at < ?2 AND b.state = 'refunded'
+  AND NOT (coalesce(b.confirmed_at, 0) >= ?1 AND coalesce(b.confirmed_at, 0) < ?2)
   AND (?3 = '' OR b.show_id = ?3)`
 
 // SalesBookings reads the sales report's bookings in one statement
@@ -65,19 +74,23 @@ WHERE b.id IN (
 func (s *Store) SalesBookings(ctx context.Context, q booking.SalesQuery) ([]booking.BookingSale, error) {
 	return listRows(ctx, s.read, "sales bookings", salesBookingsSQL, []any{q.From.UnixNano(), q.To.UnixNano(), q.ShowID},
 		func(r *sql.Rows) (booking.BookingSale, error) {
-			var theatreID, theatre, zone, provider string
-			b, err := scanBooking(withExtra{r, []any{&theatreID, &theatre, &zone, &provider}})
-			v := booking.SaleOf(b)
-			v.TheatreID, v.Theatre, v.TimeZone, v.Provider = theatreID, theatre, zone, provider
-			return v, err
+			var (
+				b                       booking.Booking
+				seatIDs, tickets        string
+				confirmedAt, refundedAt sql.NullInt64
+				v                       booking.BookingSale
+			)
+			err := r.Scan(&b.ID, &b.ShowID, &seatIDs, &b.Amount, &b.Currency, &b.State, &tickets, &b.Channel, &b.Method,
+				&confirmedAt, &refundedAt, &v.TheatreID, &v.Theatre, &v.TimeZone, &v.Provider)
+			if err != nil {
+				return v, err
+			}
+			b.SeatIDs, b.ConfirmedAt, b.RefundedAt = splitIDs(seatIDs), fromNanos(confirmedAt), fromNanos(refundedAt)
+			if b.Tickets, err = decodeTickets(tickets); err != nil {
+				return v, err
+			}
+			sale := booking.SaleOf(b)
+			sale.TheatreID, sale.Theatre, sale.TimeZone, sale.Provider = v.TheatreID, v.Theatre, v.TimeZone, v.Provider
+			return sale, nil
 		})
 }
-
-// withExtra scans a row's first columns as its scanner's caller asks, the
-// rest into extra.
-type withExtra struct {
-	r     scanner
-	extra []any
-}
-
-func (w withExtra) Scan(dest ...any) error { return w.r.Scan(append(dest, w.extra...)...) }
