@@ -184,7 +184,11 @@ func readByIDs[T any](ctx context.Context, col *mongo.Collection, ids bson.A, ea
 // refunded_at indexes, then their shows', theatres' and payments' fields
 // by _id.
 func (s *Store) SalesBookings(ctx context.Context, q booking.SalesQuery) ([]booking.BookingSale, error) {
-	cur, err := s.col(colBookings).Find(ctx, salesBookingsFilter(q))
+	cur, err := s.col(colBookings).Find(ctx, salesBookingsFilter(q), options.Find().SetProjection(bson.D{
+		{Key: "show_id", Value: 1}, {Key: "payment_id", Value: 1}, {Key: "seat_ids", Value: 1}, {Key: "amount", Value: 1},
+		{Key: "currency", Value: 1}, {Key: "state", Value: 1}, {Key: "tickets", Value: 1}, {Key: "channel", Value: 1},
+		{Key: "method", Value: 1}, {Key: "confirmed_at", Value: 1}, {Key: "refunded_at", Value: 1},
+	}))
 	if err != nil {
 		return nil, fmt.Errorf("mongo: sales bookings: %w", err)
 	}
