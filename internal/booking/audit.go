@@ -21,6 +21,12 @@ type Audit struct {
 	// report does not list it (a cancelled show of a film with no other
 	// show that day).
 	Report *ShowSales
+	// Sales are the show's bookings as the sales report reads them
+	// (SalesBookings, SPEC §17) over SalesFrom to SalesTo, dates that
+	// hold, in every zone, each instant a booking of the show was
+	// confirmed or refunded at.
+	Sales              []BookingSale
+	SalesFrom, SalesTo time.Time
 }
 
 // AuditReader reads what an Audit needs; every Store does.
@@ -31,6 +37,7 @@ type AuditReader interface {
 	Payment(ctx context.Context, paymentID string) (Payment, error)
 	Show(ctx context.Context, showID string) (Show, error)
 	FilmReportReader
+	SalesReportReader
 }
 
 // LoadAudit reads a show's Audit. It reads in several steps, so it is one
@@ -81,6 +88,29 @@ func LoadAudit(ctx context.Context, r AuditReader, showID string) (Audit, error)
 			a.Report = &v
 		}
 	}
+	// The sales report's read of the days of its bookings' sales and
+	// refunds, in every zone (UTC's dates, a day either side).
+	var first, last time.Time
+	for _, b := range a.Bookings {
+		for _, t := range []time.Time{b.ConfirmedAt, b.RefundedAt} {
+			if t.IsZero() {
+				continue
+			}
+			if day := DayOf(t, time.UTC); first.IsZero() || day.Before(first) {
+				first = day
+			}
+			if day := DayOf(t, time.UTC); day.After(last) {
+				last = day
+			}
+		}
+	}
+	if !first.IsZero() {
+		a.SalesFrom, a.SalesTo = first.AddDate(0, 0, -1), last.AddDate(0, 0, 1)
+		from, to := InstantsOf(a.SalesFrom, a.SalesTo)
+		if a.Sales, err = r.SalesBookings(ctx, SalesQuery{From: from, To: to, ShowID: showID}); err != nil {
+			return a, err
+		}
+	}
 	return a, nil
 }
 
@@ -116,7 +146,10 @@ func (n AuditCounts) Add(o AuditCounts) AuditCounts {
 //     provider box_office, the sale's method and amount, succeeded;
 //   - the film report's figures of the show (admissions, comps, gross,
 //     tax) are the sums over the bookings it counts (Booking.Counts,
-//     Booking.Sums), and a show with such a booking is in the report.
+//     Booking.Sums), and a show with such a booking is in the report;
+//   - every confirmed booking knows when it became confirmed, and the
+//     sales report's rows of the show's bookings (checkSalesReport) add
+//     up to the sums over them.
 func CheckAudit(a Audit, m Moment) ([]string, AuditCounts) {
 	var bad []string
 	fail := func(format string, args ...any) { bad = append(bad, fmt.Sprintf(format, args...)) }
@@ -200,6 +233,13 @@ func CheckAudit(a Audit, m Moment) ([]string, AuditCounts) {
 		fail("the film report leaves out the show, whose bookings add up to %+v", counted)
 	}
 
+	for _, b := range a.Bookings {
+		if b.State == BookingConfirmed && b.ConfirmedAt.IsZero() {
+			fail("booking %s is confirmed but has no confirmed_at", b.ID)
+		}
+	}
+	bad = append(bad, checkSalesReport(a)...)
+
 	for _, id := range slices.Sorted(maps.Keys(a.Holds)) {
 		h := a.Holds[id]
 		var locked []string
@@ -220,4 +260,63 @@ func CheckAudit(a Audit, m Moment) ([]string, AuditCounts) {
 		}
 	}
 	return bad, n
+}
+
+// checkSalesReport builds the sales report (BuildSalesReport) of a's
+// Sales over its dates and checks its totals against the sums over a's
+// bookings: the rows of all types count each booking confirmed once,
+// with its seats and amount, and the amount of each refunded one, in its
+// channel's rows when it had been confirmed, else in unsold; and in each
+// theatre, day, channel, method and currency the types' rows add up to
+// the row of all types.
+func checkSalesReport(a Audit) []string {
+	var bad []string
+	fail := func(format string, args ...any) { bad = append(bad, fmt.Sprintf(format, args...)) }
+	var want, got SalesFigures
+	var wantUnsold, gotUnsold Money
+	for _, b := range a.Bookings {
+		if !b.ConfirmedAt.IsZero() {
+			want = want.Add(SalesFigures{Bookings: 1, Seats: len(TicketsOf(b)), Gross: b.Amount})
+		}
+		if b.State == BookingRefunded && !b.RefundedAt.IsZero() {
+			if b.ConfirmedAt.IsZero() {
+				wantUnsold += b.Amount
+			} else {
+				want.Refunds += b.Amount
+			}
+		}
+	}
+	if len(a.Sales) == 0 && want == (SalesFigures{}) && wantUnsold == 0 {
+		return nil
+	}
+	r := BuildSalesReport(a.SalesFrom, a.SalesTo, a.Sales, "configured", time.UTC)
+	type group struct {
+		theatre, channel, method, currency string
+		day                                time.Time
+	}
+	all, types := map[group]SalesFigures{}, map[group]SalesFigures{}
+	for _, row := range r.Rows {
+		g := group{row.TheatreID, string(row.Channel), row.Method, row.Currency, row.Day}
+		switch {
+		case row.Channel == ChannelUnsold:
+			gotUnsold += row.Refunds
+		case row.TicketType == AllTypes:
+			got = got.Add(row.SalesFigures)
+			all[g] = all[g].Add(row.SalesFigures)
+		default:
+			types[g] = types[g].Add(SalesFigures{Seats: row.Seats, Gross: row.Gross, Refunds: row.Refunds})
+		}
+	}
+	if got != want {
+		fail("the sales report counts %+v for the show; its bookings add up to %+v", got, want)
+	}
+	if gotUnsold != wantUnsold {
+		fail("the sales report's unsold refunds of the show are %d; its refunded bookings never confirmed add up to %d", gotUnsold, wantUnsold)
+	}
+	for g, f := range all {
+		if t := types[g]; t != (SalesFigures{Seats: f.Seats, Gross: f.Gross, Refunds: f.Refunds}) {
+			fail("the sales report's rows of %s, %s, %s, %q by type add up to %+v; the row of all types has %+v", g.day.Format(DateLayout), g.channel, g.method, g.currency, t, f)
+		}
+	}
+	return bad
 }

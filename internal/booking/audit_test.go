@@ -15,7 +15,7 @@ func TestCheckAudit(t *testing.T) {
 		seat := func(id string, st SeatStatus, hold, bk string, at time.Time) Seat {
 			return Seat{ID: id, Status: st, HoldID: hold, BookingID: bk, LockedAt: at}
 		}
-		return Audit{
+		a := Audit{
 			Seats: []Seat{
 				seat("A1", SeatBooked, "", "b1", time.Time{}),
 				seat("A2", SeatBooked, "", "b1", time.Time{}),
@@ -29,22 +29,36 @@ func TestCheckAudit(t *testing.T) {
 				"h3": {ID: "h3", SeatIDs: []string{"A4", "A5"}, State: HoldActive},
 			},
 			Bookings: []Booking{
-				{ID: "b1", PaymentID: "p1", SeatIDs: []string{"A1", "A2"}, State: BookingConfirmed,
-					Tickets: []SeatTicket{{SeatID: "A1", Price: 250_00, TaxRate: 1800}, {SeatID: "A2", Price: 0, TaxRate: 1800}}},
+				{ID: "b1", PaymentID: "p1", SeatIDs: []string{"A1", "A2"}, State: BookingConfirmed, Amount: 250_00, ConfirmedAt: now.Add(-2 * time.Hour),
+					Tickets: []SeatTicket{{SeatID: "A1", Type: "adult", Price: 250_00, TaxRate: 1800}, {SeatID: "A2", Type: "comp", Price: 0, TaxRate: 1800}}},
 				{ID: "b2", PaymentID: "p2", SeatIDs: []string{"A1"}, State: BookingRefundDue},
 				{ID: "b3", PaymentID: "p3", SeatIDs: []string{"A3"}, State: BookingPending},
 				// Sold at the counter, then refunded there: its seat free.
 				{ID: "b4", PaymentID: "p4", SeatIDs: []string{"A6"}, State: BookingRefunded, Amount: 180_00,
-					Channel: ChannelBoxOffice, Method: MethodCash, RefundMethod: MethodCash},
+					Channel: ChannelBoxOffice, Method: MethodCash, RefundMethod: MethodCash,
+					ConfirmedAt: now.Add(-3 * time.Hour), RefundedAt: now.Add(-time.Hour)},
+				// A late payment, refunded: money returned without a sale.
+				{ID: "b5", PaymentID: "p5", SeatIDs: []string{"A5"}, State: BookingRefunded, Amount: 100_00, RefundedAt: now.Add(-30 * time.Minute)},
 			},
 			Payments: map[string]Payment{
 				"p1": {ID: "p1", State: PaymentSucceeded},
 				"p2": {ID: "p2", State: PaymentSucceeded},
 				"p3": {ID: "p3", State: PaymentPending},
 				"p4": {ID: "p4", State: PaymentSucceeded, Provider: ProviderBoxOffice, Method: MethodCash, Amount: 180_00},
+				"p5": {ID: "p5", State: PaymentSucceeded, Amount: 100_00},
 			},
-			Report: &ShowSales{Sums: TicketSums{Admissions: 1, Comps: 1, Gross: 250_00, Tax: 38_14}},
+			Report:    &ShowSales{Sums: TicketSums{Admissions: 1, Comps: 1, Gross: 250_00, Tax: 38_14}},
+			SalesFrom: DayOf(now, time.UTC).AddDate(0, 0, -1),
+			SalesTo:   DayOf(now, time.UTC).AddDate(0, 0, 1),
 		}
+		for _, b := range a.Bookings {
+			if !b.ConfirmedAt.IsZero() || b.State == BookingRefunded {
+				v := SaleOf(b)
+				v.TheatreID, v.TimeZone = "t1", "Asia/Kolkata"
+				a.Sales = append(a.Sales, v)
+			}
+		}
+		return a
 	}
 	// A cancelled show's bookings are due a refund and keep their seats.
 	cancelled := good()
@@ -57,7 +71,7 @@ func TestCheckAudit(t *testing.T) {
 	if len(bad) != 0 {
 		t.Fatalf("a consistent show: %q", bad)
 	}
-	want := AuditCounts{Seats: 6, Available: 1, Locked: 3, Booked: 2, Confirmed: 1, RefundDue: 1, Pending: 1, PaidPayments: 3}
+	want := AuditCounts{Seats: 6, Available: 1, Locked: 3, Booked: 2, Confirmed: 1, RefundDue: 1, Pending: 1, PaidPayments: 4}
 	if n != want {
 		t.Errorf("counts %+v, want %+v", n, want)
 	}
@@ -95,6 +109,19 @@ func TestCheckAudit(t *testing.T) {
 		{"report counts a refunded booking", func(a *Audit) { a.Bookings[0].State = BookingRefunded; a.Bookings[0].Reason = ReasonShowCancelled },
 			"the film report counts {Admissions:1 Comps:1 Gross:25000 Tax:3814} for the show; its bookings add up to {Admissions:0 Comps:0 Gross:0 Tax:0}"},
 		{"report leaves the show out", func(a *Audit) { a.Report = nil }, "the film report leaves out the show"},
+		{"confirmed without its sale time", func(a *Audit) { a.Bookings[0].ConfirmedAt = time.Time{} },
+			"booking b1 is confirmed but has no confirmed_at"},
+		{"sales report misses a sale", func(a *Audit) { a.Sales = a.Sales[1:] },
+			"the sales report counts {Bookings:1 Seats:1 Gross:18000 Refunds:18000} for the show; its bookings add up to {Bookings:2 Seats:3 Gross:43000 Refunds:18000}"},
+		{"sales report misses a refund", func(a *Audit) { a.Sales[1].RefundedAt = time.Time{} },
+			"its bookings add up to {Bookings:2 Seats:3 Gross:43000 Refunds:18000}"},
+		{"sales report's refund on a day outside its range", func(a *Audit) { a.Sales[1].RefundedAt = now.AddDate(0, 0, 3) },
+			"its bookings add up to {Bookings:2 Seats:3 Gross:43000 Refunds:18000}"},
+		{"sales report counts an unsold refund as a sale's", func(a *Audit) { a.Sales[2].ConfirmedAt = now.Add(-time.Hour) },
+			"the sales report's unsold refunds of the show are 0; its refunded bookings never confirmed add up to 10000"},
+		{"sales report's types do not add up", func(a *Audit) {
+			a.Sales[0].Tickets = []SeatTicket{{SeatID: "A1", Type: "adult", Price: 200_00}, {SeatID: "A2", Type: "comp"}}
+		}, "the sales report's rows of 2030-01-01, online, configured, \"\" by type add up to {Bookings:0 Seats:2 Gross:20000 Refunds:0}; the row of all types has {Bookings:1 Seats:2 Gross:25000 Refunds:0}"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			a := good()

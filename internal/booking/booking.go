@@ -36,6 +36,11 @@ type Booking struct {
 	Reason     string // why it failed or is due a refund
 	CreatedAt  time.Time
 	UpdatedAt  time.Time
+	// ConfirmedAt is when it became confirmed (SPEC §17: its sale time):
+	// when its payment's success settled it, or its sale at the counter;
+	// zero for a booking never confirmed, such as one due a refund
+	// because its payment came too late.
+	ConfirmedAt time.Time
 	// RefundID, RefundedAt and RefundedBy (an admin's email, or
 	// RefundedAutomatically) are the audit of a refund: the provider's id
 	// of it, when and by whom it was made. A refund that failed at the

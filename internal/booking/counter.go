@@ -230,7 +230,7 @@ func NewCounterSale(h Hold, sale CounterSale, tickets []SeatTicket, now time.Tim
 	b := Booking{
 		ID: sale.BookingID, HoldID: h.ID, PaymentID: sale.PaymentID, Owner: h.Owner,
 		ShowID: h.ShowID, SeatIDs: h.SeatIDs, Amount: amount, Currency: h.Currency,
-		State: BookingConfirmed, TicketCode: sale.TicketCode, CreatedAt: now, UpdatedAt: now,
+		State: BookingConfirmed, TicketCode: sale.TicketCode, CreatedAt: now, UpdatedAt: now, ConfirmedAt: now,
 		Email: sale.Email, Key: sale.Key, Tickets: tickets,
 		Channel: ChannelBoxOffice, SoldBy: sale.SoldBy, Method: sale.Method,
 	}

@@ -157,7 +157,7 @@ func TestSettlementApply(t *testing.T) {
 		want booking.Booking
 	}{
 		{"booked", booking.Settlement{Effect: booking.EffectBooked},
-			booking.Booking{ID: "b1", State: booking.BookingConfirmed, TicketCode: "7K3M-Q9PA", CreatedAt: t0, UpdatedAt: later}},
+			booking.Booking{ID: "b1", State: booking.BookingConfirmed, TicketCode: "7K3M-Q9PA", CreatedAt: t0, UpdatedAt: later, ConfirmedAt: later}},
 		{"refund due", booking.Settlement{Effect: booking.EffectRefundDue, Reason: "seat A1 taken"},
 			booking.Booking{ID: "b1", State: booking.BookingRefundDue, Reason: "seat A1 taken", CreatedAt: t0, UpdatedAt: later}},
 		{"released", booking.Settlement{Effect: booking.EffectReleased, Reason: "declined"},

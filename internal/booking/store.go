@@ -84,6 +84,7 @@ type Store interface {
 	OnSaleStore
 	CounterStore
 	FilmReportReader
+	SalesReportReader
 }
 
 // ShowSeats is a show with its seats and a viewer's hold, read at one
@@ -271,7 +272,7 @@ func (s Settlement) Apply(b Booking, ticketCode string, now time.Time) Booking {
 	case EffectBooked:
 		// A booking failed as replaced (its payment's success arrived
 		// late, SPEC §15) is confirmed without the reason it failed with.
-		b.State, b.TicketCode, b.Reason = BookingConfirmed, ticketCode, ""
+		b.State, b.TicketCode, b.Reason, b.ConfirmedAt = BookingConfirmed, ticketCode, "", now
 	case EffectRefundDue:
 		b.State, b.Reason = BookingRefundDue, s.Reason
 	case EffectReleased:

@@ -211,6 +211,10 @@ func indexes() map[string][]mongo.IndexModel {
 				Options: options.Index().SetName(refundDueIndex).
 					SetPartialFilterExpression(bson.D{{Key: "state", Value: string(booking.BookingRefundDue)}}),
 			},
+			// The sales report reads the bookings confirmed, and those
+			// refunded, in a range of instants (SalesBookings).
+			idx(bookingsConfirmedIndex, bson.D{{Key: "confirmed_at", Value: 1}}),
+			idx(bookingsRefundedIndex, bson.D{{Key: "refunded_at", Value: 1}}),
 			// The counter finds a customer's bookings by email, case
 			// ignored, the newest first (BookingsByEmail, which queries
 			// with the same collation).
@@ -265,10 +269,12 @@ func indexes() map[string][]mongo.IndexModel {
 
 // Names of the indexes that queries rely on (tests check the plans).
 const (
-	bookingsReportIndex = "show_state_report"
-	showsFilmIndex      = "film_theatre_starts_at"
-	showGridSeatIndex   = "show_grid_seat"
-	showStatusIndex     = "show_status_locked_reserve"
+	bookingsReportIndex    = "show_state_report"
+	bookingsConfirmedIndex = "confirmed_at"
+	bookingsRefundedIndex  = "refunded_at"
+	showsFilmIndex         = "film_theatre_starts_at"
+	showGridSeatIndex      = "show_grid_seat"
+	showStatusIndex        = "show_status_locked_reserve"
 )
 
 // colMigrations records the one-time conversions Migrate has made, one
@@ -372,6 +378,10 @@ var conversions = []conversion{
 	}},
 	// SQLite's 0038_payment_provider: see migratePaymentProvider.
 	{name: "0038_payment_provider", run: migratePaymentProvider},
+	// SQLite's 0039_confirmed_at: when each booking became confirmed (see
+	// migrateConfirmedAt). Idempotent: one that has confirmed_at is left
+	// as it is.
+	{name: "0039_confirmed_at", run: migrateConfirmedAt},
 }
 
 // migratePaymentProvider gives each online payment stored without a
@@ -393,10 +403,71 @@ func migratePaymentProvider(ctx context.Context, s *Store) error {
 	if _, err := s.col(colPayments).UpdateMany(ctx, stripe, set("stripe")); err != nil {
 		return fmt.Errorf("payments of Checkout Sessions: %w", err)
 	}
-	if _, err := s.col(colPayments).UpdateMany(ctx, noProvider, set("sandbox")); err != nil {
+	// A payment still pending without a checkout ref keeps none: a Stripe
+	// one gets its session's id only after it is stored, so it cannot be
+	// told from a sandbox one yet, and none is the configured provider's.
+	told := append(bson.D{{Key: "$nor", Value: bson.A{bson.D{
+		{Key: "state", Value: string(booking.PaymentPending)},
+		{Key: "checkout_ref", Value: bson.D{{Key: "$in", Value: bson.A{"", nil}}}},
+	}}}}, noProvider...)
+	if _, err := s.col(colPayments).UpdateMany(ctx, told, set("sandbox")); err != nil {
 		return fmt.Errorf("the other payments: %w", err)
 	}
 	return nil
+}
+
+// migrateConfirmedAt gives each booking stored without confirmed_at the
+// instant it became confirmed, as SQLite's 0039_confirmed_at does: a sale
+// at the counter its creation; an online booking the received_at of the
+// event that booked it (payment_events, effect booked, by payment_id);
+// one whose event was pruned but that has a ticket code, which only
+// confirmation gives, its creation; any other 0 (never confirmed).
+func migrateConfirmedAt(ctx context.Context, s *Store) error {
+	missing := bson.D{{Key: "confirmed_at", Value: bson.D{{Key: "$exists", Value: false}}}}
+	cur, err := s.col(colBookings).Find(ctx, missing, options.Find().SetProjection(bson.D{
+		{Key: "_id", Value: 1}, {Key: "payment_id", Value: 1}, {Key: "channel", Value: 1},
+		{Key: "ticket_code", Value: 1}, {Key: "created_at", Value: 1},
+	}))
+	if err != nil {
+		return err
+	}
+	defer cur.Close(ctx)
+	for cur.Next(ctx) {
+		var d struct {
+			ID         string `bson:"_id"`
+			PaymentID  string `bson:"payment_id"`
+			Channel    string `bson:"channel"`
+			TicketCode string `bson:"ticket_code"`
+			CreatedAt  int64  `bson:"created_at"`
+		}
+		if err := cur.Decode(&d); err != nil {
+			return err
+		}
+		var at int64
+		if d.Channel == string(booking.ChannelBoxOffice) {
+			at = d.CreatedAt
+		} else {
+			var ev eventDoc
+			err := s.col(colPaymentEvents).FindOne(ctx,
+				bson.D{{Key: "payment_id", Value: d.PaymentID}, {Key: "effect", Value: string(booking.EffectBooked)}},
+				options.FindOne().SetSort(bson.D{{Key: "received_at", Value: 1}})).Decode(&ev)
+			switch {
+			case err == nil:
+				at = ev.ReceivedAt
+			case !errors.Is(err, mongo.ErrNoDocuments):
+				return err
+			case d.TicketCode != "":
+				at = d.CreatedAt
+			}
+		}
+		// Only while it still has none: a settlement meanwhile wins.
+		filter := append(bson.D{{Key: "_id", Value: d.ID}}, missing...)
+		if _, err := s.col(colBookings).UpdateOne(ctx, filter,
+			bson.D{{Key: "$set", Value: bson.D{{Key: "confirmed_at", Value: at}}}}); err != nil {
+			return err
+		}
+	}
+	return cur.Err()
 }
 
 // migrateBookingTickets gives each booking stored without tickets the type

@@ -150,6 +150,10 @@ type bookingDoc struct {
 	// tickets never change; 0034_booking_report gives it to older
 	// documents.
 	Report reportDoc `bson:"report"`
+	// ConfirmedAt is when it became confirmed (Unix ns; 0: never), its
+	// sale time in the sales report; 0039_confirmed_at gives it to older
+	// documents.
+	ConfirmedAt int64 `bson:"confirmed_at"`
 }
 
 // reportDoc is a booking's booking.TicketSums.
@@ -175,6 +179,7 @@ func toBookingDoc(b booking.Booking) bookingDoc {
 		Tickets: toTicketDocs(b.Tickets),
 		Channel: string(b.Channel), SoldBy: b.SoldBy, Method: string(b.Method),
 		CardRef: b.CardRef, CompReason: b.CompReason, RefundMethod: string(b.RefundMethod), Report: toReportDoc(b.Sums()),
+		ConfirmedAt: nanos(b.ConfirmedAt),
 	}
 	if d.Channel == "" {
 		d.Channel = string(booking.ChannelOnline)
@@ -200,6 +205,7 @@ func (d bookingDoc) booking() booking.Booking {
 		Tickets: fromTicketDocs(d.Tickets),
 		Channel: channel, SoldBy: d.SoldBy, Method: booking.Method(d.Method),
 		CardRef: d.CardRef, CompReason: d.CompReason, RefundMethod: booking.Method(d.RefundMethod),
+		ConfirmedAt: fromNanos(d.ConfirmedAt),
 	}
 }
 

@@ -110,6 +110,7 @@ func (t *tx) UpdatePaymentBooking(b booking.Booking) error {
 		{Key: "refunded_by", Value: d.RefundedBy}, {Key: "refund_id", Value: d.RefundID},
 		{Key: "admitted_at", Value: d.AdmittedAt}, {Key: "admitted_by", Value: d.AdmittedBy},
 		{Key: "email", Value: d.Email}, {Key: "refund_method", Value: d.RefundMethod},
+		{Key: "confirmed_at", Value: d.ConfirmedAt},
 	}
 	if _, err := t.s.col(colBookings).UpdateOne(t.ctx, byID(b.ID), bson.D{{Key: "$set", Value: set}}); err != nil {
 		if isTicketCodeTaken(err) {

@@ -40,14 +40,17 @@ func TestMigrateGivesPaymentsTheirProvider(t *testing.T) {
 		{Key: "state", Value: "pending"}, {Key: "created_at", Value: int64(1)}, {Key: "checkout_ref", Value: "cs_live_x"},
 		{Key: "replaced_at", Value: int64(0)}, {Key: "provider", Value: ""},
 	}
-	docs := []any{toPaymentDoc(stripe), toPaymentDoc(pay("p2")), toPaymentDoc(counter), empty}
+	// Pending without a checkout ref: Stripe's or the sandbox's, not told yet.
+	untold := pay("p5")
+	untold.State = booking.PaymentPending
+	docs := []any{toPaymentDoc(stripe), toPaymentDoc(pay("p2")), toPaymentDoc(counter), empty, toPaymentDoc(untold)}
 	if _, err := s.col(colPayments).InsertMany(ctx, docs); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Migrate(ctx); err != nil {
 		t.Fatalf("Migrate: %v", err)
 	}
-	for id, want := range map[string]string{"p1": "stripe", "p2": "sandbox", "p3": "box_office", "p4": "stripe"} {
+	for id, want := range map[string]string{"p1": "stripe", "p2": "sandbox", "p3": "box_office", "p4": "stripe", "p5": ""} {
 		p, err := s.Payment(ctx, id)
 		if err != nil || p.Provider != want {
 			t.Errorf("payment %s: provider %q, %v; want %s", id, p.Provider, err, want)

@@ -187,6 +187,21 @@ func addUnreported(sums map[string]booking.TicketSums, docs []bookingDoc) {
 	}
 }
 
+// salesBookingsFilter selects the bookings of q: confirmed in the range
+// (bookingsConfirmedIndex), or refunded in it (bookingsRefundedIndex).
+// confirmed_at is 0 for a booking never confirmed, below any range.
+func salesBookingsFilter(q booking.SalesQuery) bson.D {
+	span := bson.D{{Key: "$gte", Value: q.From.UnixNano()}, {Key: "$lt", Value: q.To.UnixNano()}}
+	filter := bson.D{{Key: "$or", Value: bson.A{
+		bson.D{{Key: "confirmed_at", Value: span}},
+		bson.D{{Key: "refunded_at", Value: span}, {Key: "state", Value: string(booking.BookingRefunded)}},
+	}}}
+	if q.ShowID != "" {
+		filter = append(filter, bson.E{Key: "show_id", Value: q.ShowID})
+	}
+	return filter
+}
+
 // readByIDs decodes each document of col whose _id is in ids into a T and
 // hands it to each.
 func readByIDs[T any](ctx context.Context, col *mongo.Collection, ids bson.A, each func(T)) error {
@@ -206,4 +221,78 @@ func readByIDs[T any](ctx context.Context, col *mongo.Collection, ids bson.A, ea
 		each(d)
 	}
 	return cur.Err()
+}
+
+// SalesBookings reads the sales report's bookings
+// (booking.SalesReportReader): the bookings confirmed in the range or
+// refunded in it, by one $or whose branches use the confirmed_at and
+// refunded_at indexes, then their shows', theatres' and payments' fields
+// by _id.
+func (s *Store) SalesBookings(ctx context.Context, q booking.SalesQuery) ([]booking.BookingSale, error) {
+	cur, err := s.col(colBookings).Find(ctx, salesBookingsFilter(q), options.Find().SetProjection(bson.D{
+		{Key: "show_id", Value: 1}, {Key: "payment_id", Value: 1}, {Key: "seat_ids", Value: 1}, {Key: "amount", Value: 1},
+		{Key: "currency", Value: 1}, {Key: "state", Value: 1}, {Key: "tickets", Value: 1}, {Key: "channel", Value: 1},
+		{Key: "method", Value: 1}, {Key: "confirmed_at", Value: 1}, {Key: "refunded_at", Value: 1},
+	}))
+	if err != nil {
+		return nil, fmt.Errorf("mongo: sales bookings: %w", err)
+	}
+	var docs []bookingDoc
+	if err := cur.All(ctx, &docs); err != nil {
+		return nil, fmt.Errorf("mongo: sales bookings: %w", err)
+	}
+	if len(docs) == 0 {
+		return []booking.BookingSale{}, nil
+	}
+	var showIDs, paymentIDs bson.A
+	seenShow := map[string]bool{}
+	for _, d := range docs {
+		if !seenShow[d.ShowID] {
+			seenShow[d.ShowID] = true
+			showIDs = append(showIDs, d.ShowID)
+		}
+		paymentIDs = append(paymentIDs, d.PaymentID)
+	}
+	shows := map[string]showDoc{}
+	var theatreIDs bson.A
+	seenTheatre := map[string]bool{}
+	for i := 0; i < len(showIDs); i += reportBatch {
+		err := readByIDs(ctx, s.col(colShows), showIDs[i:min(i+reportBatch, len(showIDs))], func(d showDoc) {
+			shows[d.ID] = d
+			if !seenTheatre[d.Theatre.ID] {
+				seenTheatre[d.Theatre.ID] = true
+				theatreIDs = append(theatreIDs, d.Theatre.ID)
+			}
+		})
+		if err != nil {
+			return nil, fmt.Errorf("mongo: sales bookings: shows: %w", err)
+		}
+	}
+	theatres := map[string]catalogTheatre{}
+	if err := readByIDs(ctx, s.col(colTheatres), theatreIDs, func(d catalogTheatre) { theatres[d.ID] = d }); err != nil {
+		return nil, fmt.Errorf("mongo: sales bookings: theatres: %w", err)
+	}
+	providers := map[string]string{}
+	for i := 0; i < len(paymentIDs); i += reportBatch {
+		err := readByIDs(ctx, s.col(colPayments), paymentIDs[i:min(i+reportBatch, len(paymentIDs))], func(d paymentDoc) { providers[d.ID] = d.Provider })
+		if err != nil {
+			return nil, fmt.Errorf("mongo: sales bookings: payments: %w", err)
+		}
+	}
+	out := make([]booking.BookingSale, 0, len(docs))
+	for _, d := range docs {
+		v := booking.SaleOf(d.booking())
+		v.Provider = providers[d.PaymentID]
+		if sh, ok := shows[d.ShowID]; ok {
+			v.TheatreID, v.Theatre, v.TimeZone = sh.Theatre.ID, sh.Theatre.Name, sh.Theatre.TimeZone
+			if th, ok := theatres[sh.Theatre.ID]; ok {
+				v.Theatre = th.Name
+				if th.TimeZone != "" {
+					v.TimeZone = th.TimeZone
+				}
+			}
+		}
+		out = append(out, v)
+	}
+	return out, nil
 }

@@ -264,3 +264,40 @@ func TestMigrateGivesBookingsTheirReport(t *testing.T) {
 		t.Errorf("bookings without report: %d, %v", n, err)
 	}
 }
+
+// TestSalesReportPlans asks the server how it runs the sales report's
+// read: the bookings confirmed in the range from confirmed_at, those
+// refunded in it from refunded_at, never a collection scan.
+func TestSalesReportPlans(t *testing.T) {
+	s := mustOpen(t)
+	ctx := context.Background()
+	now := time.Now()
+	var docs []any
+	for i := range 60 {
+		at := now.Add(-time.Duration(i+1) * 24 * time.Hour)
+		b := booking.Booking{
+			ID: booking.NewID(), HoldID: booking.NewID(), PaymentID: booking.NewID(), ShowID: "s1", SeatIDs: []string{"A1"},
+			Amount: 250_00, Currency: "INR", State: booking.BookingConfirmed, CreatedAt: at, UpdatedAt: at, ConfirmedAt: at,
+		}
+		if i%3 == 0 {
+			b.State, b.RefundedAt = booking.BookingRefunded, at.Add(time.Hour)
+		}
+		docs = append(docs, toBookingDoc(b))
+	}
+	if _, err := s.col(colBookings).InsertMany(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	find := explain(t, s, bson.D{
+		{Key: "find", Value: colBookings},
+		{Key: "filter", Value: salesBookingsFilter(booking.SalesQuery{From: now.Add(-72 * time.Hour), To: now})},
+	}, "queryPlanner")
+	stages, indexNames := winningPlan(t, find)
+	if !indexNames[bookingsConfirmedIndex] || !indexNames[bookingsRefundedIndex] || stages["COLLSCAN"] {
+		t.Errorf("sales report's bookings: winning plan has stages %v on indexes %v; want %s and %s:\n%s",
+			stages, indexNames, bookingsConfirmedIndex, bookingsRefundedIndex, find)
+	}
+	got, err := s.SalesBookings(ctx, booking.SalesQuery{From: now.Add(-72 * time.Hour), To: now})
+	if err != nil || len(got) != 3 {
+		t.Errorf("SalesBookings of the last three days = %d bookings, %v; want 3", len(got), err)
+	}
+}

@@ -21,11 +21,13 @@ func TestPaymentsMadeBeforeMigration38HaveTheirProvider(t *testing.T) {
 		`INSERT INTO holds (id, show_id, owner, seat_ids, amount, currency, state, created_at) VALUES
 			('h1', 's1', 'o1', 'A1', 18000, 'INR', 'completed', 1),
 			('h2', 's1', 'o2', 'A2', 18000, 'INR', 'completed', 1),
-			('h3', 's1', 'o3', 'A3', 18000, 'INR', 'completed', 1)`,
+			('h3', 's1', 'o3', 'A3', 18000, 'INR', 'completed', 1),
+			('h4', 's1', 'o4', 'A4', 18000, 'INR', 'active', 1)`,
 		`INSERT INTO payments (id, hold_id, booking_id, owner, amount, currency, state, created_at, checkout_ref, provider, method) VALUES
 			('p1', 'h1', 'b1', 'o1', 18000, 'INR', 'succeeded', 1, 'cs_test_a1B2c3D4e5F6', '', ''),
 			('p2', 'h2', 'b2', 'o2', 18000, 'INR', 'succeeded', 1, '', '', ''),
-			('p3', 'h3', 'b3', 'o3', 18000, 'INR', 'succeeded', 1, '', 'box_office', 'cash')`,
+			('p3', 'h3', 'b3', 'o3', 18000, 'INR', 'succeeded', 1, '', 'box_office', 'cash'),
+			('p4', 'h4', 'b4', 'o4', 18000, 'INR', 'pending', 1, '', '', '')`,
 	} {
 		if _, err := db.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
@@ -34,7 +36,7 @@ func TestPaymentsMadeBeforeMigration38HaveTheirProvider(t *testing.T) {
 	db.Close()
 
 	s := reopen(t, path)
-	for id, want := range map[string]string{"p1": "stripe", "p2": "sandbox", "p3": "box_office"} {
+	for id, want := range map[string]string{"p1": "stripe", "p2": "sandbox", "p3": "box_office", "p4": ""} {
 		p, err := s.Payment(ctx, id)
 		if err != nil || p.Provider != want {
 			t.Errorf("payment %s: provider %q, %v; want %s", id, p.Provider, err, want)

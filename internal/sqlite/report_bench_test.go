@@ -111,3 +111,54 @@ func BenchmarkFilmReport(b *testing.B) {
 	}
 	b.ReportMetric(float64(toDate.Admissions), "admissions-to-date")
 }
+
+// BenchmarkSalesReport reads and builds the sales report of the same year
+// (seedFilmYear), each booking confirmed a day before its show starts and
+// each refunded one an hour later: seven days near the year's end, and,
+// once, the whole year (at most 366 days: the longest the page allows).
+//
+//	go test -run '^$' -bench SalesReport -benchtime 20x ./internal/sqlite/
+func BenchmarkSalesReport(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "year.db")
+	s, err := open(context.Background(), path, defaultOptions)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.Close() })
+	seedFilmYear(b, s)
+	ctx := context.Background()
+	if _, err := s.write.ExecContext(ctx, `UPDATE bookings SET
+		confirmed_at = (SELECT starts_at FROM shows WHERE shows.id = bookings.show_id) - 86400000000000,
+		refunded_at = CASE WHEN state = 'refunded' THEN (SELECT starts_at FROM shows WHERE shows.id = bookings.show_id) - 82800000000000 END`); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := s.write.ExecContext(ctx, `ANALYZE`); err != nil {
+		b.Fatal(err)
+	}
+	svc := booking.NewService(s, nil, booking.Policy{})
+	day := func(t time.Time) time.Time { return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC) }
+	first := day(benchYearStart.AddDate(0, 0, 7*50))
+	start, cpu := time.Now(), cpuTime()
+	year, err := svc.SalesReport(ctx, day(benchYearStart), day(benchYearStart).AddDate(0, 0, 365), "sandbox", time.UTC)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("the whole year's sales report: %d rows in %v (%v of CPU: the machine may be shared)",
+		len(year.Rows), time.Since(start).Round(time.Millisecond), (cpuTime() - cpu).Round(time.Millisecond))
+	var r booking.SalesReport
+	for b.Loop() {
+		if r, err = svc.SalesReport(ctx, first, first.AddDate(0, 0, 6), "sandbox", time.UTC); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var seats int
+	for _, row := range r.Rows {
+		if row.TicketType == booking.AllTypes && row.Channel == booking.ChannelOnline {
+			seats += row.Seats
+		}
+	}
+	if want := 7 * benchShowsPerDay * benchBookingsShow * 3; seats != want {
+		b.Fatalf("%d seats sold in the week; want %d", seats, want)
+	}
+	b.ReportMetric(float64(seats), "seats-in-week")
+}

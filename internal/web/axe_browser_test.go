@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
+	"boxoffice/internal/booking"
 	"boxoffice/internal/testkit"
 )
 
@@ -17,7 +18,8 @@ import (
 // laptop and in the dark, a conflict answered in place, the seats as a
 // list, checkout, with ticket types too, the sandbox's checkout, the booking, find-my-booking, the
 // sign-in page and the admin's pages, the door (with a ticket for
-// tomorrow), the refund queue and the new-theatre form among them. Any violation
+// tomorrow), the refund queue, the new-theatre form and the two reports
+// among them. Any violation
 // fails it. It skips without node_modules/axe-core (make assets), as
 // NeedBrowser says.
 func TestAxe(t *testing.T) {
@@ -162,6 +164,10 @@ func TestAxe(t *testing.T) {
 		{"/admin/refunds", "[data-refund-due]"},
 		{"/admin?when=past", "main"},
 		{"/admin?when=all&theatre=t1", "tr[data-show-id]"},
+		// The reports, each with rows: the week of the test show, which
+		// has bookings; the sales of the last seven days, made today.
+		{"/admin/reports/films?week=" + booking.WeekStart(booking.DayOf(testShowStart, time.UTC), time.Friday).Format(booking.DateLayout), "tr[data-film]"},
+		{"/admin/reports/sales", "tr[data-theatre][data-channel]"},
 	} {
 		visit(p.path, p.visible)
 		testkit.Axe(br, p.path)

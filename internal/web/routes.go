@@ -83,6 +83,7 @@ func (s *Server) routes() {
 		{http.MethodGet, "/admin/payments/:paymentID", s.adminOnly(s.handleAdminPayment)},
 		{http.MethodGet, filmReportPath, s.adminOnly(s.handleAdminFilmReport)},
 		{http.MethodGet, refundQueuePath, s.adminOnly(s.handleAdminRefunds)},
+		{http.MethodGet, salesReportPath, s.adminOnly(s.handleAdminSalesReport)},
 		{http.MethodGet, doorPath, s.doorOnly(s.handleDoor)},
 		{http.MethodPost, doorPath, s.doorOnly(s.handleDoorAdmit)},
 		// The box office (SPEC §16), for staff and admins.

@@ -124,6 +124,7 @@ func TestHEADOnEveryGETRoute(t *testing.T) {
 		"/admin/shows/new":                     {admin, "/admin/shows/new", http.StatusOK},
 		"/admin/onsales":                       {admin, "/admin/onsales", http.StatusOK},
 		"/admin/reports/films":                 {admin, "/admin/reports/films", http.StatusOK},
+		"/admin/reports/sales":                 {admin, "/admin/reports/sales?from=2026-03-01&to=2026-03-14", http.StatusOK},
 		"/admin/onsales/:id":                   {admin, "/admin/onsales/" + onSale.ID, http.StatusOK},
 		"/queue/:onsaleID":                     {stranger, "/queue/" + onSale.ID, http.StatusOK},
 		"/queue/:onsaleID/status":              {stranger, "/queue/" + onSale.ID + "/status", http.StatusOK},

@@ -51,7 +51,7 @@ func Admin(p model.AdminPage) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			if p.Admin {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, "<a href=\"/admin\">All shows</a> <a href=\"/admin/catalog\">Catalog</a> <a href=\"/admin/onsales\">On-sales</a> <a href=\"/admin/reports/films\">Film report</a> <a href=\"/admin/refunds\">Refunds due</a> ")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, "<a href=\"/admin\">All shows</a> <a href=\"/admin/catalog\">Catalog</a> <a href=\"/admin/onsales\">On-sales</a> <a href=\"/admin/reports/films\">Film report</a> <a href=\"/admin/refunds\">Refunds due</a> <a href=\"/admin/reports/sales\">Sales report</a> ")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -73,7 +73,7 @@ func Admin(p model.AdminPage) templ.Component {
 			var templ_7745c5c3_Var3 string
 			templ_7745c5c3_Var3, templ_7745c5c3_Err = templ.JoinStringErrs(p.Email)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `layout/admin.templ`, Line: 25, Col: 74}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `layout/admin.templ`, Line: 26, Col: 74}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var3))
 			if templ_7745c5c3_Err != nil {

@@ -45,3 +45,39 @@ var FilmReportColumns = []struct{ Col, Heading string }{
 	{"shows", "Shows"}, {"admissions", "Admissions"}, {"comps", "Comps"},
 	{"gross", "Gross"}, {"tax", "Tax"}, {"net", "Net"}, {"rent", "Film rent"},
 }
+
+// SalesReport is the sales report (SPEC §17) of a range of sale days.
+type SalesReport struct {
+	AdminPage
+	From, To string // YYYY-MM-DD: the pickers' values
+	Label    string // "Thu 26 Nov – Wed 2 Dec 2026"
+	CSVURL   string
+	Theatres []SalesReportTheatre
+}
+
+// SalesReportTheatre is one theatre's rows, by day.
+type SalesReportTheatre struct {
+	TheatreID, Theatre string
+	Rows               []SalesReportRow
+}
+
+// SalesReportRow is one day, channel, method, currency and ticket type
+// (data-ticket-type: a type's id, or all), with its cells in the order of
+// SalesReportColumns.
+type SalesReportRow struct {
+	Day        string // YYYY-MM-DD
+	DayLabel   string
+	Channel    string // online, box_office, unsold
+	ChannelLbl string
+	Method     string
+	Currency   string
+	TicketType string
+	TypeName   string
+	All        bool // the row counting each booking once
+	Cells      []FilmReportCell
+}
+
+// SalesReportColumns are the sales report's data-col names and headings.
+var SalesReportColumns = []struct{ Col, Heading string }{
+	{"bookings", "Bookings"}, {"seats", "Seats"}, {"gross", "Gross"}, {"refunds", "Refunds"},
+}

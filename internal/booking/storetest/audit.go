@@ -48,4 +48,8 @@ func testAuditConsistent(t *testing.T, s store) {
 	if a.Report == nil || a.Report.Sums.Admissions != 2 || a.Report.Sums.Gross != 2*classicPrice {
 		t.Errorf("the audit's film report of the show = %+v; want 2 admissions, gross %d", a.Report, 2*classicPrice)
 	}
+	// And the sales report's: ana's booking, sold at m.
+	if len(a.Sales) != 1 || !a.Sales[0].ConfirmedAt.Equal(m.Now) || a.Sales[0].Amount != 2*classicPrice {
+		t.Errorf("the audit's sales report of the show = %+v; want ana's booking, confirmed at %v", a.Sales, m.Now)
+	}
 }

@@ -181,7 +181,7 @@ func testSettleBooksInTime(t *testing.T, s store) {
 		t.Fatalf("settlement %+v, want booked, not duplicate, no conflicts", st)
 	}
 	p.State = booking.PaymentSucceeded
-	b.State, b.TicketCode, b.UpdatedAt = booking.BookingConfirmed, "7K3M-Q9PA", m.Now
+	b.State, b.TicketCode, b.UpdatedAt, b.ConfirmedAt = booking.BookingConfirmed, "7K3M-Q9PA", m.Now, m.Now
 	checkSettled(t, s, st, p, b)
 	checkSeats(t, s, show.ID, map[string]seatView{"A1": bookedBy(b), "A2": bookedBy(b), "A3": free})
 	if got := getHold(t, s, h.ID).State; got != booking.HoldCompleted {
@@ -243,7 +243,7 @@ func testSettleLateRescue(t *testing.T, s store) {
 				t.Fatalf("settlement %+v, want booked", st)
 			}
 			p.State = booking.PaymentSucceeded
-			b.State, b.TicketCode, b.UpdatedAt = booking.BookingConfirmed, code, m.Now
+			b.State, b.TicketCode, b.UpdatedAt, b.ConfirmedAt = booking.BookingConfirmed, code, m.Now, m.Now
 			checkSettled(t, s, st, p, b)
 			checkSeats(t, s, show.ID, map[string]seatView{"A1": bookedBy(b), "A2": bookedBy(b)})
 			if got := getHold(t, s, h.ID).State; got != booking.HoldCompleted {
@@ -458,7 +458,7 @@ func testSettleTicketCodeTaken(t *testing.T, s store) {
 		t.Fatalf("the same event with a fresh code: %+v, want booked, not duplicate", st)
 	}
 	p2.State = booking.PaymentSucceeded
-	b2.State, b2.TicketCode, b2.UpdatedAt = booking.BookingConfirmed, "FRSH-C0DE", m.Now
+	b2.State, b2.TicketCode, b2.UpdatedAt, b2.ConfirmedAt = booking.BookingConfirmed, "FRSH-C0DE", m.Now, m.Now
 	checkSettled(t, s, st, p2, b2)
 	checkSeats(t, s, show.ID, map[string]seatView{"A1": bookedBy(first), "A2": bookedBy(b2), "A3": bookedBy(b2)})
 }

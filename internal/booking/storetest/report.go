@@ -14,11 +14,13 @@ import (
 // reportTests are the film report's read (SPEC §17, FilmReportReader):
 // the films at each theatre with a show not cancelled in the range, all
 // their shows through its end, each with the sums of its confirmed
-// bookings only.
+// bookings only; and the sales report's (SalesReportReader).
 var reportTests = []test{
 	{"FilmShows", testFilmShows},
 	{"BookingSums", testBookingSums},
 	{"CounterSale", testReportCounterSale},
+	{"ConfirmedAt", testConfirmedAt},
+	{"SalesBookings", testSalesBookings},
 }
 
 // filmShow makes a show of movie on sc at start, a time in the theatre's
