@@ -129,31 +129,13 @@ func CheckCounterSale(sale CounterSale) error {
 // cat, in the admin's order, each with its price: the counter's choice for
 // the seat.
 func (p ShowPrices) BoxOfficeTypes(cat string) []TypePrice {
-	var out []TypePrice
-	for _, t := range p.Types {
-		if !t.BoxOffice {
-			continue
-		}
-		if price, ok := p.Cells.Price(cat, t.ID); ok {
-			out = append(out, TypePrice{Type: t, Price: price})
-		}
-	}
-	return out
+	return p.typesSold(cat, func(t TicketType) bool { return t.BoxOffice })
 }
 
 // DefaultBoxOfficeType is the type the counter chooses first for a seat
 // of cat: the first sold there that is not accompanied, else the first.
 func (p ShowPrices) DefaultBoxOfficeType(cat string) (string, bool) {
-	offered := p.BoxOfficeTypes(cat)
-	for _, o := range offered {
-		if !o.Type.Accompanied {
-			return o.Type.ID, true
-		}
-	}
-	if len(offered) == 0 {
-		return "", false
-	}
-	return offered[0].Type.ID, true
+	return firstUnaccompanied(p.BoxOfficeTypes(cat))
 }
 
 // PriceCounterTickets prices hold h's seats at the box office (SPEC §16),

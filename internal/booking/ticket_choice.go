@@ -138,9 +138,22 @@ type TypePrice struct {
 // OnlineTypes are the types p offers online for a seat of cat, in the
 // admin's order, each with its price: the checkout's choice for the seat.
 func (p ShowPrices) OnlineTypes(cat string) []TypePrice {
+	return p.typesSold(cat, func(t TicketType) bool { return t.Online })
+}
+
+// DefaultType is the type checkout chooses first for a seat of cat (SPEC
+// §15): the first offered online that is not accompanied, else the first
+// offered online; false when cat offers none online.
+func (p ShowPrices) DefaultType(cat string) (string, bool) {
+	return firstUnaccompanied(p.OnlineTypes(cat))
+}
+
+// typesSold are the types of p that sold says are sold where the caller
+// sells, for a seat of cat, in the admin's order, each with its price.
+func (p ShowPrices) typesSold(cat string, sold func(TicketType) bool) []TypePrice {
 	var out []TypePrice
 	for _, t := range p.Types {
-		if !t.Online {
+		if !sold(t) {
 			continue
 		}
 		if price, ok := p.Cells.Price(cat, t.ID); ok {
@@ -150,11 +163,9 @@ func (p ShowPrices) OnlineTypes(cat string) []TypePrice {
 	return out
 }
 
-// DefaultType is the type checkout chooses first for a seat of cat (SPEC
-// §15): the first offered online that is not accompanied, else the first
-// offered online; false when cat offers none online.
-func (p ShowPrices) DefaultType(cat string) (string, bool) {
-	offered := p.OnlineTypes(cat)
+// firstUnaccompanied is the id of the first of offered that is not
+// accompanied, else of the first; false when offered is empty.
+func firstUnaccompanied(offered []TypePrice) (string, bool) {
 	if len(offered) == 0 {
 		return "", false
 	}
