@@ -50,6 +50,11 @@ func (s *Store) Migrate(ctx context.Context) error {
 			return fmt.Errorf("mongo: migrate: %s: %w", c.name, err)
 		}
 	}
+	// SQLite's 0039_confirmed_at, run at every start: bookings an older
+	// process confirms during a rolling deploy get their sale time too.
+	if err := migrateConfirmedAt(ctx, s); err != nil {
+		return fmt.Errorf("mongo: migrate: confirmed_at: %w", err)
+	}
 	return s.dropRetiredIndexes(ctx)
 }
 
@@ -378,10 +383,6 @@ var conversions = []conversion{
 	}},
 	// SQLite's 0038_payment_provider: see migratePaymentProvider.
 	{name: "0038_payment_provider", run: migratePaymentProvider},
-	// SQLite's 0039_confirmed_at: when each booking became confirmed (see
-	// migrateConfirmedAt). Idempotent: one that has confirmed_at is left
-	// as it is.
-	{name: "0039_confirmed_at", run: migrateConfirmedAt},
 }
 
 // migratePaymentProvider gives each online payment stored without a
@@ -416,15 +417,56 @@ func migratePaymentProvider(ctx context.Context, s *Store) error {
 	return nil
 }
 
-// migrateConfirmedAt gives each booking stored without confirmed_at the
+// unconfirmedSales matches the bookings whose sale time is not known: no
+// confirmed_at (stored before 0039, or by a process of an older release
+// since), or confirmed_at 0 with a ticket code, which only confirmation
+// gives (a booking a newer process inserted pending and an older one
+// confirmed).
+func unconfirmedSales() bson.D {
+	return bson.D{{Key: "$or", Value: bson.A{
+		bson.D{{Key: "confirmed_at", Value: bson.D{{Key: "$exists", Value: false}}}},
+		bson.D{{Key: "confirmed_at", Value: int64(0)}, {Key: "ticket_code", Value: bson.D{{Key: "$gt", Value: ""}}}},
+	}}}
+}
+
+// migrateConfirmedAt gives each booking unconfirmedSales matches the
 // instant it became confirmed, as SQLite's 0039_confirmed_at does: a sale
 // at the counter its creation; an online booking the received_at of the
-// event that booked it (payment_events, effect booked, by payment_id);
-// one whose event was pruned but that has a ticket code, which only
-// confirmation gives, its creation; any other 0 (never confirmed).
+// first event that booked it (payment_events, effect booked, by
+// payment_id: read in one pass, since the events have no index by
+// payment); one whose event was pruned but that has a ticket code its
+// creation; any other 0 (never confirmed). It writes in unordered bulk
+// batches, each update only while the booking still matches, so a run
+// cut short is finished by the next. Migrate runs it at every start
+// (unlike a conversion), after a cheap look that finds nothing to do once
+// every process runs this release.
 func migrateConfirmedAt(ctx context.Context, s *Store) error {
-	missing := bson.D{{Key: "confirmed_at", Value: bson.D{{Key: "$exists", Value: false}}}}
-	cur, err := s.col(colBookings).Find(ctx, missing, options.Find().SetProjection(bson.D{
+	err := s.col(colBookings).FindOne(ctx, unconfirmedSales(),
+		options.FindOne().SetProjection(bson.D{{Key: "_id", Value: 1}})).Err()
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	booked := map[string]int64{}
+	events, err := s.col(colPaymentEvents).Aggregate(ctx, mongo.Pipeline{
+		{{Key: "$match", Value: bson.D{{Key: "effect", Value: string(booking.EffectBooked)}}}},
+		{{Key: "$group", Value: bson.D{{Key: "_id", Value: "$payment_id"}, {Key: "at", Value: bson.D{{Key: "$min", Value: "$received_at"}}}}}},
+	}, options.Aggregate().SetAllowDiskUse(true))
+	if err != nil {
+		return err
+	}
+	var firsts []struct {
+		PaymentID string `bson:"_id"`
+		At        int64  `bson:"at"`
+	}
+	if err := events.All(ctx, &firsts); err != nil {
+		return err
+	}
+	for _, f := range firsts {
+		booked[f.PaymentID] = f.At
+	}
+	cur, err := s.col(colBookings).Find(ctx, unconfirmedSales(), options.Find().SetProjection(bson.D{
 		{Key: "_id", Value: 1}, {Key: "payment_id", Value: 1}, {Key: "channel", Value: 1},
 		{Key: "ticket_code", Value: 1}, {Key: "created_at", Value: 1},
 	}))
@@ -432,6 +474,15 @@ func migrateConfirmedAt(ctx context.Context, s *Store) error {
 		return err
 	}
 	defer cur.Close(ctx)
+	models := make([]mongo.WriteModel, 0, reportConversionBatch)
+	flush := func() error {
+		if len(models) == 0 {
+			return nil
+		}
+		_, err := s.col(colBookings).BulkWrite(ctx, models, options.BulkWrite().SetOrdered(false))
+		models = make([]mongo.WriteModel, 0, reportConversionBatch)
+		return err
+	}
 	for cur.Next(ctx) {
 		var d struct {
 			ID         string `bson:"_id"`
@@ -443,31 +494,29 @@ func migrateConfirmedAt(ctx context.Context, s *Store) error {
 		if err := cur.Decode(&d); err != nil {
 			return err
 		}
-		var at int64
-		if d.Channel == string(booking.ChannelBoxOffice) {
+		at, ok := booked[d.PaymentID]
+		switch {
+		case d.Channel == string(booking.ChannelBoxOffice):
 			at = d.CreatedAt
-		} else {
-			var ev eventDoc
-			err := s.col(colPaymentEvents).FindOne(ctx,
-				bson.D{{Key: "payment_id", Value: d.PaymentID}, {Key: "effect", Value: string(booking.EffectBooked)}},
-				options.FindOne().SetSort(bson.D{{Key: "received_at", Value: 1}})).Decode(&ev)
-			switch {
-			case err == nil:
-				at = ev.ReceivedAt
-			case !errors.Is(err, mongo.ErrNoDocuments):
+		case ok:
+		case d.TicketCode != "":
+			at = d.CreatedAt
+		}
+		// Never confirmed: at is 0, which says so once (the booking then
+		// no longer matches unconfirmedSales).
+		models = append(models, mongo.NewUpdateOneModel().
+			SetFilter(append(byID(d.ID), unconfirmedSales()...)).
+			SetUpdate(bson.D{{Key: "$set", Value: bson.D{{Key: "confirmed_at", Value: at}}}}))
+		if len(models) == reportConversionBatch {
+			if err := flush(); err != nil {
 				return err
-			case d.TicketCode != "":
-				at = d.CreatedAt
 			}
 		}
-		// Only while it still has none: a settlement meanwhile wins.
-		filter := append(bson.D{{Key: "_id", Value: d.ID}}, missing...)
-		if _, err := s.col(colBookings).UpdateOne(ctx, filter,
-			bson.D{{Key: "$set", Value: bson.D{{Key: "confirmed_at", Value: at}}}}); err != nil {
-			return err
-		}
 	}
-	return cur.Err()
+	if err := cur.Err(); err != nil {
+		return err
+	}
+	return flush()
 }
 
 // migrateBookingTickets gives each booking stored without tickets the type

@@ -110,7 +110,11 @@ func (t *tx) UpdatePaymentBooking(b booking.Booking) error {
 		{Key: "refunded_by", Value: d.RefundedBy}, {Key: "refund_id", Value: d.RefundID},
 		{Key: "admitted_at", Value: d.AdmittedAt}, {Key: "admitted_by", Value: d.AdmittedBy},
 		{Key: "email", Value: d.Email}, {Key: "refund_method", Value: d.RefundMethod},
-		{Key: "confirmed_at", Value: d.ConfirmedAt},
+	}
+	if d.ConfirmedAt != 0 {
+		// Only a known sale time: a booking an older process confirmed
+		// keeps its way to migrateConfirmedAt, which gives it one.
+		set = append(set, bson.E{Key: "confirmed_at", Value: d.ConfirmedAt})
 	}
 	if _, err := t.s.col(colBookings).UpdateOne(t.ctx, byID(b.ID), bson.D{{Key: "$set", Value: set}}); err != nil {
 		if isTicketCodeTaken(err) {

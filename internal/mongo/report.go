@@ -191,7 +191,8 @@ func addUnreported(sums map[string]booking.TicketSums, docs []bookingDoc) {
 // (bookingsConfirmedIndex), or refunded in it (bookingsRefundedIndex).
 // confirmed_at is 0 for a booking never confirmed, below any range.
 func salesBookingsFilter(q booking.SalesQuery) bson.D {
-	span := bson.D{{Key: "$gte", Value: q.From.UnixNano()}, {Key: "$lt", Value: q.To.UnixNano()}}
+	// From 1 at least: 0 is "never", which no range covers.
+	span := bson.D{{Key: "$gte", Value: max(q.From.UnixNano(), 1)}, {Key: "$lt", Value: q.To.UnixNano()}}
 	filter := bson.D{{Key: "$or", Value: bson.A{
 		bson.D{{Key: "confirmed_at", Value: span}},
 		bson.D{{Key: "refunded_at", Value: span}, {Key: "state", Value: string(booking.BookingRefunded)}},

@@ -301,3 +301,69 @@ func TestSalesReportPlans(t *testing.T) {
 		t.Errorf("SalesBookings of the last three days = %d bookings, %v; want 3", len(got), err)
 	}
 }
+
+// TestMigrateGivesBookingsTheirSaleTime: Migrate gives each booking
+// without a known sale time its confirmed_at (SQLite's 0039): a counter
+// sale its creation, an online booking its first booked event's time, one
+// whose event was pruned but that has a ticket code its creation, one
+// never confirmed 0; and again at the next start, a booking an older
+// process confirmed meanwhile (confirmed_at 0 with a ticket code).
+func TestMigrateGivesBookingsTheirSaleTime(t *testing.T) {
+	dsn := freshDatabase(t)
+	ctx := context.Background()
+	name, err := databaseName(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := open(ctx, dsn, name)
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	doc := func(id, channel, code string, created int64) bson.D {
+		return bson.D{{Key: "_id", Value: id}, {Key: "payment_id", Value: "p-" + id}, {Key: "show_id", Value: "s1"},
+			{Key: "state", Value: "confirmed"}, {Key: "channel", Value: channel}, {Key: "ticket_code", Value: code}, {Key: "created_at", Value: created}}
+	}
+	docs := []any{
+		doc("counter", "box_office", "CODE0001", 10),
+		doc("online", "online", "CODE0002", 20),
+		doc("pruned", "online", "CODE0003", 30),
+		doc("never", "online", "", 40),
+	}
+	if _, err := s.col(colBookings).InsertMany(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	events := []any{
+		eventDoc{ID: "e2", PaymentID: "p-online", Effect: string(booking.EffectBooked), ReceivedAt: 25},
+		eventDoc{ID: "e3", PaymentID: "p-online", Effect: string(booking.EffectBooked), ReceivedAt: 27},
+	}
+	if _, err := s.col(colPaymentEvents).InsertMany(ctx, events); err != nil {
+		t.Fatal(err)
+	}
+	check := func(want map[string]int64) {
+		t.Helper()
+		for id, at := range want {
+			var d bookingDoc
+			if err := s.col(colBookings).FindOne(ctx, byID(id)).Decode(&d); err != nil {
+				t.Fatal(err)
+			}
+			if d.ConfirmedAt != at {
+				t.Errorf("booking %s: confirmed_at %d, want %d", id, d.ConfirmedAt, at)
+			}
+		}
+	}
+	if err := s.Migrate(ctx); err != nil {
+		t.Fatalf("Migrate: %v", err)
+	}
+	check(map[string]int64{"counter": 10, "online": 25, "pruned": 30, "never": 0})
+
+	// An older process confirms "never" after that: its ticket code, no
+	// sale time. The next start gives it its creation (no event).
+	if _, err := s.col(colBookings).UpdateOne(ctx, byID("never"), bson.D{{Key: "$set", Value: bson.D{{Key: "ticket_code", Value: "CODE0004"}}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Migrate(ctx); err != nil {
+		t.Fatalf("Migrate again: %v", err)
+	}
+	check(map[string]int64{"counter": 10, "online": 25, "pruned": 30, "never": 40})
+}
