@@ -474,15 +474,7 @@ func migrateConfirmedAt(ctx context.Context, s *Store) error {
 		return err
 	}
 	defer cur.Close(ctx)
-	models := make([]mongo.WriteModel, 0, reportConversionBatch)
-	flush := func() error {
-		if len(models) == 0 {
-			return nil
-		}
-		_, err := s.col(colBookings).BulkWrite(ctx, models, options.BulkWrite().SetOrdered(false))
-		models = make([]mongo.WriteModel, 0, reportConversionBatch)
-		return err
-	}
+	updates := bulkUpdates{ctx: ctx, col: s.col(colBookings)}
 	for cur.Next(ctx) {
 		var d struct {
 			ID         string `bson:"_id"`
@@ -504,19 +496,15 @@ func migrateConfirmedAt(ctx context.Context, s *Store) error {
 		}
 		// Never confirmed: at is 0, which says so once (the booking then
 		// no longer matches unconfirmedSales).
-		models = append(models, mongo.NewUpdateOneModel().
-			SetFilter(append(byID(d.ID), unconfirmedSales()...)).
-			SetUpdate(bson.D{{Key: "$set", Value: bson.D{{Key: "confirmed_at", Value: at}}}}))
-		if len(models) == reportConversionBatch {
-			if err := flush(); err != nil {
-				return err
-			}
+		if err := updates.add(append(byID(d.ID), unconfirmedSales()...),
+			bson.D{{Key: "$set", Value: bson.D{{Key: "confirmed_at", Value: at}}}}); err != nil {
+			return err
 		}
 	}
 	if err := cur.Err(); err != nil {
 		return err
 	}
-	return flush()
+	return updates.flush()
 }
 
 // migrateBookingTickets gives each booking stored without tickets the type
@@ -591,33 +579,49 @@ func migrateBookingReport(ctx context.Context, s *Store) error {
 		return err
 	}
 	defer cur.Close(ctx)
-	models := make([]mongo.WriteModel, 0, reportConversionBatch)
-	flush := func() error {
-		if len(models) == 0 {
-			return nil
-		}
-		_, err := s.col(colBookings).BulkWrite(ctx, models, options.BulkWrite().SetOrdered(false))
-		models = make([]mongo.WriteModel, 0, reportConversionBatch)
-		return err
-	}
+	updates := bulkUpdates{ctx: ctx, col: s.col(colBookings)}
 	for cur.Next(ctx) {
 		var d bookingDoc
 		if err := cur.Decode(&d); err != nil {
 			return err
 		}
-		models = append(models, mongo.NewUpdateOneModel().
-			SetFilter(append(byID(d.ID), noReport()...)).
-			SetUpdate(bson.D{{Key: "$set", Value: bson.D{{Key: "report", Value: toReportDoc(d.booking().Sums())}}}}))
-		if len(models) == reportConversionBatch {
-			if err := flush(); err != nil {
-				return err
-			}
+		if err := updates.add(append(byID(d.ID), noReport()...),
+			bson.D{{Key: "$set", Value: bson.D{{Key: "report", Value: toReportDoc(d.booking().Sums())}}}}); err != nil {
+			return err
 		}
 	}
 	if err := cur.Err(); err != nil {
 		return err
 	}
-	return flush()
+	return updates.flush()
+}
+
+// bulkUpdates sends a conversion's one-document updates to col in
+// unordered bulk writes of reportConversionBatch, rather than a round trip
+// each: add queues one and sends a full batch, flush sends the rest. Each
+// update's filter keeps it idempotent, so a run cut short is finished by
+// the next.
+type bulkUpdates struct {
+	ctx    context.Context
+	col    *mongo.Collection
+	models []mongo.WriteModel
+}
+
+func (b *bulkUpdates) add(filter, update bson.D) error {
+	b.models = append(b.models, mongo.NewUpdateOneModel().SetFilter(filter).SetUpdate(update))
+	if len(b.models) < reportConversionBatch {
+		return nil
+	}
+	return b.flush()
+}
+
+func (b *bulkUpdates) flush() error {
+	if len(b.models) == 0 {
+		return nil
+	}
+	_, err := b.col.BulkWrite(b.ctx, b.models, options.BulkWrite().SetOrdered(false))
+	b.models = nil // a bulk write error keeps its models
+	return err
 }
 
 // migrateTheatreCurrency sets the currency of each theatre stored without
