@@ -136,21 +136,7 @@ func BuildFilmReport(first time.Time, start time.Weekday, shows []ShowSales, loc
 	}
 	groups := map[key]*group{}
 	var order []key
-	zones := map[string]*time.Location{}
-	zoneOf := func(name string) *time.Location {
-		if name == "" {
-			return loc
-		}
-		if l, ok := zones[name]; ok {
-			return l
-		}
-		l, err := time.LoadLocation(name)
-		if err != nil {
-			l = loc
-		}
-		zones[name] = l
-		return l
-	}
+	zoneOf := zonesOr(loc)
 	for _, s := range shows {
 		day := DayOf(s.StartsAt, zoneOf(s.TimeZone))
 		if day.After(last) {

@@ -144,21 +144,7 @@ func BuildSalesReport(first, last time.Time, sales []BookingSale, provider strin
 		typ      string
 	}
 	rows := map[key]*SalesRow{}
-	zones := map[string]*time.Location{}
-	zoneOf := func(name string) *time.Location {
-		if name == "" {
-			return loc
-		}
-		if l, ok := zones[name]; ok {
-			return l
-		}
-		l, err := time.LoadLocation(name)
-		if err != nil {
-			l = loc
-		}
-		zones[name] = l
-		return l
-	}
+	zoneOf := zonesOr(loc)
 	in := func(day time.Time) bool { return !day.Before(first) && !day.After(last) }
 	add := func(s BookingSale, day time.Time, channel Channel, typ, name string, f SalesFigures) {
 		k := key{s.TheatreID, day, channel, SaleMethod(s, provider), s.Currency, typ}

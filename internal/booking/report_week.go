@@ -84,3 +84,24 @@ const reportSlack = 14 * time.Hour
 func InstantsOf(first, last time.Time) (from, to time.Time) {
 	return first.Add(-reportSlack), last.AddDate(0, 0, 1).Add(reportSlack)
 }
+
+// zonesOr is a report's zone by name: each theatre's IANA zone, loaded
+// once a report, or fallback for a theatre without one (or one the
+// system does not know).
+func zonesOr(fallback *time.Location) func(name string) *time.Location {
+	zones := map[string]*time.Location{}
+	return func(name string) *time.Location {
+		if name == "" {
+			return fallback
+		}
+		if l, ok := zones[name]; ok {
+			return l
+		}
+		l, err := time.LoadLocation(name)
+		if err != nil {
+			l = fallback
+		}
+		zones[name] = l
+		return l
+	}
+}
