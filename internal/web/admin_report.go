@@ -33,22 +33,31 @@ func (s *Server) handleAdminFilmReport(c echo.Context) error {
 	} else {
 		first = booking.WeekStart(booking.DayOf(s.svc.Now().Now, s.loc), start)
 	}
-	format := c.QueryParam("format")
-	if format != "" && format != "csv" {
-		return booking.Errorf(booking.EINVALID, "The format %q is not one this report has: leave it out, or ask for csv.", booking.Truncate(format, 20))
+	asCSV, err := reportAsCSV(c)
+	if err != nil {
+		return err
 	}
 	r, err := s.svc.FilmReport(c.Request().Context(), first, start, s.loc)
 	if err != nil {
 		return err
 	}
-	if format == "csv" {
-		h := c.Response().Header()
-		h.Set(echo.HeaderContentType, "text/csv; charset=utf-8")
-		h.Set(echo.HeaderContentDisposition, `attachment; filename="films-`+first.Format(booking.DateLayout)+`.csv"`)
-		c.Response().WriteHeader(http.StatusOK)
-		return writeFilmReportCSV(c.Response(), r)
+	if asCSV {
+		return writeFilmReportCSV(startCSV(c, "films-"+first.Format(booking.DateLayout)), r)
 	}
 	return s.render(c, http.StatusOK, pages.AdminFilmReport(s.filmReportModel(c, r)))
+}
+
+// reportAsCSV reads a report's format: none for the page, csv for the
+// CSV; anything else is 422.
+func reportAsCSV(c echo.Context) (bool, error) {
+	switch format := c.QueryParam("format"); format {
+	case "":
+		return false, nil
+	case "csv":
+		return true, nil
+	default:
+		return false, booking.Errorf(booking.EINVALID, "The format %q is not one this report has: leave it out, or ask for csv.", booking.Truncate(format, 20))
+	}
 }
 
 func filmReportURL(week time.Time, format string) string {

@@ -26,20 +26,16 @@ func (s *Server) handleAdminSalesReport(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	format := c.QueryParam("format")
-	if format != "" && format != "csv" {
-		return booking.Errorf(booking.EINVALID, "The format %q is not one this report has: leave it out, or ask for csv.", booking.Truncate(format, 20))
+	asCSV, err := reportAsCSV(c)
+	if err != nil {
+		return err
 	}
 	r, err := s.svc.SalesReport(c.Request().Context(), first, last, s.providerName(), s.loc)
 	if err != nil {
 		return err
 	}
-	if format == "csv" {
-		h := c.Response().Header()
-		h.Set(echo.HeaderContentType, "text/csv; charset=utf-8")
-		h.Set(echo.HeaderContentDisposition, `attachment; filename="sales-`+first.Format(booking.DateLayout)+`-`+last.Format(booking.DateLayout)+`.csv"`)
-		c.Response().WriteHeader(http.StatusOK)
-		return writeSalesReportCSV(c.Response(), r)
+	if asCSV {
+		return writeSalesReportCSV(startCSV(c, "sales-"+first.Format(booking.DateLayout)+"-"+last.Format(booking.DateLayout)), r)
 	}
 	return s.render(c, http.StatusOK, pages.AdminSalesReport(s.salesReportModel(c, r)))
 }

@@ -2,6 +2,7 @@ package web
 
 import (
 	"encoding/csv"
+	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -213,11 +214,17 @@ func (s *Server) handleAdminBookingsCSV(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	return writeBookingsCSV(startCSV(c, "bookings-"+safeFilePart(showID)), bookings, s.showLocation(show))
+}
+
+// startCSV answers 200 with a CSV download named name (.csv added, name
+// already safe for a header) and returns where its body goes.
+func startCSV(c echo.Context, name string) io.Writer {
 	h := c.Response().Header()
 	h.Set(echo.HeaderContentType, "text/csv; charset=utf-8")
-	h.Set(echo.HeaderContentDisposition, `attachment; filename="bookings-`+safeFilePart(showID)+`.csv"`)
+	h.Set(echo.HeaderContentDisposition, `attachment; filename="`+name+`.csv"`)
 	c.Response().WriteHeader(http.StatusOK)
-	return writeBookingsCSV(c.Response(), bookings, s.showLocation(show))
+	return c.Response()
 }
 
 var csvHeader = []string{"booking_id", "state", "channel", "seats", "amount", "currency", "ticket_code", "email",

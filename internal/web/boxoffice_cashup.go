@@ -96,11 +96,7 @@ func cashUpValues(r booking.CashUpRow) []int64 {
 // writeCashUpCSV writes the cash-up as CSV: a header, then one line per
 // staff account, amounts in minor units.
 func writeCashUpCSV(c echo.Context, th booking.Theatre, date string, rows []booking.CashUpRow) error {
-	h := c.Response().Header()
-	h.Set(echo.HeaderContentType, "text/csv; charset=utf-8")
-	h.Set(echo.HeaderContentDisposition, `attachment; filename="cashup-`+safeFilePart(th.ID)+`-`+safeFilePart(date)+`.csv"`)
-	c.Response().WriteHeader(http.StatusOK)
-	cw := csv.NewWriter(c.Response())
+	cw := csv.NewWriter(startCSV(c, "cashup-"+safeFilePart(th.ID)+"-"+safeFilePart(date)))
 	if err := cw.Write(append([]string{"date", "theatre", "staff", "currency"}, cashUpCols...)); err != nil {
 		return err
 	}
