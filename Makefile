@@ -39,10 +39,12 @@ run: assets
 
 ## test: every package, race detector on, nothing cached; the end-to-end
 ## browser tests run last, on their own, so they do not share a small CI
-## machine's CPUs with every other package's tests
+## machine's CPUs with every other package's tests; internal/web alone
+## takes about ten minutes under the race detector there, past go test's
+## default timeout, so the limit is 20 minutes
 test: assets
-	$(GO) test -race -count=1 $$($(GO) list ./... | grep -v /internal/e2e)
-	$(GO) test -race -count=1 ./internal/e2e/...
+	$(GO) test -race -count=1 -timeout 20m $$($(GO) list ./... | grep -v /internal/e2e)
+	$(GO) test -race -count=1 -timeout 20m ./internal/e2e/...
 	@[ -n "$$MONGODB_URI" ] || echo 'NOTE: MONGODB_URI is not set: the MongoDB conformance suite was SKIPPED (set it to a replica set, then make test-mongo)'
 
 ## test-mongo: the MongoDB adapter and the command's MongoDB tests against
