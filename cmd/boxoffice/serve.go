@@ -14,6 +14,7 @@ import (
 	"boxoffice/internal/booking"
 	"boxoffice/internal/catalog"
 	"boxoffice/internal/config"
+	"boxoffice/internal/i18n"
 	"boxoffice/internal/payment"
 	"boxoffice/internal/web"
 	"boxoffice/static"
@@ -146,6 +147,7 @@ func (m *Main) serve(ctx context.Context, args []string, getenv func(string) str
 		AdminIdle:      cfg.AdminIdle,
 
 		ReportWeekStart: cfg.ReportWeekStart,
+		DefaultLang:     i18n.Lang(cfg.DefaultLang),
 	})
 	srv := &http.Server{
 		Handler:           app.Handler(),

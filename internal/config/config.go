@@ -40,6 +40,9 @@ type Config struct {
 	// ReportWeekStart is the first day of a report week (REPORT_WEEK_START,
 	// SPEC §17): Friday, the cinema trade's week, by default.
 	ReportWeekStart time.Weekday
+	// DefaultLang is the language of a visitor who chose none and whose
+	// browser asks for none boxoffice speaks (DEFAULT_LANG, SPEC §19).
+	DefaultLang string
 
 	// WebhookSecret is the HMAC key of payment callbacks. When it was not
 	// configured, Load makes one up and sets WebhookSecretGenerated, so that
@@ -309,6 +312,9 @@ func vars(c *Config) []Var {
 		{Env: "REPORT_WEEK_START", Flag: "report-week-start", Default: "friday",
 			Usage: "the first day of a report week (an English weekday name, any case), in each theatre's zone: the film report of `/admin/reports/films` covers a week from it ([docs/ADMIN.md](docs/ADMIN.md#film-report))",
 			value: &setting[time.Weekday]{p: &c.ReportWeekStart, parse: ParseWeekday}},
+		{Env: "DEFAULT_LANG", Flag: "default-lang", Default: "en",
+			Usage: "the language of a visitor who chose none (`?lang=`, the `lang` cookie) and whose browser asks for none of boxoffice's: `en` (English), `hi` (Hindi) or `ta` (Tamil)",
+			value: str(&c.DefaultLang, must(func(s string) bool { return s == "en" || s == "hi" || s == "ta" }, "must be en, hi or ta"))},
 		{Env: "LOG_FORMAT", Flag: "log-format", Default: "text",
 			Usage: "`text` or `json`",
 			value: str(&c.LogFormat, must(func(s string) bool { return s == "text" || s == "json" }, "must be text or json"))},

@@ -107,7 +107,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 	}
 	// An error page never makes a session: it has no form that needs a
 	// token, and requests from scanners must not fill the sessions table.
-	page := model.Page{Title: v.heading, CSRFToken: s.existingCSRFToken(c), Static: s.assets.prefix, Sandbox: s.sandbox}
+	page := s.withLang(c, model.Page{Title: v.heading, CSRFToken: s.existingCSRFToken(c), Static: s.assets.prefix, Sandbox: s.sandbox})
 	e := model.Error{
 		Page:    page,
 		Status:  status,

@@ -26,7 +26,18 @@ func (s *Server) render(c echo.Context, status int, component templ.Component) e
 
 // page is what every page's layout needs.
 func (s *Server) page(c echo.Context, title string) model.Page {
-	return model.Page{Title: title, CSRFToken: s.csrfToken(c), Static: s.assets.prefix, Sandbox: s.sandbox}
+	return s.withLang(c, model.Page{Title: title, CSRFToken: s.csrfToken(c), Static: s.assets.prefix, Sandbox: s.sandbox})
+}
+
+// withLang gives p the request's language and, on a translated page, the
+// language switcher.
+func (s *Server) withLang(c echo.Context, p model.Page) model.Page {
+	l := localizer(c).Lang
+	p.Lang = string(l)
+	if translated(c.Request().URL.Path) {
+		p.Langs = langLinks(c.Request().URL, l)
+	}
+	return p
 }
 
 // redirect sends the browser to url after a POST: 303 for a form, an

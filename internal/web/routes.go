@@ -36,6 +36,7 @@ func (s *Server) routes() {
 				return c.Path() == payment.CallbackPath || c.Path() == payment.StripeWebhookPath
 			},
 		}),
+		s.language,
 		s.sessions.middleware(s.handleError),
 		s.csrf,
 	)

@@ -20,6 +20,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"boxoffice/internal/booking"
+	"boxoffice/internal/i18n"
 	"boxoffice/internal/payment"
 )
 
@@ -49,6 +50,9 @@ type Options struct {
 	// ReportWeekStart is the first day of a report week
 	// (REPORT_WEEK_START, default Friday; the zero value is Sunday).
 	ReportWeekStart time.Weekday
+	// DefaultLang is the language of a visitor who asks for none of
+	// boxoffice's (DEFAULT_LANG); empty means English.
+	DefaultLang i18n.Lang
 	// Limiter counts holds for HoldRate and admin sign-in attempts; nil
 	// means a limiter in this process. Pass one backed by the shared
 	// database to make limits hold across processes.

@@ -14,6 +14,26 @@ type Page struct {
 	// Refresh, when above 0, reloads the page after that many seconds
 	// without JavaScript (a meta refresh inside noscript).
 	Refresh int
+	// Lang is the page's language, <html lang>: "en", "hi" or "ta".
+	Lang string
+	// Langs is the language switcher, on translated pages only.
+	Langs []LangLink
+}
+
+// LangLink is one language of the switcher: the same page in that language.
+type LangLink struct {
+	Code    string // "hi", its hreflang
+	Name    string // "हिन्दी", in the language itself
+	URL     string
+	Current bool
+}
+
+// HTMLLang is <html lang>: English unless the page says otherwise.
+func (p Page) HTMLLang() string {
+	if p.Lang == "" {
+		return "en"
+	}
+	return p.Lang
 }
 
 // Asset is the versioned URL of a file under static/, e.g. "css/app.css".
