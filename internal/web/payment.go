@@ -33,7 +33,10 @@ func (s *Server) handleHoldPay(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	started, err := s.svc.StartTypedPayment(ctx, holdID, owner, c.FormValue("email"), types)
+	// The booking remembers the page's language for its mails (SPEC §19).
+	started, err := s.svc.Pay(ctx, booking.PayRequest{
+		HoldID: holdID, Owner: owner, Email: c.FormValue("email"), Types: types, Lang: string(localizer(c).Lang),
+	})
 	var ce *booking.TypeChoiceError
 	switch {
 	case booking.ErrorCode(err) == booking.EGONE && !isHTMX(c):
