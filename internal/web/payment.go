@@ -37,6 +37,8 @@ func (s *Server) handleHoldPay(c echo.Context) error {
 	started, err := s.svc.Pay(ctx, booking.PayRequest{
 		HoldID: holdID, Owner: owner, Email: c.FormValue("email"), Types: types, Lang: string(localizer(c).Lang),
 	})
+	// Refusals speak the page's language (the checkout shows them).
+	err = payError(localizer(c), err)
 	var ce *booking.TypeChoiceError
 	switch {
 	case booking.ErrorCode(err) == booking.EGONE && !isHTMX(c):
@@ -66,7 +68,7 @@ func (s *Server) handleHoldPay(c echo.Context) error {
 	plan, err := s.svc.PrepareCheckout(ctx, p)
 	if err != nil {
 		if booking.ErrorCode(err) == booking.ECONFLICT {
-			return err
+			return payError(localizer(c), err)
 		}
 		s.log.ErrorContext(ctx, "payment provider did not close a checkout", "provider", s.opts.Payments.Name(),
 			"payment_id", p.ID, "err", err, "request_id", requestIDOf(c))
@@ -102,7 +104,7 @@ func (s *Server) handleHoldPay(c echo.Context) error {
 			s.log.ErrorContext(ctx, "payment provider did not close a superseded checkout", "payment_id", p.ID,
 				"checkout", co.Ref, "err", xerr, "request_id", requestIDOf(c))
 		}
-		return err
+		return payError(localizer(c), err)
 	}
 	if err != nil {
 		// Without its id the checkout could never be closed when the hold
