@@ -73,6 +73,11 @@ type Booking struct {
 	CardRef      string
 	CompReason   string
 	RefundMethod Method
+	// Lang is the language of the Pay that made it (a counter sale: the
+	// counter page's), an i18n.Lang code such as "hi": its mails are
+	// written in it (SPEC §19). Bookings made before languages have the
+	// DEFAULT_LANG their store was opened with.
+	Lang string
 }
 
 // CancelledShow is b after its show was cancelled at now: a confirmed

@@ -97,6 +97,9 @@ type CounterSale struct {
 	Reason  string
 	Email   string // validated by ValidateEmail; "" for none
 	Types   TypeChoice
+	// Lang is the language chosen on the counter page (SPEC §19), which
+	// the booking's mails use; "" is the service's default language.
+	Lang string
 
 	PaymentID  string
 	BookingID  string
@@ -214,7 +217,7 @@ func NewCounterSale(h Hold, sale CounterSale, tickets []SeatTicket, now time.Tim
 		ShowID: h.ShowID, SeatIDs: h.SeatIDs, Amount: amount, Currency: h.Currency,
 		State: BookingConfirmed, TicketCode: sale.TicketCode, CreatedAt: now, UpdatedAt: now, ConfirmedAt: now,
 		Email: sale.Email, Key: sale.Key, Tickets: tickets,
-		Channel: ChannelBoxOffice, SoldBy: sale.SoldBy, Method: sale.Method,
+		Channel: ChannelBoxOffice, SoldBy: sale.SoldBy, Method: sale.Method, Lang: sale.Lang,
 	}
 	if sale.Method == MethodCard {
 		b.CardRef = strings.TrimSpace(sale.CardRef)
