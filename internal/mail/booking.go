@@ -1,14 +1,14 @@
 package mail
 
-import "boxoffice/internal/booking"
+import (
+	"boxoffice/internal/booking"
+	"boxoffice/internal/i18n"
+)
 
 // About is what outbox mail m about booking b of show sh says, link being
 // b's booking link.
 func About(m booking.Mail, b booking.Booking, sh booking.Show, link string) Message {
-	reason := b.Reason
-	if reason == booking.ReasonShowCancelled {
-		reason = "The show was cancelled."
-	}
+	reason := booking.ReasonText(i18n.For(i18n.English), b.Reason)
 	return Message{
 		ID: m.ID, Kind: Kind(m.Kind), To: m.To, BookingID: b.ID,
 		BookingURL: link,

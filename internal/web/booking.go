@@ -95,6 +95,7 @@ func (s *Server) bookingView(c echo.Context) (model.Booking, error) {
 	if err != nil {
 		return m, err
 	}
+	m.Reason = reasonText(localizer(c), b.Reason)
 	if show.Cancelled() && (b.State == booking.BookingRefundDue || b.State == booking.BookingRefunded) {
 		if m.Cancelled, err = s.cancellationModel(ctx, b, show); err != nil {
 			return m, err

@@ -12,14 +12,6 @@ import (
 	"boxoffice/views/model"
 )
 
-// reasonText is a booking's reason as a person reads it.
-func reasonText(reason string) string {
-	if reason == booking.ReasonShowCancelled {
-		return "The show was cancelled."
-	}
-	return reason
-}
-
 func bookingURL(bookingID string) string { return "/bookings/" + bookingID }
 
 func (s *Server) bookingModel(b booking.Booking, show booking.Show) (model.Booking, error) {
@@ -33,7 +25,6 @@ func (s *Server) bookingModel(b booking.Booking, show booking.Show) (model.Booki
 		Reason: b.Reason, SeatMapURL: showURL(b.ShowID),
 		Email: b.Email, Link: s.bookingLink(b), PrintURL: bookingURL(b.ID) + "/print",
 	}
-	m.Reason = reasonText(b.Reason)
 	m.Tickets = bookingSeats(b)
 	if b.State == booking.BookingPending {
 		age := s.svc.Now().Now.Sub(b.CreatedAt)

@@ -135,9 +135,9 @@ func (s *Server) explainPaidHold(ctx context.Context, m *model.Checkout, h booki
 	case booking.BookingConfirmed:
 		m.Gone, m.BookingLabel = "You have paid for these seats, and they are booked.", "See your ticket"
 	case booking.BookingRefundDue:
-		m.Gone, m.BookingLabel = "Your payment went through, but the seats could not be booked, so it is due back to you (refund due). "+reasonText(b.Reason), "See your booking"
+		m.Gone, m.BookingLabel = "Your payment went through, but the seats could not be booked, so it is due back to you (refund due). "+reasonIn(ctx, b.Reason), "See your booking"
 	case booking.BookingRefunded:
-		m.Gone, m.BookingLabel = "Your payment went through, but nothing was booked, and it has been refunded. "+reasonText(b.Reason), "See your booking"
+		m.Gone, m.BookingLabel = "Your payment went through, but nothing was booked, and it has been refunded. "+reasonIn(ctx, b.Reason), "See your booking"
 	}
 	m.Gone = strings.TrimSpace(m.Gone)
 	return nil
