@@ -214,10 +214,19 @@ func SeatsTakenReason(seats []string) string {
 }
 
 // ReasonIs reports whether stored is a reason whose first part is code:
-// true for "show_cancelled;refund_failed?…" and code ReasonShowCancelled.
+// true for "show_cancelled;refund_failed?…" and code ReasonShowCancelled,
+// and for an English reason stored before codes that LegacyReason turns
+// into one.
 func ReasonIs(stored, code string) bool {
 	parts, ok := ParseReason(stored)
-	return ok && parts[0].Code == code
+	if !ok {
+		coded, legacy := LegacyReason(stored)
+		if !legacy {
+			return false
+		}
+		parts, _ = ParseReason(coded)
+	}
+	return len(parts) > 0 && parts[0].Code == code
 }
 
 // WithRefundFailed is stored with a refund's failure at the provider for

@@ -136,6 +136,15 @@ func TestWithRefundFailed(t *testing.T) {
 	if got, want := booking.WithRefundFailed("show cancelled", strings.Repeat("x", 100)), "show_cancelled;refund_failed?provider_reason="+strings.Repeat("x", 80)+"%E2%80%A6"; got != want {
 		t.Errorf("a long reason: %q; want %q", got, want)
 	}
+	for stored, want := range map[string]bool{
+		twice: true, booking.ReasonShowCancelled: true, "show cancelled": true,
+		"show cancelled (A refund failed at the payment provider: x; it is due again.)": true,
+		booking.ReasonPaymentDeclined: false, "Show was cancelled": false, "": false,
+	} {
+		if got := booking.ReasonIs(stored, booking.ReasonShowCancelled); got != want {
+			t.Errorf("ReasonIs(%q, show_cancelled) = %v, want %v", stored, got, want)
+		}
+	}
 	b := booking.Booking{ID: "b1", State: booking.BookingRefunded, RefundID: "re_1", Reason: booking.ReasonShowCancelled}
 	nb, changed := b.RefundFailed("re_1", "lost_card", time.Now())
 	if !changed || nb.Reason != "show_cancelled;refund_failed?provider_reason=lost_card" || !booking.ReasonIs(nb.Reason, booking.ReasonShowCancelled) {
