@@ -32,7 +32,7 @@ type Booking struct {
 	Currency   string
 	State      BookingState
 	TicketCode string // set when confirmed
-	Reason     string // why it failed or is due a refund
+	Reason     string // why it failed or is due a refund: a reason code (ParseReason)
 	CreatedAt  time.Time
 	UpdatedAt  time.Time
 	// ConfirmedAt is when it became confirmed (SPEC §17: its sale time):

@@ -288,8 +288,11 @@ const (
 
 // Settlement is the result of applying a payment event.
 type Settlement struct {
-	Effect    Effect
-	Reason    string   // why, for people: the booking page and the admin
+	Effect Effect
+	// Reason is why: a reason code (ParseReason) when the effect stores
+	// it on the booking (refund_due, released), read in each page's
+	// language; English for the callback log otherwise.
+	Reason    string
 	Conflicts []string // seats that stopped a late payment from booking
 	Duplicate bool     // the event id was seen before; nothing changed now
 	Payment   Payment
