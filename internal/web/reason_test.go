@@ -43,6 +43,12 @@ func TestReasonShowCancelledInLanguage(t *testing.T) {
 			t.Errorf("%s: the counter's page says %q; want %q, never %q", tc.lang, notes, tc.want, tc.not)
 		}
 	}
+	// The admin pages stay English, whatever the visitor's language.
+	res := staff.get("/admin/refunds?lang=hi")
+	wantStatus(t, res, http.StatusOK)
+	if text := res.doc(t).Find("main").Text(); !strings.Contains(text, "The show was cancelled.") || strings.Contains(text, booking.ReasonShowCancelled) {
+		t.Errorf("the refund queue says:\n%s\nwant the reason in English", strings.Join(strings.Fields(text), " "))
+	}
 }
 
 // TestReasonRefundFailedInLanguage (SPEC §19): a booking's reason with a
