@@ -36,10 +36,6 @@ type PaymentStarted struct {
 	Unclosed []Payment
 }
 
-// ReasonPaymentReplaced is why the booking of a payment a repeated Pay
-// replaced has failed.
-const ReasonPaymentReplaced = "Replaced: the ticket types were changed at checkout, so this payment was replaced by a new one. Nothing was charged for it."
-
 // StartTypedPaymentStep is Pay (SPEC §2, §11, §15), one atomic step:
 // owner's hold, its show on sale and Hold.CheckPayable allowing it (under
 // rules at the transaction's instant), gets a pending payment and booking

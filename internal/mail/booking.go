@@ -11,10 +11,7 @@ import (
 func About(m booking.Mail, b booking.Booking, sh booking.Show, link string) Message {
 	lang := langOf(b.Lang)
 	loc := i18n.For(lang)
-	reason := b.Reason
-	if reason == booking.ReasonShowCancelled {
-		reason = loc.T("mail.reason_cancelled")
-	}
+	reason := booking.ReasonText(loc, b.Reason)
 	return Message{
 		ID: m.ID, Kind: Kind(m.Kind), To: m.To, BookingID: b.ID,
 		BookingURL: link,

@@ -64,7 +64,7 @@ func TestAboutFormatsInTheBookingsLanguage(t *testing.T) {
 	if m.Lang != "hi" || m.Amount != "₹1,23,456" {
 		t.Errorf("About: lang %q amount %q; want hi, ₹1,23,456", m.Lang, m.Amount)
 	}
-	if m.Reason != i18n.For(i18n.Hindi).T("mail.reason_cancelled") {
+	if m.Reason != i18n.For(i18n.Hindi).T("reason.show_cancelled") {
 		t.Errorf("About: the cancelled show's reason %q is not in Hindi", m.Reason)
 	}
 }

@@ -391,6 +391,60 @@ var conversions = []conversion{
 	}},
 	// SQLite's 0038_payment_provider: see migratePaymentProvider.
 	{name: "0038_payment_provider", run: migratePaymentProvider},
+	// SQLite's 0041_reason_codes: see migrateReasonCodes.
+	{name: "0041_reason_codes", run: migrateReasonCodes},
+}
+
+// migrateReasonCodes turns the English reasons stored on bookings and
+// payment events before reason codes into their codes (SPEC §19:
+// booking.LegacyReason, as SQLite's 0041_reason_codes); a reason already
+// a code, and text that is no known reason, stay as they are. It reads
+// only the reasons and writes in unordered bulk batches (bulkUpdates),
+// each update only while the document still has the old text, so a run
+// cut short is finished by the next. A reason a process of an older
+// release stores after it ran is English again, and is read through
+// booking.LegacyReason.
+func migrateReasonCodes(ctx context.Context, s *Store) error {
+	for _, name := range []string{colBookings, colPaymentEvents} {
+		cur, err := s.col(name).Find(ctx,
+			bson.D{{Key: "reason", Value: bson.D{{Key: "$gt", Value: ""}}}},
+			options.Find().SetProjection(bson.D{{Key: "_id", Value: 1}, {Key: "reason", Value: 1}}))
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		updates := bulkUpdates{ctx: ctx, col: s.col(name)}
+		for cur.Next(ctx) {
+			var d struct {
+				ID     string `bson:"_id"`
+				Reason string `bson:"reason"`
+			}
+			if err := cur.Decode(&d); err != nil {
+				cur.Close(ctx)
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			if _, coded := booking.ParseReason(d.Reason); coded {
+				continue
+			}
+			code, ok := booking.LegacyReason(d.Reason)
+			if !ok {
+				continue
+			}
+			if err := updates.add(append(byID(d.ID), bson.E{Key: "reason", Value: d.Reason}),
+				bson.D{{Key: "$set", Value: bson.D{{Key: "reason", Value: code}}}}); err != nil {
+				cur.Close(ctx)
+				return fmt.Errorf("%s: %w", name, err)
+			}
+		}
+		err = cur.Err()
+		cur.Close(ctx)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		if err := updates.flush(); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	return nil
 }
 
 // migratePaymentProvider gives each online payment stored without a

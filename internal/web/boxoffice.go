@@ -388,7 +388,7 @@ func (s *Server) counterBookingModel(c echo.Context, bookingID string) (counterB
 		Amount: int64(b.Amount), Total: b.Amount.Format(b.Currency), Seats: bookingSeats(b), Show: s.showModel(show),
 		SoldBy: b.SoldBy, CardRef: b.CardRef, CompReason: b.CompReason, Email: b.Email,
 		PrintURL: printURL(b.ID), RefundAction: counterBookingURL(b.ID) + "/refund",
-		RefundMethod: string(b.RefundMethod), RefundedBy: b.RefundedBy, Reason: reasonText(b.Reason),
+		RefundMethod: string(b.RefundMethod), RefundedBy: b.RefundedBy, Reason: reasonText(localizer(c), b.Reason),
 		NewSaleURL: counterShowURL(b.ShowID),
 		CanRefund:  b.State == booking.BookingConfirmed || b.State == booking.BookingRefundDue,
 	}

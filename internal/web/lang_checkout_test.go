@@ -125,7 +125,7 @@ func pageIn(t *testing.T, c *client, path, lang string, want int) response {
 // hooks are the data-* hooks of a page's seats (SPEC §20): each
 // data-seat-id with its data-ticket-type and data-price, each type select's
 // name and its options' values and data-price, and data-amount.
-func hooks(t *testing.T, res response) []string {
+func checkoutHooks(t *testing.T, res response) []string {
 	t.Helper()
 	d := res.doc(t)
 	var out []string
@@ -152,7 +152,7 @@ func hooks(t *testing.T, res response) []string {
 // shows, and that its data-* hooks are those of the English page.
 func samePage(t *testing.T, c *client, name, path string, status int, want map[i18n.Lang][]string) []string {
 	t.Helper()
-	en := hooks(t, pageIn(t, c, path, "en", status))
+	en := checkoutHooks(t, pageIn(t, c, path, "en", status))
 	for _, lang := range []i18n.Lang{i18n.Hindi, i18n.Tamil} {
 		res := pageIn(t, c, path, string(lang), status)
 		i18ntest.Check(t, name, res.body, lang)
@@ -161,7 +161,7 @@ func samePage(t *testing.T, c *client, name, path string, status int, want map[i
 				t.Errorf("%s in %s does not say %q", name, lang, w)
 			}
 		}
-		if got := hooks(t, res); !slices.Equal(got, en) {
+		if got := checkoutHooks(t, res); !slices.Equal(got, en) {
 			t.Errorf("%s in %s: data-* hooks\n%v\nwant those in English\n%v", name, lang, got, en)
 		}
 	}

@@ -13,14 +13,6 @@ import (
 	"boxoffice/views/model"
 )
 
-// reasonText is a booking's reason as a person reads it.
-func reasonText(reason string) string {
-	if reason == booking.ReasonShowCancelled {
-		return "The show was cancelled."
-	}
-	return reason
-}
-
 func bookingURL(bookingID string) string { return "/bookings/" + bookingID }
 
 // bookingModel is the booking page of b in loc's language: money by
@@ -36,7 +28,7 @@ func (s *Server) bookingModel(loc *i18n.Localizer, b booking.Booking, show booki
 		Reason: b.Reason, SeatMapURL: showURL(b.ShowID),
 		Email: b.Email, Link: s.bookingLink(b), PrintURL: bookingURL(b.ID) + "/print",
 	}
-	m.Reason = reasonText(b.Reason)
+	m.Reason = reasonText(loc, b.Reason)
 	m.Tickets = bookingSeatsIn(loc, b)
 	if b.State == booking.BookingPending {
 		age := s.svc.Now().Now.Sub(b.CreatedAt)

@@ -139,9 +139,9 @@ func (s *Server) explainPaidHold(ctx context.Context, loc *i18n.Localizer, m *mo
 	case booking.BookingConfirmed:
 		m.Gone, m.BookingLabel = loc.T("checkout.paid_booked"), loc.T("checkout.see_ticket")
 	case booking.BookingRefundDue:
-		m.Gone, m.BookingLabel = loc.T("checkout.paid_refund_due")+" "+reasonText(b.Reason), loc.T("checkout.see_booking")
+		m.Gone, m.BookingLabel = loc.T("checkout.paid_refund_due")+" "+reasonText(loc, b.Reason), loc.T("checkout.see_booking")
 	case booking.BookingRefunded:
-		m.Gone, m.BookingLabel = loc.T("checkout.paid_refunded")+" "+reasonText(b.Reason), loc.T("checkout.see_booking")
+		m.Gone, m.BookingLabel = loc.T("checkout.paid_refunded")+" "+reasonText(loc, b.Reason), loc.T("checkout.see_booking")
 	}
 	m.Gone = strings.TrimSpace(m.Gone)
 	return nil
