@@ -90,10 +90,6 @@ func TestDoorLanguages(t *testing.T) {
 			if v := d.Find(`select[name="show"] option[selected]`).AttrOr("value", ""); v != typedShowID {
 				t.Errorf("the door admits to %q, want %s", v, typedShowID)
 			}
-			if v := d.Find("[data-door-camera]").AttrOr("data-text-not-found", ""); v != loc.T("door.camera_not_found") {
-				t.Errorf("the camera's message for no camera is %q, want %q", v, loc.T("door.camera_not_found"))
-			}
-
 			seats := func(d *goquery.Document) string {
 				var ids []string
 				d.Find("[data-checkin] [data-seat-id]").Each(func(_ int, s *goquery.Selection) {

@@ -34,12 +34,6 @@
   var AIM = ui.status.textContent; // the page's "Point the camera at…"
   var STOP = ui.stop.textContent;
 
-  // say is one of the camera's messages in the page's language, from the
-  // camera box's data-text-NAME (English when the page has none).
-  function say(name, english) {
-    return ui.camera.getAttribute('data-text-' + name) || english;
-  }
-
   // ---- the camera's state ----
 
   // state is 'off' (the box hidden), 'starting' (asking for the camera),
@@ -57,7 +51,7 @@
     ui.camera.hidden = state === 'off';
     ui.video.hidden = state === 'failed';
     ui.scan.hidden = on;
-    ui.stop.textContent = state === 'failed' ? say('close', 'Close') : STOP;
+    ui.stop.textContent = state === 'failed' ? 'Close' : STOP;
     ui.status.textContent = text || AIM;
   }
 
@@ -118,7 +112,7 @@
     if (state === 'starting' || state === 'scanning') { return; }
     var mine = ++run;
     state = 'starting';
-    render(say('starting', 'Starting the camera…'));
+    render('Starting the camera…');
     Promise.all([
       navigator.mediaDevices.getUserMedia({ video: { facingMode: 'environment' }, audio: false }),
       reader()
@@ -126,7 +120,7 @@
       if (mine !== run) { stopTracks(got[0]); return; } // stopped meanwhile
       if (!got[1]) {
         stopTracks(got[0]);
-        fail(say('no-reader', 'This browser cannot read QR codes. Type the ticket code instead.'));
+        fail('This browser cannot read QR codes. Type the ticket code instead.');
         return;
       }
       stream = got[0];
@@ -145,14 +139,14 @@
     switch (err && err.name) {
       case 'NotAllowedError':
       case 'SecurityError':
-        return say('not-allowed', 'The camera is not allowed on this page. Allow it in the browser\u2019s settings, or type the ticket code.');
+        return 'The camera is not allowed on this page. Allow it in the browser\u2019s settings, or type the ticket code.';
       case 'NotFoundError':
       case 'OverconstrainedError':
-        return say('not-found', 'No camera was found. Type the ticket code instead.');
+        return 'No camera was found. Type the ticket code instead.';
       case 'NotReadableError':
-        return say('in-use', 'The camera is in use by another app. Close that app, or type the ticket code.');
+        return 'The camera is in use by another app. Close that app, or type the ticket code.';
       default:
-        return say('failed', 'The camera could not start. Type the ticket code instead.');
+        return 'The camera could not start. Type the ticket code instead.';
     }
   }
 
