@@ -3,6 +3,7 @@ package web_test
 import (
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -50,6 +51,19 @@ func inLang(t *testing.T, name string, res response, want int, lang i18n.Lang, t
 	return d
 }
 
+// literal is the longest part of message id in lang between its
+// arguments: what a page saying it with any arguments contains.
+func literal(lang i18n.Lang, id string) string {
+	text, _ := i18n.MustLoad().Text(lang, id)
+	longest := ""
+	for _, part := range regexp.MustCompile(`\{\{[^}]*\}\}`).Split(text, -1) {
+		if part = strings.TrimSpace(part); len(part) > len(longest) {
+			longest = part
+		}
+	}
+	return longest
+}
+
 // TestLoginLanguages: the admin sign-in, its refusal and its notices in
 // Hindi and Tamil.
 func TestLoginLanguages(t *testing.T) {
@@ -66,6 +80,11 @@ func TestLoginLanguages(t *testing.T) {
 				loc.F("login.ended_idle", "Wait", loc.N("login.minutes", 30)))
 			inLang(t, "sign-in after a change", c.get("/admin/login?ended=changed"), http.StatusOK, lang,
 				loc.T("login.ended_changed"))
+			var res response
+			for range 6 { // the sixth failure in a row from one address waits
+				res = c.login(adminEmail, "not the password")
+			}
+			inLang(t, "sign-in, too many attempts", res, http.StatusTooManyRequests, lang, literal(lang, "login.too_many"))
 		})
 	}
 }
@@ -177,6 +196,12 @@ func TestDoorLanguages(t *testing.T) {
 
 			res = admit("", url.Values{"show": {typedShowID}})
 			inLang(t, "no code", res, http.StatusUnprocessableEntity, lang, loc.T("door.code_missing"))
+
+			// More than 30 unknown codes in a minute: 429, in the language.
+			for i := 0; i < 40 && res.StatusCode != http.StatusTooManyRequests; i++ {
+				res = admit("ZZZZ-ZZZ"+itoa(i%10), url.Values{"show": {typedShowID}})
+			}
+			inLang(t, "too many unknown codes", res, http.StatusTooManyRequests, lang, literal(lang, "door.too_many"))
 		})
 	}
 }
