@@ -150,7 +150,7 @@ func (s *Server) counterModel(c echo.Context, showID string, all bool, sel selec
 	m.Chosen = &chosen
 	m.Map = s.seatMapModel(sm, sel)
 	if err := sm.Show.CheckAtCounter(sm.At); err != nil {
-		m.Closed = booking.ErrorMessage(err)
+		m.Closed = counterText(c, err)
 	}
 	if sm.MyHold != nil && sm.MyHold.Counter {
 		m.MyHoldURL = counterHoldURL(sm.MyHold.ID)
@@ -189,7 +189,7 @@ func (s *Server) handleCounterHold(c echo.Context) error {
 	m, merr := s.counterModel(c, showID, false, selection{
 		chosen:    setOf(seats),
 		conflicts: setOf(booking.UnavailableSeats(err)),
-		notice:    &model.Notice{Kind: "error", Text: booking.ErrorMessage(err)},
+		notice:    &model.Notice{Kind: "error", Text: counterText(c, err)},
 	})
 	if merr != nil {
 		return merr
@@ -248,7 +248,7 @@ func (s *Server) counterHoldModel(c echo.Context, sellErr error) (model.CounterH
 		MapURL: counterShowURL(h.ShowID),
 	}
 	if err := h.CheckStanding(); err != nil {
-		m.Gone = booking.ErrorMessage(err)
+		m.Gone = counterText(c, err)
 		return m, nil
 	}
 	var te *booking.TypeChoiceError
@@ -256,7 +256,7 @@ func (s *Server) counterHoldModel(c echo.Context, sellErr error) (model.CounterH
 		m.ErrSeat, m.ErrRule = te.Seat, te.Rule
 	}
 	if sellErr != nil {
-		m.Notice = &model.Notice{Kind: "error", Text: booking.ErrorMessage(sellErr)}
+		m.Notice = &model.Notice{Kind: "error", Text: counterText(c, sellErr)}
 		m.Lost = booking.UnavailableSeats(sellErr)
 	}
 	byID := make(map[string]booking.Seat, len(seats))
@@ -432,7 +432,7 @@ func (s *Server) handleCounterRefund(c echo.Context) error {
 		if merr != nil {
 			return merr
 		}
-		m.Notice = &model.Notice{Kind: "error", Text: booking.ErrorMessage(err)}
+		m.Notice = &model.Notice{Kind: "error", Text: counterText(c, err)}
 		return s.render(c, status, pages.CounterBookingPage(m.CounterBooking))
 	}
 	s.log.InfoContext(ctx, "refunded at the box office", "booking_id", b.ID, "method", string(b.RefundMethod),

@@ -248,6 +248,13 @@ func TestCounterLanguages(t *testing.T) {
 				t.Errorf("the hold's data-amount %q after the types, want 30600", v)
 			}
 
+			comp := url.Values{"method": {"comp"}, "type_A1": {"senior"}, "type_A2": {"adult"}}
+			d = inLang(t, "sale refused", staff.sell(holdPath, comp), http.StatusUnprocessableEntity, lang,
+				loc.T("counter.err.reason_required"))
+			if d.Find(`[data-rule="reason"]`).Length() != 1 {
+				t.Error("a comp without a reason is not marked data-rule=reason")
+			}
+
 			delete(form, "_csrf")
 			page := staff.mustSell(holdPath, form)
 			d = inLang(t, "sale", staff.get(page), http.StatusOK, lang,
@@ -278,6 +285,12 @@ func TestCounterLanguages(t *testing.T) {
 				t.Error("the search lists no confirmed box-office booking with its hooks")
 			}
 
+			d = inLang(t, "box office, seat taken", staff.counterHold("A1"), http.StatusConflict, lang,
+				loc.N("counter.err.taken", 1, "Seats", "A1"))
+			if d.Find(`[data-seat-id="A1"][data-conflict]`).Length() == 0 {
+				t.Error("the counter's map does not mark the taken seat A1 data-conflict")
+			}
+
 			salePath := "/admin/boxoffice/bookings/" + bookingIDOf(page)
 			res := staff.post(salePath+"/refund", url.Values{"_csrf": {staff.counterCSRF()}, "method": {"cash"}})
 			wantStatus(t, res, http.StatusSeeOther)
@@ -287,6 +300,8 @@ func TestCounterLanguages(t *testing.T) {
 			if v := d.Find("[data-booking-id]").AttrOr("data-state", ""); v != "refunded" {
 				t.Errorf("after the refund data-state %q, want refunded", v)
 			}
+			inLang(t, "refund refused", staff.post(salePath+"/refund", url.Values{"_csrf": {staff.counterCSRF()}, "method": {"cash"}}),
+				http.StatusConflict, lang, loc.T("counter.err.already_refunded"))
 
 			day := testShowStart.Add(-2 * time.Hour).Format(time.DateOnly)
 			d = inLang(t, "cash-up", staff.get("/admin/boxoffice/cashup?date="+day), http.StatusOK, lang,
