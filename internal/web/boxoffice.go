@@ -63,7 +63,7 @@ func (s *Server) handleCounter(c echo.Context) error {
 			if status, _, _ = classify(err); status != http.StatusUnprocessableEntity {
 				return err
 			}
-			m.Find.Notice = &model.Notice{Kind: "error", Text: booking.ErrorMessage(err)}
+			m.Find.Notice = &model.Notice{Kind: "error", Text: counterFindText(localizer(c), c.QueryParam("find"), err)}
 		}
 	}
 	return s.render(c, status, pages.Counter(m))

@@ -129,3 +129,21 @@ const (
 	maxCompReasonRunes = 120
 	maxCardRefRunes    = 40
 )
+
+// counterFindText is Service.FindAtCounter's refusal (EINVALID) of the
+// search q in loc's language: nothing typed, an @ that is not an email
+// address, or neither a ticket code nor an email address.
+func counterFindText(loc *i18n.Localizer, q string, err error) string {
+	if loc.Lang == i18n.English {
+		return booking.ErrorMessage(err)
+	}
+	q = strings.TrimSpace(q)
+	quoted := fmt.Sprintf("%q", booking.Truncate(q, 60))
+	switch {
+	case q == "":
+		return loc.T("counter.err.find_empty")
+	case strings.Contains(q, "@"):
+		return loc.F("counter.err.find_not_email", "Query", quoted)
+	}
+	return loc.F("counter.err.find_neither", "Query", quoted)
+}

@@ -233,6 +233,11 @@ func TestCounterLanguages(t *testing.T) {
 			inLang(t, "box office, nothing found", staff.get("/admin/boxoffice?find=nobody%40example.com"), http.StatusOK, lang,
 				loc.T("counter.found.title"), loc.T("counter.found.none"))
 
+			inLang(t, "box office, bad search", staff.get("/admin/boxoffice?find=nobody%40"), http.StatusUnprocessableEntity, lang,
+				loc.F("counter.err.find_not_email", "Query", `"nobody@"`))
+			inLang(t, "box office, empty search", staff.get("/admin/boxoffice?find=+"), http.StatusUnprocessableEntity, lang,
+				loc.T("counter.err.find_empty"))
+
 			holdPath := staff.mustCounterHold("A1", "A2")
 			d = inLang(t, "counter hold", staff.get(holdPath), http.StatusOK, lang,
 				loc.F("counter.sell.heading", "Title", "Monsoon Express"), loc.T("counter.sell.payment"), loc.T("counter.sell.comp"),
