@@ -205,7 +205,7 @@ func doorCheckText(loc *i18n.Localizer, tickets []booking.SeatTicket) (bool, str
 
 // doorShowLabel names a show for the door: time, film and screen.
 func (s *Server) doorShowLabel(loc *i18n.Localizer, sh booking.Show) string {
-	v := s.localAdminShow(loc, sh)
+	v := s.counterAdminShow(loc, sh)
 	return v.When() + " · " + v.Title + " · " + v.Screen + " · " + v.Theatre
 }
 
@@ -221,7 +221,7 @@ func (s *Server) doorResult(loc *i18n.Localizer, ck booking.Checkin, typed, show
 	}
 	b := ck.Booking
 	if ck.Show.ID != "" {
-		v := s.localAdminShow(loc, ck.Show)
+		v := s.counterAdminShow(loc, ck.Show)
 		r.Show = v.Title + " · " + v.When() + " · " + v.Screen + ", " + v.Theatre
 		n := len(b.SeatIDs)
 		r.Seats = loc.N("door.seats", n)

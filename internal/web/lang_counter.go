@@ -36,24 +36,24 @@ func localWait(loc *i18n.Localizer, d time.Duration) string {
 	return strings.Join(parts, " ")
 }
 
-// localShow is showModel with its date in loc's language ("सोम 7 दिस॰").
-func (s *Server) localShow(loc *i18n.Localizer, sh booking.Show) model.Show {
+// counterShow is showModel with its date in loc's language ("सोम 7 दिस॰").
+func (s *Server) counterShow(loc *i18n.Localizer, sh booking.Show) model.Show {
 	m := s.showModel(sh)
 	t, _ := s.showClock(sh)
 	m.Date = loc.Date(t, "Mon 2 Jan")
 	return m
 }
 
-// localAdminShow is adminShowModel with its date in loc's language.
-func (s *Server) localAdminShow(loc *i18n.Localizer, sh booking.Show) model.Show {
+// counterAdminShow is adminShowModel with its date in loc's language.
+func (s *Server) counterAdminShow(loc *i18n.Localizer, sh booking.Show) model.Show {
 	m := s.adminShowModel(sh)
 	t, _ := s.showClock(sh)
 	m.Date = loc.Date(t, "Mon 2 Jan")
 	return m
 }
 
-// localSeats is bookingSeats with each price in loc's language.
-func localSeats(loc *i18n.Localizer, b booking.Booking) []model.BookingSeat {
+// counterSeats is bookingSeats with each price in loc's language.
+func counterSeats(loc *i18n.Localizer, b booking.Booking) []model.BookingSeat {
 	seats := bookingSeats(b)
 	for i, t := range booking.TicketsOf(b) {
 		seats[i].Price = loc.Money(int64(t.Price), b.Currency)
