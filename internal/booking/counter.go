@@ -51,6 +51,14 @@ var ErrRefundAtCounter = &Error{Code: ECONFLICT, Message: "This booking was sold
 // ErrRefundOnline refuses a counter refund of a booking sold online.
 var ErrRefundOnline = &Error{Code: ECONFLICT, Message: "This booking was sold online: refund online bookings in the refund queue."}
 
+// The counter's other refusals of a refund (DecideCounterRefund), named so
+// that a page can say them in its language.
+var (
+	ErrRefundAdmitted    = &Error{Code: ECONFLICT, Message: "This ticket was admitted at the door, so it cannot be refunded."}
+	ErrRefundUnconfirmed = &Error{Code: ECONFLICT, Message: "Only a confirmed booking can be refunded."}
+	ErrRefundStarted     = &Error{Code: ECONFLICT, Message: "The show has started: a booking can be refunded at the counter only before its show starts."}
+)
+
 // BoxOfficeCloseAt is when the box office stops selling the show at m.
 func (s Show) BoxOfficeCloseAt(m Moment) time.Time { return s.StartsAt.Add(m.BoxOfficeClose) }
 
@@ -264,12 +272,12 @@ func DecideCounterRefund(b Booking, show Show, by string, method Method, m Momen
 	case b.State == BookingRefunded:
 		return b, false, ErrAlreadyRefunded
 	case !b.AdmittedAt.IsZero():
-		return b, false, &Error{Code: ECONFLICT, Message: "This ticket was admitted at the door, so it cannot be refunded."}
+		return b, false, ErrRefundAdmitted
 	case b.State == BookingRefundDue:
 	case b.State != BookingConfirmed:
-		return b, false, &Error{Code: ECONFLICT, Message: "Only a confirmed booking can be refunded."}
+		return b, false, ErrRefundUnconfirmed
 	case started:
-		return b, false, &Error{Code: ECONFLICT, Message: "The show has started: a booking can be refunded at the counter only before its show starts."}
+		return b, false, ErrRefundStarted
 	}
 	b.State, b.RefundedAt, b.RefundedBy, b.RefundMethod, b.UpdatedAt = BookingRefunded, m.Now, by, how, m.Now
 	return b, !started, nil
