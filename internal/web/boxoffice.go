@@ -333,8 +333,9 @@ func (s *Server) handleCounterSell(c echo.Context) error {
 		Method:  booking.Method(booking.Truncate(c.FormValue("method"), 20)),
 		CardRef: c.FormValue("reference"), Reason: c.FormValue("reason"),
 		Email: c.FormValue("email"), Types: choiceOf(c, h),
+		// The booking's mails go out in the counter page's language.
+		Lang: string(localizer(c).Lang),
 	}
-	// i18n: the sale's language is localizer(c).Lang
 	b, err := s.svc.SellAtCounter(ctx, sale)
 	if err != nil {
 		status, _, _ := classify(err)

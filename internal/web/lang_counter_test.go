@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -267,6 +268,11 @@ func TestCounterLanguages(t *testing.T) {
 				loc.T("counter.print"), loc.T("counter.sale.next"), loc.F("counter.sale.sold_by", "By", staffEmail),
 				loc.T("counter.method.cash"), loc.Money(100000-30600, "INR"))
 			sale := d.Find("[data-booking-id]")
+			// The sale remembers the counter page's language: its mails
+			// go out in it (SPEC §19).
+			if sold, err := a.store.Booking(context.Background(), sale.AttrOr("data-booking-id", "")); err != nil || sold.Lang != string(lang) {
+				t.Errorf("the counter sale's booking has lang %q (%v); want %s, the counter page's", sold.Lang, err, lang)
+			}
 			for k, want := range map[string]string{"data-state": "confirmed", "data-channel": "box_office", "data-method": "cash", "data-amount": "30600"} {
 				if v := sale.AttrOr(k, ""); v != want {
 					t.Errorf("the sale's %s = %q, want %q", k, v, want)
