@@ -29,6 +29,7 @@ func (m *Main) admin(ctx context.Context, args []string, getenv func(string) str
 	email := fs.String("email", "", "")
 	roleName := fs.String("role", string(booking.RoleAdmin), "")
 	dbURL := fs.String("database-url", "", "")
+	defaultLang := fs.String("default-lang", "", "")
 	if err := fs.Parse(args[1:]); err != nil {
 		return flagError(err)
 	}
@@ -49,7 +50,7 @@ func (m *Main) admin(ctx context.Context, args []string, getenv func(string) str
 	if err := booking.ValidateAdmin(booking.NormalizeEmail(*email), password); err != nil {
 		return usageError{fmt.Errorf("admin add: %s", booking.ErrorMessage(err))}
 	}
-	db, _, err := openDatabaseFlag(ctx, *dbURL, getenv)
+	db, _, err := openDatabaseFlag(ctx, *dbURL, *defaultLang, getenv)
 	if err != nil {
 		return err
 	}

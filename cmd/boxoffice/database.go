@@ -32,20 +32,26 @@ var (
 
 // openDatabaseFlag opens the store a command's --database-url names, or
 // DATABASE_URL when the flag is empty; a bad URL is a usage error. Its
-// bookings stored without a language get DEFAULT_LANG, as with serve.
-func openDatabaseFlag(ctx context.Context, flagURL string, getenv func(string) string) (*database, config.Database, error) {
+// bookings stored without a language get --default-lang (flagLang), else
+// DEFAULT_LANG, as with serve: whichever command opens the store first
+// after an upgrade fills them, for good.
+func openDatabaseFlag(ctx context.Context, flagURL, flagLang string, getenv func(string) string) (*database, config.Database, error) {
 	dbConfig, err := config.LoadDatabase(flagURL, getenv)
 	if err != nil {
 		return nil, dbConfig, usageError{err}
 	}
-	lang := "en"
-	if v := getenv("DEFAULT_LANG"); v != "" {
-		l, ok := i18n.Parse(v)
-		if !ok {
-			return nil, dbConfig, usageError{fmt.Errorf("DEFAULT_LANG %q: must be en, hi or ta", v)}
-		}
-		lang = string(l)
+	lang, name := flagLang, "--default-lang"
+	if lang == "" {
+		lang, name = getenv("DEFAULT_LANG"), "DEFAULT_LANG"
 	}
+	if lang == "" {
+		lang = "en"
+	}
+	l, ok := i18n.Parse(lang)
+	if !ok {
+		return nil, dbConfig, usageError{fmt.Errorf("%s %q: must be en, hi or ta", name, lang)}
+	}
+	lang = string(l)
 	db, err := openDatabase(ctx, dbConfig, lang)
 	return db, dbConfig, err
 }

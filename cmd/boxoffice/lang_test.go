@@ -42,10 +42,11 @@ func TestMigrateGivesBookingsDefaultLang(t *testing.T) {
 	if got := lang(); got != "" {
 		t.Errorf("a refused migrate gave the booking lang %q", got)
 	}
-	if err := run(ctx, []string{"migrate"}, env(map[string]string{"DATABASE_URL": dbURL, "DEFAULT_LANG": "ta"}), io.Discard, io.Discard); err != nil {
-		t.Fatalf("migrate with DEFAULT_LANG=ta: %v", err)
+	// The flag beats the variable, as with serve.
+	if err := run(ctx, []string{"migrate", "--default-lang", "ta"}, env(map[string]string{"DATABASE_URL": dbURL, "DEFAULT_LANG": "hi"}), io.Discard, io.Discard); err != nil {
+		t.Fatalf("migrate --default-lang ta: %v", err)
 	}
 	if got := lang(); got != "ta" {
-		t.Errorf("after migrate with DEFAULT_LANG=ta the older booking has lang %q", got)
+		t.Errorf("after migrate --default-lang ta (DEFAULT_LANG=hi) the older booking has lang %q", got)
 	}
 }

@@ -113,7 +113,7 @@ Usage:
   boxoffice [serve] [flags]    run the web server (the default command)
   boxoffice seed [flags]       add synthetic shows for load tests; print one show id per line
   boxoffice migrate [flags]    create or update the database's tables and indexes
-  boxoffice admin add --email E [--role admin|staff] [--database-url URL]
+  boxoffice admin add --email E [--role admin|staff] [--database-url URL] [--default-lang L]
                                create an account (admin by default; staff only admit at the
                                door), or set its password and role (the password is asked on
                                the terminal, or read as one line from stdin)
@@ -139,9 +139,11 @@ Flags of seed:
   --tax-rate PERCENT  the theatre's tax rate, like 18 or 12.5 (default 0)
   --rent W1,W2,...    the movie's rental terms: the distributor's percent per week, like 50,45,40 (default none)
   --database-url URL  as DATABASE_URL
+  --default-lang L    as DEFAULT_LANG
 
-Flags of migrate:
+Flags of migrate (and of admin add, for the last two):
   --database-url URL  as DATABASE_URL
+  --default-lang L    as DEFAULT_LANG: the language bookings stored without one get
 
 Flags of backup:
   --database-url URL  as DATABASE_URL

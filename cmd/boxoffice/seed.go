@@ -34,6 +34,7 @@ func (m *Main) seed(ctx context.Context, args []string, getenv func(string) stri
 	taxRate := fs.String("tax-rate", "0", "")
 	rent := fs.String("rent", "", "")
 	dbURL := fs.String("database-url", "", "")
+	defaultLang := fs.String("default-lang", "", "")
 	if err := fs.Parse(args); err != nil {
 		return flagError(err)
 	}
@@ -70,7 +71,7 @@ func (m *Main) seed(ctx context.Context, args []string, getenv func(string) stri
 			return usageError{fmt.Errorf("seed: --rent: %s", booking.ErrorMessage(err))}
 		}
 	}
-	db, _, err := openDatabaseFlag(ctx, *dbURL, getenv)
+	db, _, err := openDatabaseFlag(ctx, *dbURL, *defaultLang, getenv)
 	if err != nil {
 		return err
 	}
@@ -131,13 +132,14 @@ func (m *Main) migrate(ctx context.Context, args []string, getenv func(string) s
 	fs := flag.NewFlagSet("boxoffice migrate", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	dbURL := fs.String("database-url", "", "")
+	defaultLang := fs.String("default-lang", "", "")
 	if err := fs.Parse(args); err != nil {
 		return flagError(err)
 	}
 	if fs.NArg() > 0 {
 		return usageError{fmt.Errorf("migrate: unexpected argument %q", fs.Arg(0))}
 	}
-	db, dbConfig, err := openDatabaseFlag(ctx, *dbURL, getenv)
+	db, dbConfig, err := openDatabaseFlag(ctx, *dbURL, *defaultLang, getenv)
 	if err != nil {
 		return err
 	}

@@ -307,6 +307,13 @@ func LegacyReason(text string) (string, bool) {
 	if base == "" {
 		return failed.String(), true
 	}
+	// An older process, during a rolling deploy, appends its English note
+	// to a reason that is a code already: keep the codes, this failure
+	// replacing an earlier one, as WithRefundFailed does.
+	if parts, ok := ParseReason(base); ok {
+		parts = slices.DeleteFunc(parts, func(r Reason) bool { return r.Code == codeRefundFailed })
+		return EncodeReasons(append(parts, failed)...), true
+	}
 	coded, ok := legacyExact[base]
 	if !ok {
 		if coded, ok = legacySeats(base); !ok {

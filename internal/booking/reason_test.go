@@ -171,6 +171,10 @@ func TestLegacyReason(t *testing.T) {
 		{"show cancelled" + note("expired_or_canceled_card"), "show_cancelled;refund_failed?provider_reason=expired_or_canceled_card", true},
 		{note("lost card"), "refund_failed?provider_reason=lost+card", true},
 		{"Odd; text" + note("x"), "text?text=Odd%3B+text;refund_failed?provider_reason=x", true},
+		// An older process's note after a code, during a rolling deploy:
+		// the codes kept, the new failure replacing an earlier one.
+		{"show_cancelled" + note("lost_card"), "show_cancelled;refund_failed?provider_reason=lost_card", true},
+		{"show_cancelled;refund_failed?provider_reason=x" + note("y"), "show_cancelled;refund_failed?provider_reason=y", true},
 		{"The payment took ₹250, but this booking costs ₹450. Nothing was booked; your money will be refunded.", "", false},
 		{"show cancelled.", "", false},
 		{"Show Cancelled", "", false},

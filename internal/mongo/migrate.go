@@ -11,6 +11,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"boxoffice/internal/booking"
+	"boxoffice/internal/i18n"
 )
 
 // migrateTimeout bounds Migrate when its context has no deadline.
@@ -585,19 +586,20 @@ func noLang() bson.D {
 // its language meanwhile keeps it.
 func migrateBookingLang(ctx context.Context, s *Store) error {
 	err := s.col(colBookings).FindOne(ctx, noLang(),
-		options.FindOne().SetProjection(bson.D{{Key: "_id", Value: 1}}).SetHint(bookingsLangIndex)).Err()
+		options.FindOne().SetProjection(bson.D{{Key: "_id", Value: 1}})).Err()
 	if errors.Is(err, mongo.ErrNoDocuments) {
 		return nil
 	} else if err != nil {
 		return err
 	}
-	lang := s.lang
-	if lang == "" {
-		lang = "en"
+	// No hint: the lang index is the only one the planner can use, and a
+	// hint would turn an index still building into a failed start.
+	lang, ok := i18n.Parse(s.lang)
+	if !ok {
+		lang = i18n.English
 	}
 	_, err = s.col(colBookings).UpdateMany(ctx, noLang(),
-		bson.D{{Key: "$set", Value: bson.D{{Key: "lang", Value: lang}}}},
-		options.UpdateMany().SetHint(bookingsLangIndex))
+		bson.D{{Key: "$set", Value: bson.D{{Key: "lang", Value: string(lang)}}}})
 	return err
 }
 

@@ -394,7 +394,7 @@ func (s *Server) handleSandboxCheckout(c echo.Context) error {
 	return s.render(c, http.StatusOK, sandboxview.CheckoutPage(sandboxview.Checkout{
 		PaymentID:  p.ID,
 		Merchant:   "boxoffice",
-		Amount:     p.Amount.Format(p.Currency),
+		Amount:     localizer(c).Money(int64(p.Amount), p.Currency),
 		AmountRaw:  strconv.FormatInt(int64(p.Amount), 10),
 		Currency:   p.Currency,
 		State:      state,
