@@ -1,10 +1,10 @@
 package web
 
 import (
-	"fmt"
 	"time"
 
 	"boxoffice/internal/booking"
+	"boxoffice/internal/i18n"
 	"boxoffice/views/model"
 )
 
@@ -20,17 +20,28 @@ func seatsURL(showID string) string { return "/shows/" + showID + "/seats" }
 func holdsURL(showID string) string { return "/shows/" + showID + "/holds" }
 func holdURL(holdID string) string  { return "/holds/" + holdID }
 
-func (s *Server) showModel(sh booking.Show) model.Show {
+// showModelIn is the show as the head of its pages names it, in loc's
+// language: its weekday and month names (loc.Date) and its runtime's
+// units; the catalog's names (film, theatre, screen) as entered, and
+// StartsAt (RFC 3339) the same in every language.
+func (s *Server) showModelIn(loc *i18n.Localizer, sh booking.Show) model.Show {
 	t, zone := s.showClock(sh)
 	return model.Show{
 		Zone: zone,
 		ID:   sh.ID, URL: showURL(sh.ID),
 		Title: sh.Movie.Title, Rating: sh.Movie.Rating, Language: sh.Movie.Language,
-		Runtime: runtime(sh.Movie.RuntimeMin),
+		Runtime: runtimeIn(loc, sh.Movie.RuntimeMin),
 		Theatre: sh.Theatre.Name, City: sh.Theatre.City, Screen: sh.Screen,
-		Date: t.Format("Mon 2 Jan"), Time: t.Format("15:04"), StartsAt: sh.StartsAt.Format(time.RFC3339),
+		Date: loc.Date(t, "Mon 2 Jan"), Time: t.Format("15:04"), StartsAt: sh.StartsAt.Format(time.RFC3339),
 		State: showState(sh),
 	}
+}
+
+// showModel is showModelIn in English: for the admin's pages, and callers
+// whose page is not translated yet (a translated page passes its
+// localizer(c) to showModelIn).
+func (s *Server) showModel(sh booking.Show) model.Show {
+	return s.showModelIn(i18n.For(i18n.English), sh)
 }
 
 // adminShowModel is showModel for the admin pages, which name the zone
@@ -70,16 +81,21 @@ func showState(sh booking.Show) string {
 	return "scheduled"
 }
 
-func runtime(min int) string {
+// runtime is a film's length in hours and minutes, in English ("2h 28m").
+func runtime(min int) string { return runtimeIn(i18n.For(i18n.English), min) }
+
+// runtimeIn is a film's length in hours and minutes ("2h 28m"), in loc's
+// units.
+func runtimeIn(loc *i18n.Localizer, min int) string {
 	switch {
 	case min <= 0:
 		return ""
 	case min < 60:
-		return fmt.Sprintf("%dm", min)
+		return loc.F("seatmap.runtime_m", "M", min)
 	case min%60 == 0:
-		return fmt.Sprintf("%dh", min/60)
+		return loc.F("seatmap.runtime_h", "H", min/60)
 	default:
-		return fmt.Sprintf("%dh %dm", min/60, min%60)
+		return loc.F("seatmap.runtime_hm", "H", min/60, "M", min%60)
 	}
 }
 
