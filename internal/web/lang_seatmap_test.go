@@ -96,9 +96,16 @@ func TestSeatMapInHindiAndTamil(t *testing.T) {
 	if got := d.Find(".show-when time").Text(); strings.ContainsAny(got, "abcdefghijklmnopqrstuvwxyz") {
 		t.Errorf("the show's date in Hindi = %q: English names left", got)
 	}
+	if got := d.Find(".show-meta").Text(); !strings.Contains(got, "2 घं॰ 28 मि॰") {
+		t.Errorf("the runtime in Hindi: %q", got)
+	}
 	// And in English, as it always was.
-	if got := a.client().get("/shows/"+testShowID).doc(t).Find(`.seat[data-seat-id="D1"] input`).AttrOr("aria-label", ""); got != "Row D, seat 1, wheelchair space, Prime, ₹250, available" {
+	ed := a.client().get("/shows/" + testShowID).doc(t)
+	if got := ed.Find(`.seat[data-seat-id="D1"] input`).AttrOr("aria-label", ""); got != "Row D, seat 1, wheelchair space, Prime, ₹250, available" {
 		t.Errorf("D1's aria-label in English = %q", got)
+	}
+	if got := ed.Find(".show-meta").Text(); !strings.Contains(got, "2h 28m") {
+		t.Errorf("the runtime in English: %q", got)
 	}
 }
 

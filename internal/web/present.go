@@ -1,6 +1,8 @@
 package web
 
 import (
+	"strconv"
+	"sync"
 	"time"
 
 	"boxoffice/internal/booking"
@@ -87,16 +89,36 @@ func runtime(min int) string { return runtimeIn(i18n.For(i18n.English), min) }
 // runtimeIn is a film's length in hours and minutes ("2h 28m"), in loc's
 // units.
 func runtimeIn(loc *i18n.Localizer, min int) string {
+	w := runtimeWordsOf(loc)
 	switch {
 	case min <= 0:
 		return ""
 	case min < 60:
-		return loc.F("seatmap.runtime_m", "M", min)
+		return w.m.Fill(strconv.Itoa(min))
 	case min%60 == 0:
-		return loc.F("seatmap.runtime_h", "H", min/60)
+		return w.h.Fill(strconv.Itoa(min / 60))
 	default:
-		return loc.F("seatmap.runtime_hm", "H", min/60, "M", min%60)
+		return w.hm.Fill(strconv.Itoa(min/60), strconv.Itoa(min%60))
 	}
+}
+
+// runtimeWords are a runtime's patterns in one language, compiled once:
+// every page about a show writes one, and go-i18n's Localize costs a
+// template execution.
+type runtimeWords struct{ m, h, hm i18n.Pattern }
+
+var runtimeWordsByLoc sync.Map // *i18n.Localizer -> *runtimeWords
+
+func runtimeWordsOf(loc *i18n.Localizer) *runtimeWords {
+	if w, ok := runtimeWordsByLoc.Load(loc); ok {
+		return w.(*runtimeWords)
+	}
+	w, _ := runtimeWordsByLoc.LoadOrStore(loc, &runtimeWords{
+		m:  loc.Pattern("seatmap.runtime_m", "M"),
+		h:  loc.Pattern("seatmap.runtime_h", "H"),
+		hm: loc.Pattern("seatmap.runtime_hm", "H", "M"),
+	})
+	return w.(*runtimeWords)
 }
 
 // serverNow formats the server's clock for the page's scripts, which keep
