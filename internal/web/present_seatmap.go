@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"boxoffice/internal/booking"
@@ -78,7 +79,7 @@ func (s *Server) seatMapHead(loc *i18n.Localizer, sm booking.SeatMap, sel select
 		m.MyHold = &model.HoldLink{URL: holdURL(sm.MyHold.ID), Seats: strings.Join(sm.MyHold.SeatIDs, ", ")}
 	}
 	for _, c := range booking.Categories(sm.Seats) {
-		m.Categories = append(m.Categories, model.Category{Name: c.Name, Price: loc.Money(int64(c.Price), sm.Show.Currency)})
+		m.Categories = append(m.Categories, model.Category{Name: c.Name, Price: moneyText(loc, c.Price, sm.Show.Currency)})
 	}
 	return m
 }
@@ -98,7 +99,7 @@ func (s *Server) drawSeats(loc *i18n.Localizer, m *model.SeatMap, sm booking.Sea
 		}
 		text, ok := prices[p]
 		if !ok {
-			text = loc.Money(int64(p), sm.Show.Currency)
+			text = moneyText(loc, p, sm.Show.Currency)
 			prices[p] = text
 		}
 		return text
@@ -195,6 +196,36 @@ func firstSeat(cells []*booking.Seat) *booking.Seat {
 	}
 	return nil // gridRows makes no row without a seat
 }
+
+// moneyText is loc.Money of a price, kept: a show's few prices are
+// written on every drawing of its map, and x/text's printer allocates
+// some twenty times a call. At most moneyTextsMax prices are kept.
+func moneyText(loc *i18n.Localizer, p booking.Money, currency string) string {
+	k := moneyKey{loc: loc, minor: int64(p), currency: currency}
+	if t, ok := moneyTexts.Load(k); ok {
+		return t.(string)
+	}
+	t := loc.Money(int64(p), currency)
+	if moneyTextsKept.Load() < moneyTextsMax {
+		if _, loaded := moneyTexts.LoadOrStore(k, t); !loaded {
+			moneyTextsKept.Add(1)
+		}
+	}
+	return t
+}
+
+type moneyKey struct {
+	loc      *i18n.Localizer
+	minor    int64
+	currency string
+}
+
+var (
+	moneyTexts     sync.Map // moneyKey -> string
+	moneyTextsKept atomic.Int64
+)
+
+const moneyTextsMax = 4096
 
 // seatWords are the words of a seat in one language: its accessible name
 // and its state, compiled once per language (i18n.Pattern), since a map
