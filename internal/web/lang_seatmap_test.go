@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 
@@ -209,4 +210,33 @@ func TestWatcherMapPerLanguage(t *testing.T) {
 	wantStatus(t, hi.get(path, "If-None-Match", hiTag), http.StatusNotModified)
 	wantStatus(t, en.get(path, "If-None-Match", enTag), http.StatusNotModified)
 	wantStatus(t, en.get(path, "If-None-Match", hiTag), http.StatusOK)
+}
+
+// TestSalesOpeningInHindi: before a show's sales opening, its map says
+// when it opens in Hindi (the weekday and month in Hindi, SPEC §19) and a
+// hold is 410 with that message in Hindi.
+func TestSalesOpeningInHindi(t *testing.T) {
+	a := newAdminApp(t)
+	admin := a.client()
+	admin.mustLogin()
+	opens := testStart.Add(time.Hour).Truncate(time.Second)
+	wantStatus(t, admin.setOpening(testShowID, opens.Format(time.RFC3339)), http.StatusSeeOther)
+
+	c := a.client()
+	res := c.get("/shows/" + testShowID + "?lang=hi")
+	wantStatus(t, res, http.StatusOK)
+	i18ntest.Check(t, "seat map before sales open", res.body, i18n.Hindi)
+	d := res.doc(t)
+	if got := d.Find("#hold-form").AttrOr("data-opens-at", ""); got != opens.Format(time.RFC3339) {
+		t.Errorf("data-opens-at in Hindi = %q; want %s", got, opens.Format(time.RFC3339))
+	}
+	notice := d.Find("#hold-form .notice").Text()
+	if !strings.Contains(notice, "इस शो की बिक्री") || !strings.Contains(notice, "शनि 14 मार्च 2026") {
+		t.Errorf("the map's notice in Hindi before sales open: %q", notice)
+	}
+	res = c.hold("A1")
+	wantStatus(t, res, http.StatusGone)
+	if !strings.Contains(res.body, "इस शो की बिक्री शनि 14 मार्च 2026") {
+		t.Errorf("the 410 in Hindi does not say when sales open:\n%s", res.body)
+	}
 }
