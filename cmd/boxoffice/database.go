@@ -8,6 +8,7 @@ import (
 
 	"boxoffice/internal/booking"
 	"boxoffice/internal/config"
+	"boxoffice/internal/i18n"
 	"boxoffice/internal/mongo"
 	"boxoffice/internal/sqlite"
 	"boxoffice/internal/web"
@@ -30,22 +31,32 @@ var (
 )
 
 // openDatabaseFlag opens the store a command's --database-url names, or
-// DATABASE_URL when the flag is empty; a bad URL is a usage error.
+// DATABASE_URL when the flag is empty; a bad URL is a usage error. Its
+// bookings stored without a language get DEFAULT_LANG, as with serve.
 func openDatabaseFlag(ctx context.Context, flagURL string, getenv func(string) string) (*database, config.Database, error) {
 	dbConfig, err := config.LoadDatabase(flagURL, getenv)
 	if err != nil {
 		return nil, dbConfig, usageError{err}
 	}
-	db, err := openDatabase(ctx, dbConfig)
+	lang := "en"
+	if v := getenv("DEFAULT_LANG"); v != "" {
+		l, ok := i18n.Parse(v)
+		if !ok {
+			return nil, dbConfig, usageError{fmt.Errorf("DEFAULT_LANG %q: must be en, hi or ta", v)}
+		}
+		lang = string(l)
+	}
+	db, err := openDatabase(ctx, dbConfig, lang)
 	return db, dbConfig, err
 }
 
 // openDatabase opens the store DATABASE_URL names. Both adapters create or
-// update their tables and indexes as they open.
-func openDatabase(ctx context.Context, db config.Database) (*database, error) {
+// update their tables and indexes as they open, and give the bookings
+// stored without a language lang, DEFAULT_LANG (SPEC §15, existing data).
+func openDatabase(ctx context.Context, db config.Database, lang string) (*database, error) {
 	switch db.Driver {
 	case config.DriverSQLite:
-		s, err := sqlite.Open(ctx, db.Source)
+		s, err := sqlite.Open(ctx, db.Source, sqlite.DefaultLang(lang))
 		if err != nil {
 			return nil, err
 		}
@@ -56,7 +67,7 @@ func openDatabase(ctx context.Context, db config.Database) (*database, error) {
 		}
 		return &database{Store: s, Sessions: s.Sessions(), Limiter: limiter}, nil
 	case config.DriverMongo:
-		s, err := mongo.Open(ctx, db.Source)
+		s, err := mongo.Open(ctx, db.Source, mongo.DefaultLang(lang))
 		if err != nil {
 			return nil, err
 		}

@@ -31,7 +31,7 @@ func TestOpenDatabaseMigratesMongo(t *testing.T) {
 	uri := withDatabase(t, base, "boxoffice_cmdtest_"+booking.NewID()[:16])
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	db, err := openDatabase(ctx, config.Database{Driver: config.DriverMongo, Source: uri, URL: uri})
+	db, err := openDatabase(ctx, config.Database{Driver: config.DriverMongo, Source: uri, URL: uri}, "en")
 	if err != nil {
 		t.Fatalf("openDatabase: %v", err)
 	}

@@ -21,7 +21,7 @@ import (
 func TestOpenDatabaseGivesALimiter(t *testing.T) {
 	_, path := tempDatabaseURL(t)
 	ctx := context.Background()
-	db, err := openDatabase(ctx, config.Database{Driver: config.DriverSQLite, Source: path})
+	db, err := openDatabase(ctx, config.Database{Driver: config.DriverSQLite, Source: path}, "en")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func TestOpenDatabaseGivesALimiter(t *testing.T) {
 		t.Fatal("openDatabase gave no Limiter: HOLD_RATE would count per process")
 	}
 	// A second open of the file counts against the same total.
-	other, err := openDatabase(ctx, config.Database{Driver: config.DriverSQLite, Source: path})
+	other, err := openDatabase(ctx, config.Database{Driver: config.DriverSQLite, Source: path}, "en")
 	if err != nil {
 		t.Fatal(err)
 	}

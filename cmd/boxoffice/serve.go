@@ -35,7 +35,7 @@ func (m *Main) serve(ctx context.Context, args []string, getenv func(string) str
 		return err
 	}
 
-	db, err := openDatabase(ctx, cfg.Database)
+	db, err := openDatabase(ctx, cfg.Database, cfg.DefaultLang)
 	if err != nil {
 		return err
 	}
@@ -83,7 +83,7 @@ func (m *Main) serve(ctx context.Context, args []string, getenv func(string) str
 
 	svc := booking.NewService(db.Store, nil, booking.Policy{
 		HoldTTL: cfg.HoldTTL, MaxSeats: cfg.MaxSeats, SalesClose: cfg.SalesClose, BoxOfficeClose: cfg.BoxOfficeClose, RefundAutomatically: cfg.RefundAutomatically,
-		MailLease: cfg.MailLease, SeatsPerAddress: cfg.HoldSeatsPerAddress, AllowGaps: cfg.AllowGaps,
+		MailLease: cfg.MailLease, SeatsPerAddress: cfg.HoldSeatsPerAddress, AllowGaps: cfg.AllowGaps, DefaultLang: cfg.DefaultLang,
 	})
 	svc.UsePayments(payments)
 	// The background work; waited for as serve returns, before the

@@ -220,7 +220,7 @@ func CheckAudit(a Audit, m Moment) ([]string, AuditCounts) {
 		}
 		b, ok := bookings[s.BookingID]
 		keeps := b.State == BookingConfirmed ||
-			((b.State == BookingRefundDue || b.State == BookingRefunded) && b.Reason == ReasonShowCancelled)
+			((b.State == BookingRefundDue || b.State == BookingRefunded) && ReasonIs(b.Reason, ReasonShowCancelled))
 		if !ok || !keeps || !slices.Contains(b.SeatIDs, s.ID) {
 			fail("seat %s is booked by %q, which is not a confirmed booking of it", s.ID, s.BookingID)
 		}

@@ -4,7 +4,6 @@
 package booking
 
 import (
-	"strings"
 	"time"
 )
 
@@ -33,7 +32,7 @@ type Booking struct {
 	Currency   string
 	State      BookingState
 	TicketCode string // set when confirmed
-	Reason     string // why it failed or is due a refund
+	Reason     string // why it failed or is due a refund: a reason code (ParseReason)
 	CreatedAt  time.Time
 	UpdatedAt  time.Time
 	// ConfirmedAt is when it became confirmed (SPEC §17: its sale time):
@@ -73,6 +72,11 @@ type Booking struct {
 	CardRef      string
 	CompReason   string
 	RefundMethod Method
+	// Lang is the language of the Pay that made it (a counter sale: the
+	// counter page's), an i18n.Lang code such as "hi": its mails are
+	// written in it (SPEC §19). Bookings made before languages have the
+	// DEFAULT_LANG their store was opened with.
+	Lang string
 }
 
 // CancelledShow is b after its show was cancelled at now: a confirmed
@@ -123,9 +127,6 @@ func (b Booking) MarkRefunded(refundID, by string, now time.Time) (Booking, erro
 	return b, nil
 }
 
-// refundFailedNote starts what RefundFailed adds to a booking's reason.
-const refundFailedNote = " (A refund failed at the payment provider: "
-
 // RefundFailed is b after the provider said, at now, that its refund
 // refundID failed for reason: due again, naming the failed refund so that
 // the next attempt is a new one (RefundKey), with the failure added to its
@@ -140,14 +141,8 @@ func (b Booking) RefundFailed(refundID, reason string, now time.Time) (nb Bookin
 	default:
 		return b, false
 	}
-	if reason == "" {
-		reason = "unknown"
-	}
-	if i := strings.Index(b.Reason, refundFailedNote); i >= 0 {
-		b.Reason = b.Reason[:i]
-	}
 	b.State, b.RefundID, b.RefundedAt, b.RefundedBy, b.UpdatedAt = BookingRefundDue, refundID, time.Time{}, "", now
-	b.Reason += refundFailedNote + Truncate(reason, 80) + "; it is due again.)"
+	b.Reason = WithRefundFailed(b.Reason, reason)
 	return b, true
 }
 

@@ -51,6 +51,14 @@ var ErrRefundAtCounter = &Error{Code: ECONFLICT, Message: "This booking was sold
 // ErrRefundOnline refuses a counter refund of a booking sold online.
 var ErrRefundOnline = &Error{Code: ECONFLICT, Message: "This booking was sold online: refund online bookings in the refund queue."}
 
+// The counter's other refusals of a refund (DecideCounterRefund), named so
+// that a page can say them in its language.
+var (
+	ErrRefundAdmitted    = &Error{Code: ECONFLICT, Message: "This ticket was admitted at the door, so it cannot be refunded."}
+	ErrRefundUnconfirmed = &Error{Code: ECONFLICT, Message: "Only a confirmed booking can be refunded."}
+	ErrRefundStarted     = &Error{Code: ECONFLICT, Message: "The show has started: a booking can be refunded at the counter only before its show starts."}
+)
+
 // BoxOfficeCloseAt is when the box office stops selling the show at m.
 func (s Show) BoxOfficeCloseAt(m Moment) time.Time { return s.StartsAt.Add(m.BoxOfficeClose) }
 
@@ -97,6 +105,9 @@ type CounterSale struct {
 	Reason  string
 	Email   string // validated by ValidateEmail; "" for none
 	Types   TypeChoice
+	// Lang is the language chosen on the counter page (SPEC §19), which
+	// the booking's mails use; "" is the service's default language.
+	Lang string
 
 	PaymentID  string
 	BookingID  string
@@ -214,7 +225,7 @@ func NewCounterSale(h Hold, sale CounterSale, tickets []SeatTicket, now time.Tim
 		ShowID: h.ShowID, SeatIDs: h.SeatIDs, Amount: amount, Currency: h.Currency,
 		State: BookingConfirmed, TicketCode: sale.TicketCode, CreatedAt: now, UpdatedAt: now, ConfirmedAt: now,
 		Email: sale.Email, Key: sale.Key, Tickets: tickets,
-		Channel: ChannelBoxOffice, SoldBy: sale.SoldBy, Method: sale.Method,
+		Channel: ChannelBoxOffice, SoldBy: sale.SoldBy, Method: sale.Method, Lang: sale.Lang,
 	}
 	if sale.Method == MethodCard {
 		b.CardRef = strings.TrimSpace(sale.CardRef)
@@ -261,12 +272,12 @@ func DecideCounterRefund(b Booking, show Show, by string, method Method, m Momen
 	case b.State == BookingRefunded:
 		return b, false, ErrAlreadyRefunded
 	case !b.AdmittedAt.IsZero():
-		return b, false, &Error{Code: ECONFLICT, Message: "This ticket was admitted at the door, so it cannot be refunded."}
+		return b, false, ErrRefundAdmitted
 	case b.State == BookingRefundDue:
 	case b.State != BookingConfirmed:
-		return b, false, &Error{Code: ECONFLICT, Message: "Only a confirmed booking can be refunded."}
+		return b, false, ErrRefundUnconfirmed
 	case started:
-		return b, false, &Error{Code: ECONFLICT, Message: "The show has started: a booking can be refunded at the counter only before its show starts."}
+		return b, false, ErrRefundStarted
 	}
 	b.State, b.RefundedAt, b.RefundedBy, b.RefundMethod, b.UpdatedAt = BookingRefunded, m.Now, by, how, m.Now
 	return b, !started, nil

@@ -62,6 +62,7 @@ func (s *Service) SellAtCounter(ctx context.Context, sale CounterSale) (Booking,
 	} else {
 		sale.Email = ""
 	}
+	sale.Lang = s.Lang(sale.Lang)
 	sale.PaymentID, sale.BookingID, sale.Key = s.newID(), s.newID(), NewBookingKey()
 	for attempt := 1; ; attempt++ {
 		sale.TicketCode = s.ticket()

@@ -288,8 +288,11 @@ const (
 
 // Settlement is the result of applying a payment event.
 type Settlement struct {
-	Effect    Effect
-	Reason    string   // why, for people: the booking page and the admin
+	Effect Effect
+	// Reason is why: a reason code (ParseReason) when the effect stores
+	// it on the booking (refund_due, released), read in each page's
+	// language; English for the callback log otherwise.
+	Reason    string
 	Conflicts []string // seats that stopped a late payment from booking
 	Duplicate bool     // the event id was seen before; nothing changed now
 	Payment   Payment
@@ -321,10 +324,6 @@ func amountDiffers(p Payment, ev PaymentEvent) bool {
 	return ev.Amount != p.Amount || (ev.Currency != "" && !strings.EqualFold(ev.Currency, p.Currency))
 }
 
-// ReasonCheckoutExpired is why a pending payment failed when its last
-// checkout expired after its hold had ended.
-const ReasonCheckoutExpired = "Checkout expired: the payment was not made before the checkout ended, and your hold has ended. Nothing was charged."
-
 // DecideSettlement is SPEC §2's rule for a payment outcome, given the payment,
 // its show, its hold and the current state of the hold's seats (as read
 // inside the transaction that will apply the decision).
@@ -350,12 +349,14 @@ func DecideSettlement(p Payment, ev PaymentEvent, show Show, h Hold, seats []Sea
 		return decideExpired(p, ev, h, m)
 	}
 	if ev.Type == EventPaymentFailed {
-		return Settlement{Effect: EffectReleased, Reason: "The payment was declined."}
+		return Settlement{Effect: EffectReleased, Reason: ReasonPaymentDeclined}
 	}
 	if amountDiffers(p, ev) {
-		return Settlement{Effect: EffectRefundDue, Reason: fmt.Sprintf(
-			"The payment took %s, but this booking costs %s. Nothing was booked; your money will be refunded.",
-			ev.Amount.Format(strings.ToUpper(ev.Currency)), p.Amount.Format(p.Currency))}
+		paidIn := ev.Currency
+		if paidIn == "" {
+			paidIn = p.Currency
+		}
+		return Settlement{Effect: EffectRefundDue, Reason: AmountMismatchReason(ev.Amount, paidIn, p.Amount, p.Currency)}
 	}
 	if show.Cancelled() {
 		return Settlement{Effect: EffectRefundDue, Reason: ReasonShowCancelled}
@@ -377,7 +378,7 @@ func DecideSettlement(p Payment, ev PaymentEvent, show Show, h Hold, seats []Sea
 		return Settlement{
 			Effect:    EffectRefundDue,
 			Conflicts: conflicts,
-			Reason:    refundReason(conflicts),
+			Reason:    SeatsTakenReason(conflicts),
 		}
 	}
 	return Settlement{Effect: EffectBooked}
@@ -396,13 +397,4 @@ func decideExpired(p Payment, ev PaymentEvent, h Hold, m Moment) Settlement {
 		return Settlement{Effect: EffectCheckoutEnded, Reason: "the checkout expired while its hold is live: the hold keeps its seats, and Pay opens another checkout"}
 	}
 	return Settlement{Effect: EffectReleased, Reason: ReasonCheckoutExpired}
-}
-
-func refundReason(conflicts []string) string {
-	what, pronoun, verb := "seat "+conflicts[0], "it", "was"
-	if len(conflicts) > 1 {
-		what, pronoun, verb = "seats "+strings.Join(conflicts, ", "), "they", "were"
-	}
-	return fmt.Sprintf("Your payment arrived after your hold on %s had ended, and by then %s %s no longer free. "+
-		"Nothing was booked; your money will be refunded.", what, pronoun, verb)
 }

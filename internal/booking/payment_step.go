@@ -36,10 +36,6 @@ type PaymentStarted struct {
 	Unclosed []Payment
 }
 
-// ReasonPaymentReplaced is why the booking of a payment a repeated Pay
-// replaced has failed.
-const ReasonPaymentReplaced = "Replaced: the ticket types were changed at checkout, so this payment was replaced by a new one. Nothing was charged for it."
-
 // StartTypedPaymentStep is Pay (SPEC §2, §11, §15), one atomic step:
 // owner's hold, its show on sale and Hold.CheckPayable allowing it (under
 // rules at the transaction's instant), gets a pending payment and booking
@@ -49,8 +45,9 @@ const ReasonPaymentReplaced = "Replaced: the ticket types were changed at checko
 // only, is EINVALID and nothing is written), each with the tax rate of the
 // show's theatre now (TaxTicketsIn). A hold that has a pending payment of
 // the same tickets (or one made before types) gets that one back, its
-// booking's email set to ids.Email when that differs (a repeated Pay
-// corrects a mistyped address) and its provider unchanged, so that
+// booking's email set to ids.Email and its language to ids.Lang when
+// those differ (a repeated Pay corrects a mistyped address, and its
+// language is the one the booking remembers) and its provider unchanged, so that
 // pressing Pay twice starts one payment. A pending payment of other tickets is replaced: marked so
 // (its checkout closed at once when it has none at the provider yet),
 // its booking failed with ReasonPaymentReplaced, and a new payment made.
@@ -109,11 +106,16 @@ func StartTypedPaymentStep(ctx context.Context, st Transactor, clock func() time
 			}
 			if len(p.Tickets) == 0 || SameTickets(p.Tickets, tickets) {
 				out.Payment, out.Booking = p, b
-				if ids.Email == "" || ids.Email == b.Email {
+				nb := b
+				if ids.Email != "" {
+					nb.Email = ids.Email
+				}
+				if ids.Lang != "" {
+					nb.Lang = ids.Lang
+				}
+				if nb.Email == b.Email && nb.Lang == b.Lang {
 					return nil
 				}
-				nb := b
-				nb.Email = ids.Email
 				if err := saveBooking(tx, b, nb); err != nil {
 					return err
 				}

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"boxoffice/internal/i18n"
 )
 
 // Service runs the hold lifecycle of SPEC §2 on a Store: it validates
@@ -28,6 +30,9 @@ type Service struct {
 	payments   Payments
 	autoRefund bool
 	mailLease  time.Duration
+	// lang is the language a booking gets when its Pay or sale names
+	// none (Policy.DefaultLang).
+	lang string
 }
 
 // Policy is the part of the configuration the domain needs.
@@ -52,6 +57,10 @@ type Policy struct {
 	// MailLease is how long a process keeps a mail it claimed to send
 	// (MAIL_LEASE); 0 means DefaultMailLease.
 	MailLease time.Duration
+	// DefaultLang is DEFAULT_LANG: the language of a booking whose Pay
+	// or counter sale names none or one not supported (SPEC §19); ""
+	// is English.
+	DefaultLang string
 }
 
 // DefaultPolicy is SPEC §4's defaults.
@@ -75,7 +84,11 @@ func NewService(store Store, clock Clock, p Policy) *Service {
 	rules := Rules{TTL: p.HoldTTL, SalesClose: p.SalesClose, SeatsPerAddress: p.SeatsPerAddress, AllowGaps: p.AllowGaps,
 		BoxOfficeClose: max(p.BoxOfficeClose, p.SalesClose)}
 	s := &Service{store: store, clock: clock, rules: rules, maxSeats: p.MaxSeats,
-		newID: NewID, ticket: NewTicketCode, autoRefund: p.RefundAutomatically, mailLease: p.MailLease, queues: newShowGate()}
+		newID: NewID, ticket: NewTicketCode, autoRefund: p.RefundAutomatically, mailLease: p.MailLease, queues: newShowGate(),
+		lang: string(i18n.English)}
+	if l, ok := i18n.Parse(p.DefaultLang); ok {
+		s.lang = string(l)
+	}
 	if g, ok := store.(HoldGater); ok && g.GateHoldsPerShow() {
 		s.holds = newShowGate()
 	}
@@ -250,6 +263,34 @@ func (s *Service) StartPayment(ctx context.Context, holdID, owner, email string)
 // opened; when the provider fails to close one, the new payment stands
 // and is returned with the error, and the next Pay tries again.
 func (s *Service) StartTypedPayment(ctx context.Context, holdID, owner, email string, types TypeChoice) (PaymentStarted, error) {
+	return s.Pay(ctx, PayRequest{HoldID: holdID, Owner: owner, Email: email, Types: types})
+}
+
+// PayRequest is what a moviegoer's Pay carries (SPEC §11, §15, §19).
+type PayRequest struct {
+	HoldID string
+	Owner  string
+	Email  string
+	Types  TypeChoice
+	// Lang is the language of the page Pay was pressed on, which the
+	// booking remembers for its mails; "" (or one not supported) is the
+	// service's default language.
+	Lang string
+}
+
+// Lang is lang when it is a supported language's code, else the
+// service's default (Policy.DefaultLang).
+func (s *Service) Lang(lang string) string {
+	if l, ok := i18n.Parse(lang); ok {
+		return string(l)
+	}
+	return s.lang
+}
+
+// Pay is StartTypedPayment with the page's language, which the booking
+// keeps (a repeated Pay in another language changes it).
+func (s *Service) Pay(ctx context.Context, r PayRequest) (PaymentStarted, error) {
+	holdID, owner, email, types := r.HoldID, r.Owner, r.Email, r.Types
 	addr, err := ValidateEmail(email)
 	if err != nil {
 		// What became of the hold is the answer first (404, 410), then
@@ -259,7 +300,7 @@ func (s *Service) StartTypedPayment(ctx context.Context, holdID, owner, email st
 		}
 		return PaymentStarted{}, err
 	}
-	start := PaymentStart{PaymentID: s.newID(), BookingID: s.newID(), Key: NewBookingKey(), Email: addr, Types: types}
+	start := PaymentStart{PaymentID: s.newID(), BookingID: s.newID(), Key: NewBookingKey(), Email: addr, Types: types, Lang: s.Lang(r.Lang)}
 	if s.payments != nil {
 		start.Provider = s.payments.Name()
 	}

@@ -53,10 +53,6 @@ type Show struct {
 	OnlineCutoff int
 }
 
-// ReasonShowCancelled is the reason of a booking due a refund because its
-// show was cancelled.
-const ReasonShowCancelled = "show cancelled"
-
 // Cancelled reports whether the show was cancelled.
 func (s Show) Cancelled() bool { return !s.CancelledAt.IsZero() }
 

@@ -245,6 +245,8 @@ type PaymentStart struct {
 	// (Payments.Name), recorded with it: a payment keeps it however the
 	// process is configured later.
 	Provider string
+	// Lang is the language of the Pay (SPEC §19), kept on the booking.
+	Lang string
 }
 
 // NewPayment builds the pending payment and booking for hold h, selling
@@ -261,7 +263,7 @@ func NewPayment(h Hold, ids PaymentStart, tickets []SeatTicket, now time.Time) (
 		ID: ids.BookingID, HoldID: h.ID, PaymentID: ids.PaymentID, Owner: h.Owner,
 		ShowID: h.ShowID, SeatIDs: h.SeatIDs, Amount: amount, Currency: h.Currency,
 		State: BookingPending, CreatedAt: now, UpdatedAt: now, Email: ids.Email, Key: ids.Key, Tickets: tickets,
-		Channel: ChannelOnline,
+		Channel: ChannelOnline, Lang: ids.Lang,
 	}
 	return p, b
 }

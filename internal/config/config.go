@@ -313,7 +313,7 @@ func vars(c *Config) []Var {
 			Usage: "the first day of a report week (an English weekday name, any case), in each theatre's zone: the film report of `/admin/reports/films` covers a week from it ([docs/ADMIN.md](docs/ADMIN.md#film-report))",
 			value: &setting[time.Weekday]{p: &c.ReportWeekStart, parse: ParseWeekday}},
 		{Env: "DEFAULT_LANG", Flag: "default-lang", Default: "en",
-			Usage: "the language of a visitor who chose none (`?lang=`, the `lang` cookie) and whose browser asks for none of boxoffice's: `en` (English), `hi` (Hindi) or `ta` (Tamil)",
+			Usage: "the language of a visitor who chose none (`?lang=`, the `lang` cookie) and whose browser asks for none of boxoffice's: `en` (English), `hi` (Hindi) or `ta` (Tamil); bookings stored before bookings had a language get it as the store opens, and their mails are in it",
 			value: str(&c.DefaultLang, must(func(s string) bool { return s == "en" || s == "hi" || s == "ta" }, "must be en, hi or ta"))},
 		{Env: "LOG_FORMAT", Flag: "log-format", Default: "text",
 			Usage: "`text` or `json`",

@@ -12,6 +12,7 @@ package i18n
 import (
 	"context"
 	"embed"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -76,6 +77,8 @@ type Catalog struct {
 	// plural forms, so it goes through go-i18n's Localize.
 	templated map[Lang]map[string]bool
 	locs      map[Lang]*Localizer
+	// scripts[lang] is the js.* messages as JSON, for the page's scripts.
+	scripts map[Lang]string
 }
 
 var (
@@ -103,7 +106,9 @@ func MustLoad() *Catalog {
 func load(fsys fs.FS) (*Catalog, error) {
 	b := goi18n.NewBundle(language.English)
 	b.RegisterUnmarshalFunc("toml", toml.Unmarshal)
-	c := &Catalog{bundle: b, texts: map[Lang]map[string]string{}, templated: map[Lang]map[string]bool{}, locs: map[Lang]*Localizer{}}
+	c := &Catalog{bundle: b, texts: map[Lang]map[string]string{}, templated: map[Lang]map[string]bool{},
+		locs: map[Lang]*Localizer{}, scripts: map[Lang]string{}}
+	scripts := map[Lang]map[string]map[string]string{}
 	for _, l := range Langs {
 		c.texts[l], c.templated[l] = map[string]string{}, map[string]bool{}
 	}
@@ -129,6 +134,16 @@ func load(fsys fs.FS) (*Catalog, error) {
 				return nil, fmt.Errorf("i18n: %s: message %q is defined twice", name, m.ID)
 			}
 			c.texts[l][m.ID] = m.Other
+			if strings.HasPrefix(m.ID, scriptPrefix) {
+				forms := map[string]string{"other": m.Other}
+				if m.One != "" {
+					forms["one"] = m.One
+				}
+				if scripts[l] == nil {
+					scripts[l] = map[string]map[string]string{}
+				}
+				scripts[l][strings.TrimPrefix(m.ID, scriptPrefix)] = forms
+			}
 			if m.One != "" || m.Few != "" || m.Many != "" || m.Two != "" || m.Zero != "" ||
 				strings.Contains(m.Other, "{{") {
 				c.templated[l][m.ID] = true
@@ -137,9 +152,22 @@ func load(fsys fs.FS) (*Catalog, error) {
 	}
 	for _, l := range Langs {
 		c.locs[l] = newLocalizer(c, l)
+		buf, err := json.Marshal(scripts[l])
+		if err != nil {
+			return nil, err
+		}
+		c.scripts[l] = string(buf)
 	}
 	return c, nil
 }
+
+// scriptPrefix begins the ids of the messages the page's scripts write.
+const scriptPrefix = "js."
+
+// Scripts is the js.* messages of the Localizer's language as JSON, for
+// the layout's <meta name="boxoffice-messages">: each id (without "js.")
+// with its plural forms ("one", "other"), {{.Name}} left for the script.
+func (l *Localizer) Scripts() string { return l.cat.scripts[l.Lang] }
 
 // IDs are the English catalog's message ids, sorted.
 func (c *Catalog) IDs() []string {

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	qrcode "github.com/skip2/go-qrcode"
+
+	"boxoffice/internal/i18n"
 )
 
 // qrSize is about the side of the QR code PNG in pixels: large enough for a
@@ -19,15 +21,19 @@ const qrSize = 256
 // letter is what a message says, in the order both parts show it; the text
 // and HTML templates only lay it out.
 type letter struct {
+	Lang      string // <html lang>
 	Subject   string
 	Heading   string
 	Paras     []string
 	Code      string           // the ticket code, "" when the message carries no ticket
+	CodeLabel string           // "Ticket code"
+	QRAlt     string           // the QR code's text alternative
 	QRSrc     htmltemplate.URL // cid:… of the embedded QR code
 	Door      string           // what to do with the code
 	Details   []detail         // the booking, a row each
 	Link      string           // the booking link
 	LinkLabel string           // the words on it
+	OrOpen    string           // "Or open this link:"
 	Footer    string           // why this address got the email
 }
 
@@ -45,58 +51,66 @@ func Compose(m Message) (Composed, error) {
 	if err != nil {
 		return Composed{}, err
 	}
-	loc := zone(m.TimeZone)
-	start := m.StartsAt.In(loc)
-	short := start.Format("Mon 2 Jan 15:04")
-	when := start.Format("Monday 2 January 2006, 15:04 MST")
+	tz := zone(m.TimeZone)
+	start := m.StartsAt.In(tz)
+	lang := langOf(m.Lang)
+	loc := i18n.For(lang)
+	short := loc.Date(start, "Mon 2 Jan 15:04")
+	when := loc.Date(start, "Monday 2 January 2006, 15:04 MST")
 	film := oneLine(m.Film)
 
 	l := letter{
+		Lang:      string(lang),
 		Link:      m.BookingURL,
-		LinkLabel: "Open your booking",
-		Details:   details(m, when),
-		Footer:    "You get this email because this address was given for the booking.",
+		LinkLabel: loc.T("mail.open_booking"),
+		OrOpen:    loc.T("mail.or_open"),
+		CodeLabel: loc.T("mail.ticket_code"),
+		Details:   details(loc, m, when),
+		Footer:    loc.T("mail.footer"),
 	}
 	amount := oneLine(m.Amount)
 	reason := oneLine(m.Reason)
+	// withAmount is message id, or its "_no_amount" form when the amount
+	// is not known.
+	withAmount := func(id string, args ...any) string {
+		if amount == "" {
+			return loc.F(id+"_no_amount", args...)
+		}
+		return loc.F(id, append(args, "Amount", amount)...)
+	}
 	switch m.Kind {
 	case Confirmed:
-		l.Subject = "Your tickets: " + film + ", " + short
-		l.Heading = "Your tickets for " + film
-		l.Paras = []string{"Your booking is confirmed. Enjoy the show!"}
+		l.Subject = loc.F("mail.confirmed_subject", "Film", film, "When", short)
+		l.Heading = loc.F("mail.confirmed_heading", "Film", film)
+		l.Paras = []string{loc.T("mail.confirmed_body")}
 	case Link:
-		l.Subject = "Your booking: " + film + ", " + short
-		l.Heading = "Your booking for " + film
+		l.Subject = loc.F("mail.link_subject", "Film", film, "When", short)
+		l.Heading = loc.F("mail.link_heading", "Film", film)
 		l.Paras = []string{
-			"Here is the link to your booking, as asked for.",
-			"The booking is " + stateWords(m.State) + ".",
+			loc.T("mail.link_body"),
+			loc.F("mail.link_state", "State", stateWords(loc, m.State)),
 		}
 	case RefundDue:
-		l.Subject = "Refund on its way: " + film + ", " + short
-		l.Heading = "Your payment will be refunded"
-		why := "but no ticket could be issued."
+		l.Subject = loc.F("mail.refund_due_subject", "Film", film, "When", short)
+		l.Heading = loc.T("mail.refund_due_heading")
+		first := withAmount("mail.refund_due_body", "Film", film)
 		if reason != "" {
-			why = "but no ticket could be issued: " + reason + "."
+			first = withAmount("mail.refund_due_body_reason", "Film", film, "Reason", reason)
 		}
-		l.Paras = []string{
-			"We received your payment" + ofAmount(amount) + " for " + film + ", " + why,
-			"The money will be refunded to the way you paid; you need not do anything. Your bank may take a few days to show it.",
-		}
+		l.Paras = []string{first, loc.T("mail.refund_due_money")}
 	case Cancelled:
-		l.Subject = "Show cancelled: " + film + ", " + short
-		l.Heading = "The show has been cancelled"
+		l.Subject = loc.F("mail.cancelled_subject", "Film", film, "When", short)
+		l.Heading = loc.T("mail.cancelled_heading")
 		l.Paras = []string{
-			"We are sorry: the show of " + film + " on " + when + " has been cancelled, and its tickets are no longer valid.",
-			"Your payment" + ofAmount(amount) + " will be refunded to the way you paid; you need not do anything.",
+			loc.F("mail.cancelled_body", "Film", film, "When", when),
+			withAmount("mail.cancelled_refund"),
 		}
 	case Refunded:
-		l.Subject = "Refund made: " + film + ", " + short
-		l.Heading = "Your refund has been made"
-		l.Paras = []string{
-			"We have refunded your payment" + ofAmount(amount) + " for " + film + " to the way you paid. Your bank may take a few days to show it.",
-		}
+		l.Subject = loc.F("mail.refunded_subject", "Film", film, "When", short)
+		l.Heading = loc.T("mail.refunded_heading")
+		l.Paras = []string{withAmount("mail.refunded_body", "Film", film)}
 		if reason != "" {
-			l.Paras = append(l.Paras, "The reason: "+reason+".")
+			l.Paras = append(l.Paras, loc.F("mail.refunded_reason", "Reason", reason))
 		}
 	default:
 		return Composed{}, fmt.Errorf("mail: compose: unknown kind %q", m.Kind)
@@ -113,11 +127,12 @@ func Compose(m Message) (Composed, error) {
 		c.QR = png
 		c.QRName = "ticket-" + safe + ".png"
 		c.QRContentID = "ticket-" + safe + "@" + idDomain(host)
-		c.ICS = calendar(m, host, time.Now())
+		c.ICS = calendar(loc, m, host, time.Now())
 		c.ICSName = "ticket-" + safe + ".ics"
 		l.Code = code
 		l.QRSrc = htmltemplate.URL("cid:" + c.QRContentID)
-		l.Door = "Show this code, or its QR code, at the door."
+		l.Door = loc.T("mail.door")
+		l.QRAlt = loc.F("mail.qr_alt", "Code", code)
 	}
 
 	var text, html strings.Builder
@@ -190,7 +205,7 @@ func zone(name string) *time.Location {
 	return loc
 }
 
-func details(m Message, when string) []detail {
+func details(loc *i18n.Localizer, m Message, when string) []detail {
 	film := oneLine(m.Film)
 	if r := oneLine(m.Rating); r != "" && film != "" {
 		film += " (" + r + ")"
@@ -200,14 +215,14 @@ func details(m Message, when string) []detail {
 		where = strings.TrimPrefix(where+", "+city, ", ")
 	}
 	rows := []detail{
-		{"Film", film},
-		{"When", when},
-		{"Where", where},
-		{"Screen", oneLine(m.Screen)},
-		{"Seats", oneLine(strings.Join(m.Seats, ", "))},
-		{"Tickets", oneLine(strings.Join(m.Tickets, ", "))},
-		{"Amount", oneLine(m.Amount)},
-		{"Booking", oneLine(m.BookingID)},
+		{loc.T("mail.film"), film},
+		{loc.T("mail.when"), when},
+		{loc.T("mail.where"), where},
+		{loc.T("mail.screen"), oneLine(m.Screen)},
+		{loc.T("mail.seats"), oneLine(strings.Join(m.Seats, ", "))},
+		{loc.T("mail.tickets"), oneLine(strings.Join(m.Tickets, ", "))},
+		{loc.T("mail.amount"), oneLine(m.Amount)},
+		{loc.T("mail.booking"), oneLine(m.BookingID)},
 	}
 	kept := rows[:0]
 	for _, r := range rows {
@@ -219,29 +234,24 @@ func details(m Message, when string) []detail {
 }
 
 // stateWords says a booking's state the way a moviegoer would.
-func stateWords(state string) string {
+func stateWords(loc *i18n.Localizer, state string) string {
 	switch state {
-	case "pending":
-		return "waiting for its payment to be confirmed"
-	case "confirmed":
-		return "confirmed"
-	case "failed":
-		return "not completed: no payment went through"
-	case "refund_due":
-		return "not confirmed, and its payment is being refunded"
-	case "refunded":
-		return "refunded"
+	case "pending", "confirmed", "failed", "refund_due", "refunded":
+		return loc.T("mail.state_" + state)
 	case "":
-		return "being processed"
+		return loc.T("mail.state_unknown")
 	}
 	return strings.ReplaceAll(oneLine(state), "_", " ")
 }
 
-func ofAmount(amount string) string {
-	if amount == "" {
-		return ""
+// langOf is the language a message is written in: its booking's, else
+// English (a booking a process of an older release stored before the
+// store gave it DEFAULT_LANG).
+func langOf(code string) i18n.Lang {
+	if l, ok := i18n.Parse(code); ok {
+		return l
 	}
-	return " of " + amount
+	return i18n.English
 }
 
 // oneLine folds any run of white space, line breaks included, into one
@@ -275,7 +285,7 @@ var textTmpl = texttemplate.Must(texttemplate.New("text").Parse(`{{.Heading}}
 
 {{range .Paras}}{{.}}
 
-{{end}}{{if .Code}}Ticket code: {{.Code}}
+{{end}}{{if .Code}}{{.CodeLabel}}: {{.Code}}
 {{.Door}}
 
 {{end}}{{range .Details}}{{.Label}}: {{.Value}}
@@ -290,7 +300,7 @@ var textTmpl = texttemplate.Must(texttemplate.New("text").Parse(`{{.Heading}}
 // htmlTmpl is one column of inline-styled tables, which mail clients render
 // alike; its only image is the embedded QR code.
 var htmlTmpl = htmltemplate.Must(htmltemplate.New("html").Parse(`<!DOCTYPE html>
-<html lang="en">
+<html lang="{{.Lang}}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -304,16 +314,16 @@ var htmlTmpl = htmltemplate.Must(htmltemplate.New("html").Parse(`<!DOCTYPE html>
 <h1 style="margin:0 0 16px;font-size:22px;line-height:1.3;">{{.Heading}}</h1>
 {{range .Paras}}<p style="margin:0 0 16px;">{{.}}</p>
 {{end}}{{if .Code}}<div style="margin:0 0 20px;padding:16px 8px;border:2px dashed #18181b;border-radius:8px;text-align:center;">
-<div style="font-size:14px;color:#52525b;">Ticket code</div>
+<div style="font-size:14px;color:#52525b;">{{.CodeLabel}}</div>
 <div style="font-family:ui-monospace,Menlo,Consolas,monospace;font-size:32px;font-weight:700;letter-spacing:2px;">{{.Code}}</div>
-<img src="{{.QRSrc}}" width="200" height="200" alt="QR code of ticket {{.Code}}" style="display:block;margin:12px auto 0;width:200px;max-width:100%;height:auto;">
+<img src="{{.QRSrc}}" width="200" height="200" alt="{{.QRAlt}}" style="display:block;margin:12px auto 0;width:200px;max-width:100%;height:auto;">
 <div style="font-size:15px;margin-top:8px;">{{.Door}}</div>
 </div>
 {{end}}<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="margin:0 0 20px;border-collapse:collapse;">
 {{range .Details}}<tr><td style="padding:6px 12px 6px 0;color:#52525b;vertical-align:top;width:1%;white-space:nowrap;">{{.Label}}</td><td style="padding:6px 0;vertical-align:top;font-weight:600;">{{.Value}}</td></tr>
 {{end}}</table>
 <p style="margin:0 0 12px;"><a href="{{.Link}}" style="display:inline-block;padding:12px 20px;background:#18181b;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:600;">{{.LinkLabel}}</a></p>
-<p style="margin:0 0 16px;font-size:13px;color:#52525b;word-break:break-all;">Or open this link: <a href="{{.Link}}" style="color:#1d4ed8;">{{.Link}}</a></p>
+<p style="margin:0 0 16px;font-size:13px;color:#52525b;word-break:break-all;">{{.OrOpen}} <a href="{{.Link}}" style="color:#1d4ed8;">{{.Link}}</a></p>
 <p style="margin:0;font-size:13px;color:#71717a;">{{.Footer}}</p>
 </td></tr></table>
 </td></tr></table>

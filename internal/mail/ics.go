@@ -4,6 +4,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"boxoffice/internal/i18n"
 )
 
 // icsTime is an iCalendar UTC date-time (RFC 5545 §3.3.5, form #2): no
@@ -18,7 +20,7 @@ const defaultRuntime = 3 * time.Hour
 // published rather than sent as an invitation, so calendars add it without
 // asking anyone to accept. The UID is the booking's, so a second copy (the
 // booking link sent again) updates the first instead of adding another.
-func calendar(m Message, host string, now time.Time) []byte {
+func calendar(loc *i18n.Localizer, m Message, host string, now time.Time) []byte {
 	start := m.StartsAt.UTC()
 	end := start.Add(defaultRuntime)
 	if m.RuntimeMin > 0 {
@@ -31,10 +33,10 @@ func calendar(m Message, host string, now time.Time) []byte {
 		}
 	}
 	desc := []string{
-		"Seats: " + oneLine(strings.Join(m.Seats, ", ")),
-		"Ticket code: " + oneLine(m.TicketCode),
-		"Show the code at the door.",
-		"Your booking: " + m.BookingURL,
+		loc.F("mail.ics_seats", "Seats", oneLine(strings.Join(m.Seats, ", "))),
+		loc.F("mail.ics_code", "Code", oneLine(m.TicketCode)),
+		loc.T("mail.ics_door"),
+		loc.F("mail.ics_booking", "URL", m.BookingURL),
 	}
 
 	var b strings.Builder

@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+
+	"boxoffice/internal/i18n"
 )
 
 // unfold parses an iCalendar object into its content lines (RFC 5545
@@ -62,7 +64,7 @@ func TestCalendar(t *testing.T) {
 	m.Film = "Kill Bill; Vol. 1, the \\director's cut\\"
 	m.Seats = []string{"A1", "A2", "A3", "A4", "A5", "A6", "A7", "A8", "A9", "A10", "A11", "A12"}
 	now := time.Date(2026, 11, 20, 9, 15, 0, 0, time.FixedZone("IST", 19800))
-	lines := unfold(t, string(calendar(m, "tickets.example.com", now)))
+	lines := unfold(t, string(calendar(i18n.For(i18n.English), m, "tickets.example.com", now)))
 
 	wantHead := []string{"BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//boxoffice//tickets//EN", "CALSCALE:GREGORIAN", "METHOD:PUBLISH", "BEGIN:VEVENT"}
 	if diff := cmp.Diff(wantHead, lines[:len(wantHead)]); diff != "" {
@@ -95,7 +97,7 @@ func TestCalendar(t *testing.T) {
 func TestCalendarDefaultRuntime(t *testing.T) {
 	m := confirmed()
 	m.RuntimeMin = 0
-	got := props(unfold(t, string(calendar(m, "h", time.Now()))))
+	got := props(unfold(t, string(calendar(i18n.For(i18n.English), m, "h", time.Now()))))
 	if got["DTEND"] != "20261201T153000Z" {
 		t.Errorf("DTEND = %q, want three hours after DTSTART 20261201T123000Z", got["DTEND"])
 	}

@@ -44,9 +44,13 @@ type Message struct {
 	TimeZone   string    // the theatre's IANA zone; "" means UTC. Times in the mail are shown in it, with its abbreviation
 	Seats      []string  // "A1", "A2"
 	Tickets    []string  // each seat with its type and price: "A1 Adult ₹180", "A2 Child (under 12) ₹90"
-	Amount     string    // formatted, e.g. "₹450.00"
+	Amount     string    // formatted, e.g. "₹450.50"
 	TicketCode string    // "7K3M-Q9PA"; set when the booking is confirmed
 	Reason     string    // why a refund is due, e.g. "show cancelled" or "the seats were taken before the payment arrived"
+	// Lang is the language it is written in, its booking's (SPEC §19):
+	// en, hi or ta; "" (or another) is English. Amount and Tickets are
+	// formatted in it already.
+	Lang string
 }
 
 // Sender sends a message. Send returns an error for anything that should be

@@ -55,6 +55,10 @@ func (s *Store) Migrate(ctx context.Context) error {
 	if err := migrateConfirmedAt(ctx, s); err != nil {
 		return fmt.Errorf("mongo: migrate: confirmed_at: %w", err)
 	}
+	// SQLite's 0040_booking_lang, at every start for the same reason.
+	if err := migrateBookingLang(ctx, s); err != nil {
+		return fmt.Errorf("mongo: migrate: lang: %w", err)
+	}
 	return s.dropRetiredIndexes(ctx)
 }
 
@@ -220,6 +224,9 @@ func indexes() map[string][]mongo.IndexModel {
 			// refunded, in a range of instants (SalesBookings).
 			idx(bookingsConfirmedIndex, bson.D{{Key: "confirmed_at", Value: 1}}),
 			idx(bookingsRefundedIndex, bson.D{{Key: "refunded_at", Value: 1}}),
+			// Migrate finds the bookings stored without a language
+			// (migrateBookingLang) at every start.
+			idx(bookingsLangIndex, bson.D{{Key: "lang", Value: 1}}),
 			// The counter finds a customer's bookings by email, case
 			// ignored, the newest first (BookingsByEmail, which queries
 			// with the same collation).
@@ -277,6 +284,7 @@ const (
 	bookingsReportIndex    = "show_state_report"
 	bookingsConfirmedIndex = "confirmed_at"
 	bookingsRefundedIndex  = "refunded_at"
+	bookingsLangIndex      = "lang"
 	showsFilmIndex         = "film_theatre_starts_at"
 	showGridSeatIndex      = "show_grid_seat"
 	showStatusIndex        = "show_status_locked_reserve"
@@ -383,6 +391,60 @@ var conversions = []conversion{
 	}},
 	// SQLite's 0038_payment_provider: see migratePaymentProvider.
 	{name: "0038_payment_provider", run: migratePaymentProvider},
+	// SQLite's 0041_reason_codes: see migrateReasonCodes.
+	{name: "0041_reason_codes", run: migrateReasonCodes},
+}
+
+// migrateReasonCodes turns the English reasons stored on bookings and
+// payment events before reason codes into their codes (SPEC §19:
+// booking.LegacyReason, as SQLite's 0041_reason_codes); a reason already
+// a code, and text that is no known reason, stay as they are. It reads
+// only the reasons and writes in unordered bulk batches (bulkUpdates),
+// each update only while the document still has the old text, so a run
+// cut short is finished by the next. A reason a process of an older
+// release stores after it ran is English again, and is read through
+// booking.LegacyReason.
+func migrateReasonCodes(ctx context.Context, s *Store) error {
+	for _, name := range []string{colBookings, colPaymentEvents} {
+		cur, err := s.col(name).Find(ctx,
+			bson.D{{Key: "reason", Value: bson.D{{Key: "$gt", Value: ""}}}},
+			options.Find().SetProjection(bson.D{{Key: "_id", Value: 1}, {Key: "reason", Value: 1}}))
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		updates := bulkUpdates{ctx: ctx, col: s.col(name)}
+		for cur.Next(ctx) {
+			var d struct {
+				ID     string `bson:"_id"`
+				Reason string `bson:"reason"`
+			}
+			if err := cur.Decode(&d); err != nil {
+				cur.Close(ctx)
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			if _, coded := booking.ParseReason(d.Reason); coded {
+				continue
+			}
+			code, ok := booking.LegacyReason(d.Reason)
+			if !ok {
+				continue
+			}
+			if err := updates.add(append(byID(d.ID), bson.E{Key: "reason", Value: d.Reason}),
+				bson.D{{Key: "$set", Value: bson.D{{Key: "reason", Value: code}}}}); err != nil {
+				cur.Close(ctx)
+				return fmt.Errorf("%s: %w", name, err)
+			}
+		}
+		err = cur.Err()
+		cur.Close(ctx)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		if err := updates.flush(); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	return nil
 }
 
 // migratePaymentProvider gives each online payment stored without a
@@ -505,6 +567,38 @@ func migrateConfirmedAt(ctx context.Context, s *Store) error {
 		return err
 	}
 	return updates.flush()
+}
+
+// noLang matches the bookings stored without a language: before
+// languages, or since by a process of an older release (no field), or
+// with "" (an insert that named none). A null or missing field and ""
+// are both points of the lang index.
+func noLang() bson.D {
+	return bson.D{{Key: "lang", Value: bson.D{{Key: "$in", Value: bson.A{nil, ""}}}}}
+}
+
+// migrateBookingLang gives each booking noLang matches the store's
+// DEFAULT_LANG (SPEC §15, existing data), as SQLite's Migrate does after
+// 0040_booking_lang. Migrate runs it at every start, after a look through
+// the lang index that finds nothing to do once every process runs this
+// release; each update still matches noLang, so a booking whose Pay set
+// its language meanwhile keeps it.
+func migrateBookingLang(ctx context.Context, s *Store) error {
+	err := s.col(colBookings).FindOne(ctx, noLang(),
+		options.FindOne().SetProjection(bson.D{{Key: "_id", Value: 1}}).SetHint(bookingsLangIndex)).Err()
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	lang := s.lang
+	if lang == "" {
+		lang = "en"
+	}
+	_, err = s.col(colBookings).UpdateMany(ctx, noLang(),
+		bson.D{{Key: "$set", Value: bson.D{{Key: "lang", Value: lang}}}},
+		options.UpdateMany().SetHint(bookingsLangIndex))
+	return err
 }
 
 // migrateBookingTickets gives each booking stored without tickets the type

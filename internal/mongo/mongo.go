@@ -89,7 +89,17 @@ type Store struct {
 	db     *mongo.Database
 	// txTimeout is TxTimeout; tests may shorten it.
 	txTimeout time.Duration
+	// lang is DEFAULT_LANG, which Migrate gives the bookings stored
+	// without a language (migrateBookingLang); "" is English.
+	lang string
 }
+
+// Option is a setting of Open.
+type Option func(*Store)
+
+// DefaultLang is DEFAULT_LANG, the language Open gives the bookings
+// stored before bookings had one (SPEC §15, existing data; §19).
+func DefaultLang(lang string) Option { return func(s *Store) { s.lang = lang } }
 
 var _ booking.Store = (*Store)(nil)
 
@@ -102,7 +112,7 @@ var _ booking.Store = (*Store)(nil)
 // store relies on, such as the partial unique index that allows one active
 // hold per session and show; Migrate is idempotent and safe to run from
 // several processes at once.
-func Open(ctx context.Context, uri string) (*Store, error) {
+func Open(ctx context.Context, uri string, opts ...Option) (*Store, error) {
 	name, err := databaseName(uri)
 	if err != nil {
 		return nil, err
@@ -110,6 +120,9 @@ func Open(ctx context.Context, uri string) (*Store, error) {
 	s, err := open(ctx, uri, name)
 	if err != nil {
 		return nil, err
+	}
+	for _, o := range opts {
+		o(s)
 	}
 	if err := s.Migrate(ctx); err != nil {
 		_ = s.Close()

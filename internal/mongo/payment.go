@@ -154,6 +154,10 @@ type bookingDoc struct {
 	// sale time in the sales report; 0039_confirmed_at gives it to older
 	// documents.
 	ConfirmedAt int64 `bson:"confirmed_at"`
+	// Lang is the language its mails are written in (SPEC §19);
+	// migrateBookingLang gives older documents, and those a process of
+	// an older release inserts, the store's DEFAULT_LANG.
+	Lang string `bson:"lang"`
 }
 
 // reportDoc is a booking's booking.TicketSums.
@@ -179,7 +183,7 @@ func toBookingDoc(b booking.Booking) bookingDoc {
 		Tickets: toTicketDocs(b.Tickets),
 		Channel: string(b.Channel), SoldBy: b.SoldBy, Method: string(b.Method),
 		CardRef: b.CardRef, CompReason: b.CompReason, RefundMethod: string(b.RefundMethod), Report: toReportDoc(b.Sums()),
-		ConfirmedAt: nanos(b.ConfirmedAt),
+		ConfirmedAt: nanos(b.ConfirmedAt), Lang: b.Lang,
 	}
 	if d.Channel == "" {
 		d.Channel = string(booking.ChannelOnline)
@@ -205,7 +209,7 @@ func (d bookingDoc) booking() booking.Booking {
 		Tickets: fromTicketDocs(d.Tickets),
 		Channel: channel, SoldBy: d.SoldBy, Method: booking.Method(d.Method),
 		CardRef: d.CardRef, CompReason: d.CompReason, RefundMethod: booking.Method(d.RefundMethod),
-		ConfirmedAt: fromNanos(d.ConfirmedAt),
+		ConfirmedAt: fromNanos(d.ConfirmedAt), Lang: d.Lang,
 	}
 }
 

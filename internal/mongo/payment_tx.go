@@ -116,6 +116,11 @@ func (t *tx) UpdatePaymentBooking(b booking.Booking) error {
 		// keeps its way to migrateConfirmedAt, which gives it one.
 		set = append(set, bson.E{Key: "confirmed_at", Value: d.ConfirmedAt})
 	}
+	if d.Lang != "" {
+		// Only a known language: one read before migrateBookingLang gave
+		// it the default keeps its way there.
+		set = append(set, bson.E{Key: "lang", Value: d.Lang})
+	}
 	if _, err := t.s.col(colBookings).UpdateOne(t.ctx, byID(b.ID), bson.D{{Key: "$set", Value: set}}); err != nil {
 		if isTicketCodeTaken(err) {
 			return booking.ErrTicketCodeTaken

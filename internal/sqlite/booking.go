@@ -9,7 +9,7 @@ import (
 
 const bookingColumns = `id, hold_id, payment_id, owner, show_id, seat_ids, amount, currency, state,
 	ticket_code, reason, created_at, updated_at, refunded_at, refunded_by, refund_id, admitted_at, admitted_by, email, access_key, tickets,
-	channel, sold_by, method, card_ref, comp_reason, refund_method, confirmed_at`
+	channel, sold_by, method, card_ref, comp_reason, refund_method, confirmed_at, lang`
 
 func scanBooking(r scanner) (booking.Booking, error) {
 	var (
@@ -24,7 +24,7 @@ func scanBooking(r scanner) (booking.Booking, error) {
 	err := r.Scan(&b.ID, &b.HoldID, &b.PaymentID, &b.Owner, &b.ShowID, &seatIDs, &b.Amount, &b.Currency,
 		&b.State, &b.TicketCode, &b.Reason, &createdAt, &updatedAt, &refundedAt, &b.RefundedBy, &b.RefundID,
 		&admittedAt, &b.AdmittedBy, &b.Email, &b.Key, &tickets,
-		&b.Channel, &b.SoldBy, &b.Method, &b.CardRef, &b.CompReason, &b.RefundMethod, &confirmedAt)
+		&b.Channel, &b.SoldBy, &b.Method, &b.CardRef, &b.CompReason, &b.RefundMethod, &confirmedAt, &b.Lang)
 	if err != nil {
 		return b, err
 	}
@@ -50,11 +50,11 @@ func insertBooking(ctx context.Context, tx *sql.Tx, b booking.Booking) error {
 	// 0036's trigger gives its sums).
 	sums := b.Sums()
 	_, err = tx.ExecContext(ctx, `INSERT INTO bookings (`+bookingColumns+`, admissions, comps, gross, tax)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?, ?,?,?,?)`,
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?, ?,?,?,?)`,
 		b.ID, b.HoldID, b.PaymentID, b.Owner, b.ShowID, joinIDs(b.SeatIDs), int64(b.Amount), b.Currency,
 		b.State, b.TicketCode, b.Reason, nanos(b.CreatedAt), nanos(b.UpdatedAt), nanos(b.RefundedAt), b.RefundedBy, b.RefundID,
 		nanos(b.AdmittedAt), b.AdmittedBy, b.Email, b.Key, tickets,
-		channelOf(b), b.SoldBy, b.Method, b.CardRef, b.CompReason, b.RefundMethod, nanos(b.ConfirmedAt),
+		channelOf(b), b.SoldBy, b.Method, b.CardRef, b.CompReason, b.RefundMethod, nanos(b.ConfirmedAt), b.Lang,
 		sums.Admissions, sums.Comps, int64(sums.Gross), int64(sums.Tax))
 	return err
 }

@@ -72,7 +72,31 @@ func (s *Store) Migrate(ctx context.Context) error {
 			return err
 		}
 	}
-	return nil
+	return s.fillBookingLang(ctx)
+}
+
+// fillBookingLang gives the bookings stored without a language (made
+// before 0040_booking_lang.sql, or since by a process of an older
+// release) the store's default one, DEFAULT_LANG (SPEC §15, existing
+// data). It looks first, through bookings_no_lang, so that a start with
+// nothing to do takes no write lock.
+func (s *Store) fillBookingLang(ctx context.Context) error {
+	lang := s.opt.defaultLang
+	if lang == "" {
+		lang = "en"
+	}
+	var n int
+	err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM bookings INDEXED BY bookings_no_lang WHERE lang = '' LIMIT 1)`).Scan(&n)
+	if err != nil {
+		return fmt.Errorf("sqlite: migrate: bookings without a language: %w", err)
+	}
+	if n == 0 {
+		return nil
+	}
+	return s.inTx(ctx, "migrate: bookings' language", func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE bookings SET lang = ? WHERE lang = ''`, lang)
+		return err
+	})
 }
 
 // migrationVersion is the version a migration's file name starts with:

@@ -64,9 +64,9 @@ func (t *tx) UpdatePayment(p booking.Payment) error {
 func (t *tx) UpdatePaymentBooking(b booking.Booking) error {
 	_, err := t.tx.ExecContext(t.ctx, `UPDATE bookings SET state = ?, ticket_code = ?, reason = ?, updated_at = ?,
 		refunded_at = ?, refunded_by = ?, refund_id = ?, admitted_at = ?, admitted_by = ?, email = ?, refund_method = ?,
-		confirmed_at = ? WHERE id = ?`,
+		confirmed_at = ?, lang = ? WHERE id = ?`,
 		b.State, b.TicketCode, b.Reason, nanos(b.UpdatedAt), nanos(b.RefundedAt), b.RefundedBy, b.RefundID,
-		nanos(b.AdmittedAt), b.AdmittedBy, b.Email, b.RefundMethod, nanos(b.ConfirmedAt), b.ID)
+		nanos(b.AdmittedAt), b.AdmittedBy, b.Email, b.RefundMethod, nanos(b.ConfirmedAt), b.Lang, b.ID)
 	var e *sqlite.Error
 	if errors.As(err, &e) && e.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE {
 		return booking.ErrTicketCodeTaken

@@ -37,7 +37,17 @@ type options struct {
 	readConns       int           // size of the read-only pool
 	checkpointEvery time.Duration // period of the background WAL checkpoint; 0 disables
 	sessionGCEvery  time.Duration // period of the expired-session cleanup; 0 disables
+	// defaultLang is DEFAULT_LANG: the language Migrate gives bookings
+	// stored without one (0040_booking_lang.sql); "" is English.
+	defaultLang string
 }
+
+// Option is a setting of Open.
+type Option func(*options)
+
+// DefaultLang is DEFAULT_LANG, the language Open gives the bookings
+// stored before bookings had one (SPEC §15, existing data; §19).
+func DefaultLang(lang string) Option { return func(o *options) { o.defaultLang = lang } }
 
 // defaultOptions: the write pool has one connection (open), so this
 // process's writes queue in Go rather than fight over SQLite's lock, and
@@ -92,8 +102,12 @@ type Store struct {
 // Open opens (creating it if needed, with its parent directory) the database
 // at path, sets the pragmas, applies the embedded migrations and starts the
 // background WAL checkpoint and session cleanup, which Close stops.
-func Open(ctx context.Context, path string) (*Store, error) {
-	return open(ctx, path, defaultOptions)
+func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
+	o := defaultOptions
+	for _, f := range opts {
+		f(&o)
+	}
+	return open(ctx, path, o)
 }
 
 func open(ctx context.Context, path string, o options) (*Store, error) {

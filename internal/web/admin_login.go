@@ -2,7 +2,6 @@ package web
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -62,19 +61,20 @@ func (s *Server) handleAdminLogin(c echo.Context) error {
 	case adm.ID != "":
 		return c.Redirect(http.StatusSeeOther, homeOf(adm))
 	}
+	loc := localizer(c)
 	var notice *model.Notice
 	switch c.QueryParam("ended") {
 	case endedIdle:
-		notice = &model.Notice{Kind: "info", Text: fmt.Sprintf("You were signed out after %s without activity. Please sign in again.", waitText(s.adminIdle))}
+		notice = &model.Notice{Kind: "info", Text: loc.F("login.ended_idle", "Wait", localWait(loc, s.adminIdle))}
 	case endedChanged:
-		notice = &model.Notice{Kind: "info", Text: "The password or role of this account was changed, so it was signed out here. Please sign in again."}
+		notice = &model.Notice{Kind: "info", Text: loc.T("login.ended_changed")}
 	}
 	return s.renderLogin(c, http.StatusOK, "", notice)
 }
 
 func (s *Server) renderLogin(c echo.Context, status int, email string, notice *model.Notice) error {
 	return s.render(c, status, pages.AdminLogin(model.AdminLogin{
-		Page: s.page(c, "Sign in"), Action: adminLoginPath, Email: email, Notice: notice,
+		Page: s.page(c, localizer(c).T("login.title")), Action: adminLoginPath, Email: email, Notice: notice,
 	}))
 }
 
@@ -94,7 +94,7 @@ func (s *Server) handleAdminLoginSubmit(c echo.Context) error {
 	if wait > 0 {
 		c.Response().Header().Set("Retry-After", retryAfterSeconds(wait))
 		return s.renderLogin(c, http.StatusTooManyRequests, email, &model.Notice{Kind: "error",
-			Text: fmt.Sprintf("Too many sign-in attempts. Please wait %s and try again.", waitText(wait))})
+			Text: localizer(c).F("login.too_many", "Wait", localWait(localizer(c), wait))})
 	}
 	adm, err := s.admins.Authenticate(ctx, email, password)
 	switch {
@@ -103,7 +103,7 @@ func (s *Server) handleAdminLoginSubmit(c echo.Context) error {
 			return ferr
 		}
 		s.log.WarnContext(ctx, "admin sign-in failed", "addr", c.RealIP(), "request_id", requestIDOf(c))
-		return s.renderLogin(c, http.StatusUnauthorized, email, &model.Notice{Kind: "error", Text: booking.ErrorMessage(err)})
+		return s.renderLogin(c, http.StatusUnauthorized, email, &model.Notice{Kind: "error", Text: localizer(c).T("login.bad_credentials")})
 	case err != nil:
 		return err
 	}

@@ -196,7 +196,7 @@ func (s *Server) adminBookingModel(b booking.Booking, loc *time.Location) model.
 	m := model.AdminBooking{
 		ID: b.ID, Short: short(b.ID), State: string(b.State), Seats: strings.Join(b.SeatIDs, ", "),
 		Total: b.Amount.Format(b.Currency), TicketCode: b.TicketCode, Created: s.adminTime(b.CreatedAt),
-		Reason: b.Reason, PaymentID: b.PaymentID, PaymentURL: adminPaymentURL(b.PaymentID), Owner: short(b.Owner),
+		Reason: adminReason(b.Reason), PaymentID: b.PaymentID, PaymentURL: adminPaymentURL(b.PaymentID), Owner: short(b.Owner),
 		Tickets: bookingSeats(b),
 	}
 	if !b.AdmittedAt.IsZero() {
@@ -228,7 +228,7 @@ func (s *Server) adminCallbacks(list []booking.CallbackRecord) []model.AdminCall
 		cb := model.AdminCallback{
 			At: s.adminTime(r.ReceivedAt), Signature: string(r.Signature), EventID: r.EventID,
 			EventType: r.EventType, PaymentID: r.PaymentID, Status: r.Status,
-			Outcome: r.Outcome, Duplicate: r.Duplicate, Reason: r.Reason,
+			Outcome: r.Outcome, Duplicate: r.Duplicate, Reason: adminReason(r.Reason),
 		}
 		if r.PaymentID != "" {
 			cb.PaymentURL = adminPaymentURL(r.PaymentID)
@@ -245,9 +245,9 @@ func paymentVerdict(p booking.Payment, b booking.Booking, callbacks []booking.Ca
 	case b.State == booking.BookingConfirmed:
 		return "Paid and booked: ticket " + b.TicketCode + "."
 	case b.State == booking.BookingRefunded:
-		return "Charged, then refunded (" + b.RefundID + "). Why: " + b.Reason
+		return "Charged, then refunded (" + b.RefundID + "). Why: " + adminReason(b.Reason)
 	case b.State == booking.BookingRefundDue:
-		return "Charged, but nothing was booked: a refund is due and not yet made. Why: " + b.Reason
+		return "Charged, but nothing was booked: a refund is due and not yet made. Why: " + adminReason(b.Reason)
 	case b.State == booking.BookingFailed:
 		return "The payment failed or was declined: nothing was charged, nothing booked."
 	}

@@ -253,7 +253,7 @@ func writeBookingsCSV(w interface{ Write([]byte) (int, error) }, bookings []book
 		}
 		row := []string{b.ID, string(b.State), channel, strings.Join(b.SeatIDs, " "), majorUnits(b.Amount, b.Currency),
 			b.Currency, b.TicketCode, b.Email, b.PaymentID, short(b.Owner), ts(b.CreatedAt), ts(b.UpdatedAt),
-			ts(b.AdmittedAt), b.AdmittedBy, b.Reason, ts(b.RefundedAt), b.RefundedBy, b.RefundID, csvTickets(b)}
+			ts(b.AdmittedAt), b.AdmittedBy, adminReason(b.Reason), ts(b.RefundedAt), b.RefundedBy, b.RefundID, csvTickets(b)}
 		for i := range row {
 			row[i] = csvCell(row[i])
 		}

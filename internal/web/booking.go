@@ -23,10 +23,11 @@ func (s *Server) handleBooking(c echo.Context) error {
 	if isHTMX(c) {
 		return s.render(c, http.StatusOK, partials.Booking(m))
 	}
-	m.Page = s.page(c, bookingTitles[m.State])
+	title := "booking.title_" + m.State
 	if m.Cancelled != nil {
-		m.Page.Title = "Show cancelled"
+		title = "booking.title_cancelled"
 	}
+	m.Page = s.page(c, localizer(c).T(title))
 	return s.render(c, http.StatusOK, pages.Booking(m))
 }
 
@@ -45,14 +46,6 @@ func (s *Server) handleBookingStatus(c echo.Context) error {
 		return c.NoContent(http.StatusNotModified)
 	}
 	return s.render(c, http.StatusOK, partials.Booking(m))
-}
-
-var bookingTitles = map[string]string{
-	string(booking.BookingPending):   "Confirming your payment",
-	string(booking.BookingConfirmed): "Your ticket",
-	string(booking.BookingFailed):    "Payment declined",
-	string(booking.BookingRefundDue): "Booking not completed",
-	string(booking.BookingRefunded):  "Booking refunded",
 }
 
 // refreshPending is Service.RefreshPending for a page: a provider that
@@ -91,12 +84,13 @@ func (s *Server) bookingView(c echo.Context) (model.Booking, error) {
 	if err != nil {
 		return model.Booking{}, errorf("web: show %s of booking %s: %w", b.ShowID, b.ID, err)
 	}
-	m, err := s.bookingModel(b, show)
+	loc := localizer(c)
+	m, err := s.bookingModel(loc, b, show)
 	if err != nil {
 		return m, err
 	}
 	if show.Cancelled() && (b.State == booking.BookingRefundDue || b.State == booking.BookingRefunded) {
-		if m.Cancelled, err = s.cancellationModel(ctx, b, show); err != nil {
+		if m.Cancelled, err = s.cancellationModel(ctx, loc, b, show); err != nil {
 			return m, err
 		}
 	}

@@ -22,14 +22,15 @@ const (
 	findKeyPrefix   = "find-booking:"
 )
 
-// findAnswer is the one answer to a search, whether a booking matched or
-// not, so that it tells nobody which codes and addresses go together.
-const findAnswer = "If a booking has this ticket code and email address, we have sent its link to that address. It can take a few minutes to arrive."
+// findAnswer is the message id of the one answer to a search, whether a
+// booking matched or not, so that it tells nobody which codes and
+// addresses go together.
+const findAnswer = "find.sent"
 
 // handleFindBooking is GET /bookings/find: the form.
 func (s *Server) handleFindBooking(c echo.Context) error {
 	return s.render(c, http.StatusOK, pages.FindBooking(model.FindBooking{
-		Page: s.page(c, "Find my booking"), Action: findBookingPath,
+		Page: s.page(c, localizer(c).T("find.title")), Action: findBookingPath,
 	}))
 }
 
@@ -40,7 +41,8 @@ func (s *Server) handleFindBooking(c echo.Context) error {
 func (s *Server) handleFindBookingSubmit(c echo.Context) error {
 	ctx := c.Request().Context()
 	email, code := c.FormValue("email"), c.FormValue("code")
-	m := model.FindBooking{Page: s.page(c, "Find my booking"), Action: findBookingPath,
+	loc := localizer(c)
+	m := model.FindBooking{Page: s.page(c, loc.T("find.title")), Action: findBookingPath,
 		Email: booking.Truncate(email, 254), Code: booking.Truncate(code, 20)}
 	ok, retry, err := s.limiter.Allow(ctx, findKeyPrefix+addressKey(c), findsPerAddress, findWindow)
 	switch {
@@ -52,6 +54,6 @@ func (s *Server) handleFindBookingSubmit(c echo.Context) error {
 	if err := s.svc.FindBooking(ctx, email, code); err != nil {
 		return err
 	}
-	m.Sent = findAnswer
+	m.Sent = loc.T(findAnswer)
 	return s.render(c, http.StatusOK, pages.FindBooking(m))
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"boxoffice/internal/booking"
+	"boxoffice/internal/i18n"
 	"boxoffice/views/model"
 	"boxoffice/views/pages"
 )
@@ -62,7 +63,7 @@ func (s *Server) handleCounter(c echo.Context) error {
 			if status, _, _ = classify(err); status != http.StatusUnprocessableEntity {
 				return err
 			}
-			m.Find.Notice = &model.Notice{Kind: "error", Text: booking.ErrorMessage(err)}
+			m.Find.Notice = &model.Notice{Kind: "error", Text: counterFindText(localizer(c), c.QueryParam("find"), err)}
 		}
 	}
 	return s.render(c, status, pages.Counter(m))
@@ -73,6 +74,7 @@ func (s *Server) handleCounter(c echo.Context) error {
 // state and channel, its print page when it has tickets, and its box
 // office page when it was sold at the counter.
 func (s *Server) counterFind(c echo.Context, q string) (model.CounterFind, error) {
+	loc := localizer(c)
 	q = booking.Truncate(q, 254)
 	f := model.CounterFind{Query: q, Asked: true}
 	found, err := s.svc.FindAtCounter(c.Request().Context(), q)
@@ -83,8 +85,8 @@ func (s *Server) counterFind(c echo.Context, q string) (model.CounterFind, error
 		b := fb.Booking
 		row := model.FoundBooking{
 			ID: b.ID, State: string(b.State), Channel: string(b.Channel), Method: string(b.Method),
-			TicketCode: b.TicketCode, Email: b.Email, Total: b.Amount.Format(b.Currency), Show: s.showModel(fb.Show), Seats: bookingSeats(b),
-			Created: fb.Show.InZone(b.CreatedAt).Format("Mon 2 Jan 15:04"),
+			TicketCode: b.TicketCode, Email: b.Email, Total: loc.Money(int64(b.Amount), b.Currency), Show: s.counterShow(loc, fb.Show),
+			Seats: counterSeats(loc, b), Created: loc.Date(fb.Show.InZone(b.CreatedAt), "Mon 2 Jan 15:04"),
 		}
 		if row.Channel == "" {
 			row.Channel = string(booking.ChannelOnline)
@@ -98,7 +100,7 @@ func (s *Server) counterFind(c echo.Context, q string) (model.CounterFind, error
 		f.Found = append(f.Found, row)
 	}
 	if len(f.Found) == 0 {
-		f.Notice = &model.Notice{Kind: "info", Text: "No booking has that ticket code or email address."}
+		f.Notice = &model.Notice{Kind: "info", Text: loc.T("counter.found.none")}
 	}
 	return f, nil
 }
@@ -106,7 +108,7 @@ func (s *Server) counterFind(c echo.Context, q string) (model.CounterFind, error
 // counterModel is the box office's page for show showID ("" for the first
 // listed), its map drawn with sel.
 func (s *Server) counterModel(c echo.Context, showID string, all bool, sel selection) (model.Counter, error) {
-	ctx := c.Request().Context()
+	ctx, loc := c.Request().Context(), localizer(c)
 	var (
 		list []booking.ShowSummary
 		err  error
@@ -120,7 +122,7 @@ func (s *Server) counterModel(c echo.Context, showID string, all bool, sel selec
 		return model.Counter{}, err
 	}
 	m := model.Counter{
-		AdminPage: s.adminPage(c, "Box office"), AllShows: all, AllURL: counterPath + "?all=1",
+		AdminPage: s.adminPage(c, loc.T("counter.title")), AllShows: all, AllURL: counterPath + "?all=1",
 		HoldAction: counterHoldsPath, Notice: sel.notice, CashUpURL: counterCashUp,
 	}
 	if showID == "" && len(list) > 0 {
@@ -128,7 +130,7 @@ func (s *Server) counterModel(c echo.Context, showID string, all bool, sel selec
 	}
 	listed := false
 	for _, sh := range list {
-		sm := s.showModel(sh.Show)
+		sm := s.counterShow(loc, sh.Show)
 		listed = listed || sh.ID == showID
 		m.Shows = append(m.Shows, model.Option{Value: sh.ID, Label: sm.Time + " " + sm.Date + " · " + sm.Title + " · " + sm.Screen, Selected: sh.ID == showID})
 	}
@@ -141,14 +143,14 @@ func (s *Server) counterModel(c echo.Context, showID string, all bool, sel selec
 		return model.Counter{}, err
 	}
 	sm.Counter = true // house seats are the counter's to sell
-	chosen := s.showModel(sm.Show)
+	chosen := s.counterShow(loc, sm.Show)
 	if !listed {
 		m.Shows = append(m.Shows, model.Option{Value: showID, Label: chosen.Time + " " + chosen.Date + " · " + chosen.Title + " · " + chosen.Screen, Selected: true})
 	}
 	m.Chosen = &chosen
 	m.Map = s.seatMapModel(localizer(c), sm, sel)
 	if err := sm.Show.CheckAtCounter(sm.At); err != nil {
-		m.Closed = booking.ErrorMessage(err)
+		m.Closed = counterText(c, err)
 	}
 	if sm.MyHold != nil && sm.MyHold.Counter {
 		m.MyHoldURL = counterHoldURL(sm.MyHold.ID)
@@ -169,7 +171,7 @@ func (s *Server) handleCounterHold(c echo.Context) error {
 	}
 	showID := c.FormValue("show")
 	if showID == "" {
-		return booking.Errorf(booking.EINVALID, "Choose a show.")
+		return booking.Errorf(booking.EINVALID, "%s", localizer(c).T("counter.choose_show"))
 	}
 	owner := s.counterOwner(c)
 	if owner == "" {
@@ -187,7 +189,7 @@ func (s *Server) handleCounterHold(c echo.Context) error {
 	m, merr := s.counterModel(c, showID, false, selection{
 		chosen:    setOf(seats),
 		conflicts: setOf(booking.UnavailableSeats(err)),
-		notice:    &model.Notice{Kind: "error", Text: booking.ErrorMessage(err)},
+		notice:    &model.Notice{Kind: "error", Text: counterText(c, err)},
 	})
 	if merr != nil {
 		return merr
@@ -219,7 +221,7 @@ func (s *Server) handleCounterTotal(c echo.Context) error {
 // counterHoldModel is the sale form of the session's counter hold, as the
 // request filled it, with sellErr (a refused Sell) shown on it.
 func (s *Server) counterHoldModel(c echo.Context, sellErr error) (model.CounterHold, error) {
-	ctx := c.Request().Context()
+	ctx, loc := c.Request().Context(), localizer(c)
 	holdID, owner := c.Param("holdID"), s.counterOwner(c)
 	h, err := s.svc.CounterHoldOf(ctx, holdID, owner)
 	if err != nil {
@@ -239,14 +241,14 @@ func (s *Server) counterHoldModel(c echo.Context, sellErr error) (model.CounterH
 		method = string(booking.MethodCash)
 	}
 	m := model.CounterHold{
-		AdminPage: s.adminPage(c, "Sell"), HoldID: h.ID, Show: s.showModel(show),
+		AdminPage: s.adminPage(c, loc.T("counter.sell.title")), HoldID: h.ID, Show: s.counterShow(loc, show),
 		Method: method, Tendered: c.FormValue("tendered"), Reference: c.FormValue("reference"),
 		Reason: c.FormValue("reason"), Email: c.FormValue("email"),
 		SellAction: counterHoldURL(h.ID) + "/sell", UpdateAction: counterHoldURL(h.ID) + "/total",
 		MapURL: counterShowURL(h.ShowID),
 	}
 	if err := h.CheckStanding(); err != nil {
-		m.Gone = booking.ErrorMessage(err)
+		m.Gone = counterText(c, err)
 		return m, nil
 	}
 	var te *booking.TypeChoiceError
@@ -254,7 +256,7 @@ func (s *Server) counterHoldModel(c echo.Context, sellErr error) (model.CounterH
 		m.ErrSeat, m.ErrRule = te.Seat, te.Rule
 	}
 	if sellErr != nil {
-		m.Notice = &model.Notice{Kind: "error", Text: booking.ErrorMessage(sellErr)}
+		m.Notice = &model.Notice{Kind: "error", Text: counterText(c, sellErr)}
 		m.Lost = booking.UnavailableSeats(sellErr)
 	}
 	byID := make(map[string]booking.Seat, len(seats))
@@ -273,21 +275,21 @@ func (s *Server) counterHoldModel(c echo.Context, sellErr error) (model.CounterH
 		for _, o := range offered {
 			row.Types = append(row.Types, model.TypeOption{
 				ID: o.Type.ID, Name: o.Type.Name, Note: o.Type.Note,
-				Price: o.Price.Format(show.Currency), PriceRaw: strconv.FormatInt(int64(o.Price), 10), Selected: o.Type.ID == chosen,
+				Price: loc.Money(int64(o.Price), show.Currency), PriceRaw: strconv.FormatInt(int64(o.Price), 10), Selected: o.Type.ID == chosen,
 			})
 			if o.Type.ID == chosen {
 				price := o.Price
 				if method == string(booking.MethodComp) {
 					price = 0
 				}
-				row.Price, total = price.Format(show.Currency), total+price
+				row.Price, total = loc.Money(int64(price), show.Currency), total+price
 			}
 		}
 		m.Seats = append(m.Seats, row)
 	}
-	m.Total, m.Amount = total.Format(show.Currency), int64(total)
+	m.Total, m.Amount = loc.Money(int64(total), show.Currency), int64(total)
 	if method == string(booking.MethodCash) {
-		m.Change = changeText(m.Tendered, total, show.Currency)
+		m.Change = changeText(loc, m.Tendered, total, show.Currency)
 	}
 	return m, nil
 }
@@ -303,7 +305,7 @@ func offeredType(offered []booking.TypePrice, id string) bool {
 
 // changeText is the change to give from cash tendered (as typed) for
 // total, "" when nothing usable was typed or it does not cover the total.
-func changeText(tendered string, total booking.Money, currency string) string {
+func changeText(loc *i18n.Localizer, tendered string, total booking.Money, currency string) string {
 	if strings.TrimSpace(tendered) == "" {
 		return ""
 	}
@@ -311,7 +313,7 @@ func changeText(tendered string, total booking.Money, currency string) string {
 	if err != nil || t < total {
 		return ""
 	}
-	return (t - total).Format(currency)
+	return loc.Money(int64(t-total), currency)
 }
 
 // handleCounterSell is POST /admin/boxoffice/holds/:holdID/sell, fields
@@ -331,6 +333,8 @@ func (s *Server) handleCounterSell(c echo.Context) error {
 		Method:  booking.Method(booking.Truncate(c.FormValue("method"), 20)),
 		CardRef: c.FormValue("reference"), Reason: c.FormValue("reason"),
 		Email: c.FormValue("email"), Types: choiceOf(c, h),
+		// The booking's mails go out in the counter page's language.
+		Lang: string(localizer(c).Lang),
 	}
 	b, err := s.svc.SellAtCounter(ctx, sale)
 	if err != nil {
@@ -365,7 +369,7 @@ func (s *Server) handleCounterBooking(c echo.Context) error {
 	if c.QueryParam("sold") == "1" && m.State == string(booking.BookingConfirmed) {
 		m.AutoPrint = true
 		if m.Method == string(booking.MethodCash) {
-			m.Change = changeText(c.QueryParam("tendered"), booking.Money(m.Amount), m.currency)
+			m.Change = changeText(localizer(c), c.QueryParam("tendered"), booking.Money(m.Amount), m.currency)
 		}
 	}
 	return s.render(c, http.StatusOK, pages.CounterBookingPage(m.CounterBooking))
@@ -382,19 +386,20 @@ func (s *Server) counterBookingModel(c echo.Context, bookingID string) (counterB
 	if err != nil {
 		return counterBooking{}, err
 	}
+	loc := localizer(c)
 	m := model.CounterBooking{
-		AdminPage: s.adminPage(c, "Box office sale"),
+		AdminPage: s.adminPage(c, loc.T("counter.sale.title")),
 		ID:        b.ID, State: string(b.State), Channel: string(b.Channel), Method: string(b.Method),
-		Amount: int64(b.Amount), Total: b.Amount.Format(b.Currency), Seats: bookingSeats(b), Show: s.showModel(show),
+		Amount: int64(b.Amount), Total: loc.Money(int64(b.Amount), b.Currency), Seats: counterSeats(loc, b), Show: s.counterShow(loc, show),
 		SoldBy: b.SoldBy, CardRef: b.CardRef, CompReason: b.CompReason, Email: b.Email,
 		PrintURL: printURL(b.ID), RefundAction: counterBookingURL(b.ID) + "/refund",
-		RefundMethod: string(b.RefundMethod), RefundedBy: b.RefundedBy, Reason: reasonText(b.Reason),
+		RefundMethod: string(b.RefundMethod), RefundedBy: b.RefundedBy, Reason: reasonText(localizer(c), b.Reason),
 		NewSaleURL: counterShowURL(b.ShowID),
 		CanRefund:  b.State == booking.BookingConfirmed || b.State == booking.BookingRefundDue,
 	}
 	if !b.RefundedAt.IsZero() {
 		t := show.InZone(b.RefundedAt)
-		m.RefundedAt = t.Format("Mon 2 Jan 15:04 MST")
+		m.RefundedAt = loc.Date(t, "Mon 2 Jan 15:04 MST")
 	}
 	if b.State == booking.BookingConfirmed {
 		q, err := ticketQR(b.TicketCode)
@@ -428,7 +433,7 @@ func (s *Server) handleCounterRefund(c echo.Context) error {
 		if merr != nil {
 			return merr
 		}
-		m.Notice = &model.Notice{Kind: "error", Text: booking.ErrorMessage(err)}
+		m.Notice = &model.Notice{Kind: "error", Text: counterText(c, err)}
 		return s.render(c, status, pages.CounterBookingPage(m.CounterBooking))
 	}
 	s.log.InfoContext(ctx, "refunded at the box office", "booking_id", b.ID, "method", string(b.RefundMethod),

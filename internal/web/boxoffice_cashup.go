@@ -23,12 +23,12 @@ var cashUpCols = []string{"sales", "seats", "cash", "card", "comp", "cash_refund
 // theatre may be left out when there is one; the date defaults to today
 // in the theatre's zone.
 func (s *Server) handleCashUp(c echo.Context) error {
-	ctx := c.Request().Context()
+	ctx, loc := c.Request().Context(), localizer(c)
 	theatres, err := s.catalog.ListTheatres(ctx)
 	if err != nil {
 		return err
 	}
-	m := model.CashUp{AdminPage: s.adminPage(c, "Cash-up")}
+	m := model.CashUp{AdminPage: s.adminPage(c, loc.T("counter.cashup.title"))}
 	id := c.QueryParam("theatre")
 	if id == "" && len(theatres) > 0 {
 		id = theatres[0].ID
@@ -43,10 +43,10 @@ func (s *Server) handleCashUp(c echo.Context) error {
 	}
 	switch {
 	case len(theatres) == 0:
-		m.Notice = &model.Notice{Kind: "info", Text: "There is no theatre yet."}
+		m.Notice = &model.Notice{Kind: "info", Text: loc.T("counter.cashup.no_theatre")}
 		return s.render(c, http.StatusOK, pages.CashUpPage(m))
 	case !found:
-		return booking.Errorf(booking.ENOTFOUND, "There is no such theatre.")
+		return booking.Errorf(booking.ENOTFOUND, "%s", loc.T("counter.cashup.no_such_theatre"))
 	case len(theatres) > 1 && c.QueryParam("theatre") == "" && c.QueryParam("format") == "csv":
 		return booking.Errorf(booking.EINVALID, "Choose a theatre: theatre=ID.")
 	}
@@ -77,7 +77,7 @@ func (s *Server) handleCashUp(c echo.Context) error {
 		for i, v := range cashUpValues(r) {
 			text := strconv.FormatInt(v, 10)
 			if col := cashUpCols[i]; col != "sales" && col != "seats" && col != "comp" {
-				text = booking.Money(v).Format(th.Currency)
+				text = loc.Money(v, th.Currency)
 			}
 			row.Cells = append(row.Cells, model.CashUpCell{Col: cashUpCols[i], Value: v, Text: text})
 		}

@@ -3,7 +3,6 @@ package web
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"boxoffice/internal/booking"
+	"boxoffice/internal/i18n"
 	"boxoffice/views/model"
 	"boxoffice/views/pages"
 )
@@ -38,7 +38,7 @@ func (s *Server) handleDoor(c echo.Context) error {
 		if wait, err := s.countDoorGuess(c, ck); err != nil || wait > 0 {
 			return s.doorTooMany(c, m, wait, err)
 		}
-		m.Result = s.doorResult(ck, code, showID, false)
+		m.Result = s.doorResult(localizer(c), ck, code, showID, false)
 	}
 	return s.renderDoor(c, http.StatusOK, m)
 }
@@ -55,7 +55,7 @@ func (s *Server) handleDoorAdmit(c echo.Context) error {
 		return err
 	}
 	if strings.TrimSpace(code) == "" {
-		m.CodeErr = "Type or scan a ticket code."
+		m.CodeErr = localizer(c).T("door.code_missing")
 		return s.renderDoor(c, http.StatusUnprocessableEntity, m)
 	}
 	ck, err := s.svc.AdmitTicket(ctx, code, showID, currentAdmin(c).Email, confirm)
@@ -65,7 +65,7 @@ func (s *Server) handleDoorAdmit(c echo.Context) error {
 	if wait, err := s.countDoorGuess(c, ck); err != nil || wait > 0 {
 		return s.doorTooMany(c, m, wait, err)
 	}
-	m.Result = s.doorResult(ck, code, showID, confirm)
+	m.Result = s.doorResult(localizer(c), ck, code, showID, confirm)
 	if ck.Result == booking.CheckinAdmitted {
 		m.Count.Admitted += len(ck.Booking.SeatIDs) // counted before the admission
 		s.log.InfoContext(ctx, "ticket admitted", "booking", ck.Booking.ID, "show", ck.Booking.ShowID, "by", currentAdmin(c).Email,
@@ -120,7 +120,8 @@ func (s *Server) doorTooMany(c echo.Context, m model.Door, wait time.Duration, e
 		return err
 	}
 	c.Response().Header().Set("Retry-After", retryAfterSeconds(wait))
-	m.CodeErr = fmt.Sprintf("Too many unknown codes in a minute. Wait %s, then try again; tickets that exist still go through.", waitText(wait))
+	loc := localizer(c)
+	m.CodeErr = loc.F("door.too_many", "Wait", localWait(loc, wait))
 	return s.renderDoor(c, http.StatusTooManyRequests, m)
 }
 
@@ -135,7 +136,7 @@ func (s *Server) renderDoor(c echo.Context, status int, m model.Door) error {
 // two hours or running now, the chosen one (given, or by default the
 // first of those) even when it is not among them, and "any show".
 func (s *Server) doorModel(c echo.Context, showID string, given bool) (model.Door, error) {
-	ctx := c.Request().Context()
+	ctx, loc := c.Request().Context(), localizer(c)
 	shows, err := s.svc.DoorShows(ctx)
 	if err != nil {
 		return model.Door{}, err
@@ -143,28 +144,27 @@ func (s *Server) doorModel(c echo.Context, showID string, given bool) (model.Doo
 	if !given && len(shows) > 0 {
 		showID = shows[0].ID
 	}
-	m := model.Door{AdminPage: s.adminPage(c, "Door"), ShowID: showID}
+	m := model.Door{AdminPage: s.adminPage(c, loc.T("door.title")), ShowID: showID}
 	now := s.svc.Now().Now
 	listed := false
 	for _, sh := range shows {
 		listed = listed || sh.ID == showID
-		m.Shows = append(m.Shows, model.Option{Value: sh.ID, Label: s.doorShowLabel(sh), Selected: sh.ID == showID})
+		m.Shows = append(m.Shows, model.Option{Value: sh.ID, Label: s.doorShowLabel(loc, sh), Selected: sh.ID == showID})
 	}
 	if showID != "" && !listed {
 		sh, err := s.svc.Show(ctx, showID)
 		switch {
 		case booking.ErrorCode(err) == booking.ENOTFOUND:
-			return model.Door{}, booking.Errorf(booking.EINVALID, "There is no such show to admit to; choose one from the list.")
+			return model.Door{}, booking.Errorf(booking.EINVALID, "%s", loc.T("door.no_such_show"))
 		case err != nil:
 			return model.Door{}, err
 		}
-		m.Shows = append([]model.Option{{Value: sh.ID, Label: s.doorShowLabel(sh), Selected: true}}, m.Shows...)
+		m.Shows = append([]model.Option{{Value: sh.ID, Label: s.doorShowLabel(loc, sh), Selected: true}}, m.Shows...)
 		if !booking.InDoorWindow(sh, now) {
-			m.ShowNote = "This show is not at the door now: it is " + s.showDayWords(sh, now) +
-				". Its tickets are admitted without a warning; choose \"Any show\" to be asked about tickets for another time."
+			m.ShowNote = loc.F("door.show_note", "When", s.showDayWords(loc, sh, now))
 		}
 	}
-	m.Shows = append(m.Shows, model.Option{Value: "", Label: "Any show (no check of the show)", Selected: showID == ""})
+	m.Shows = append(m.Shows, model.Option{Value: "", Label: loc.T("door.any_show"), Selected: showID == ""})
 	if showID != "" {
 		if m.Count, err = s.svc.DoorCount(ctx, showID); err != nil {
 			return model.Door{}, err
@@ -177,7 +177,7 @@ func (s *Server) doorModel(c echo.Context, showID string, given bool) (model.Doo
 // doorCheckText says whether a ticket's seats ask staff to check their
 // holder (SPEC §15: a door_check type), and what: each such type once,
 // with its note and how many seats.
-func doorCheckText(tickets []booking.SeatTicket) (bool, string) {
+func doorCheckText(loc *i18n.Localizer, tickets []booking.SeatTicket) (bool, string) {
 	if check, _ := booking.TicketsDoorCheck(tickets); !check {
 		return false, ""
 	}
@@ -200,12 +200,12 @@ func doorCheckText(tickets []booking.SeatTicket) (bool, string) {
 		}
 		parts = append(parts, part)
 	}
-	return true, "Check before admitting: " + strings.Join(parts, ", ") + "."
+	return true, loc.F("door.check", "Types", strings.Join(parts, ", "))
 }
 
 // doorShowLabel names a show for the door: time, film and screen.
-func (s *Server) doorShowLabel(sh booking.Show) string {
-	v := s.adminShowModel(sh)
+func (s *Server) doorShowLabel(loc *i18n.Localizer, sh booking.Show) string {
+	v := s.counterAdminShow(loc, sh)
 	return v.When() + " · " + v.Title + " · " + v.Screen + " · " + v.Theatre
 }
 
@@ -214,53 +214,53 @@ func (s *Server) doorShowLabel(sh booking.Show) string {
 // the Admit the answer offers asks the same.
 // confirmed is an admission's confirm=1, which admits a ticket for another
 // day: the answer then says so.
-func (s *Server) doorResult(ck booking.Checkin, typed, showID string, confirmed bool) *model.DoorResult {
+func (s *Server) doorResult(loc *i18n.Localizer, ck booking.Checkin, typed, showID string, confirmed bool) *model.DoorResult {
 	r := &model.DoorResult{Checkin: string(ck.Result), Reason: string(ck.Reason), Code: ck.Code, AdmitShow: showID}
 	if r.Code == "" {
 		r.Code = booking.Truncate(strings.TrimSpace(typed), 20)
 	}
 	b := ck.Booking
 	if ck.Show.ID != "" {
-		v := s.adminShowModel(ck.Show)
+		v := s.counterAdminShow(loc, ck.Show)
 		r.Show = v.Title + " · " + v.When() + " · " + v.Screen + ", " + v.Theatre
 		n := len(b.SeatIDs)
-		r.Seats = strconv.Itoa(n) + " seat" + plural(n) + ":"
+		r.Seats = loc.N("door.seats", n)
 		r.SeatIDs = b.SeatIDs
 		r.Tickets = bookingSeats(b)
 		if ck.Result == booking.CheckinValid || ck.Result == booking.CheckinAdmitted {
-			r.DoorCheck, r.DoorCheckText = doorCheckText(booking.TicketsOf(b))
+			r.DoorCheck, r.DoorCheckText = doorCheckText(loc, booking.TicketsOf(b))
 		}
 	}
 	switch ck.Result {
 	case booking.CheckinValid:
-		r.Headline, r.AdmitForm = "Valid ticket, not yet admitted", true
+		r.Headline, r.AdmitForm = loc.T("door.headline.valid"), true
 	case booking.CheckinAdmitted:
-		r.Headline = "Admitted"
+		r.Headline = loc.T("door.headline.admitted")
 		if now := ck.Booking.AdmittedAt; confirmed && showID == "" && !booking.InDoorWindow(ck.Show, now) {
-			r.Detail = "Admitted although the ticket is for " + s.showDayWords(ck.Show, now) + ": confirmed by you."
+			r.Detail = loc.F("door.detail.admitted_confirmed", "When", s.showDayWords(loc, ck.Show, now))
 		}
 	case booking.CheckinAlready:
 		r.AdmittedAt = serverNow(b.AdmittedAt)
-		r.Headline = "Already admitted"
-		r.Detail = "Admitted at " + b.AdmittedAt.In(s.showLocation(ck.Show)).Format("15:04 MST, Mon 2 Jan") + " by " + b.AdmittedBy + "."
+		r.Headline = loc.T("door.headline.already")
+		r.Detail = loc.F("door.detail.already",
+			"At", loc.Date(b.AdmittedAt.In(s.showLocation(ck.Show)), "15:04 MST, Mon 2 Jan"), "By", b.AdmittedBy)
 	case booking.CheckinRefused:
 		switch ck.Reason {
 		case booking.RefusedUnknown:
-			r.Headline, r.Detail = "Unknown ticket", "No booking has this code. Check that it was typed right."
+			r.Headline, r.Detail = loc.T("door.headline.unknown"), loc.T("door.detail.unknown")
 		case booking.RefusedOtherShow:
-			r.Headline, r.Detail = "Not for this show", "This ticket is for another show."
+			r.Headline, r.Detail = loc.T("door.headline.other_show"), loc.T("door.detail.other_show")
 		case booking.RefusedNotToday:
-			r.Headline = "Not for a show at this door now"
-			r.Detail = "This ticket is for " + s.showDayWords(ck.Show, s.svc.Now().Now) +
-				", not a show starting within two hours or running now. Check the date and time with the holder."
-			r.ConfirmText = "Admit it only if you are sure: \"Admit anyway\" lets this ticket in once."
+			r.Headline = loc.T("door.headline.not_today")
+			r.Detail = loc.F("door.detail.not_today", "When", s.showDayWords(loc, ck.Show, s.svc.Now().Now))
+			r.ConfirmText = loc.T("door.detail.not_today_confirm")
 			r.AdmitForm, r.Confirm = true, true
 		case booking.RefusedNotConfirmed:
-			r.Headline, r.Detail = "Not paid", "This booking was never confirmed."
+			r.Headline, r.Detail = loc.T("door.headline.not_confirmed"), loc.T("door.detail.not_confirmed")
 		case booking.RefusedRefunded:
-			r.Headline, r.Detail = "Refunded", "This booking was refunded (or is due a refund), so the ticket is void."
+			r.Headline, r.Detail = loc.T("door.headline.refunded"), loc.T("door.detail.refunded")
 		case booking.RefusedCancelled:
-			r.Headline, r.Detail = "Show cancelled", "This ticket's show was cancelled."
+			r.Headline, r.Detail = loc.T("door.headline.cancelled"), loc.T("door.detail.cancelled")
 		}
 	}
 	return r
@@ -271,36 +271,29 @@ func (s *Server) doorResult(ck booking.Checkin, typed, showID string, confirmed 
 // at 21:00",
 // "Friday 20 March at 18:00, in 6 days", in the show's theatre's zone
 // (named when it is not the server's).
-func (s *Server) showDayWords(sh booking.Show, now time.Time) string {
-	loc := s.showLocation(sh)
-	start := sh.StartsAt.In(loc)
+func (s *Server) showDayWords(loc *i18n.Localizer, sh booking.Show, now time.Time) string {
+	zone := s.showLocation(sh)
+	start := sh.StartsAt.In(zone)
 	at := start.Format("15:04")
-	if loc.String() != s.loc.String() {
+	if zone.String() != s.loc.String() {
 		at += " " + start.Format("MST")
 	}
-	date := start.Format("Monday 2 January")
-	if start.Year() != now.In(loc).Year() {
+	date := loc.Date(start, "Monday 2 January")
+	if start.Year() != now.In(zone).Year() {
 		date += start.Format(" 2006")
 	}
-	days := int(civil(start).Sub(civil(now.In(loc))).Hours() / 24)
+	days := int(civil(start).Sub(civil(now.In(zone))).Hours() / 24)
 	switch {
 	case days == 0 && start.After(now):
-		return "later today, " + date + " at " + at
+		return loc.F("door.day.later_today", "Date", date, "At", at)
 	case days == 0:
-		return "earlier today, " + date + " at " + at
+		return loc.F("door.day.earlier_today", "Date", date, "At", at)
 	case days == 1:
-		return "tomorrow, " + date + " at " + at
+		return loc.F("door.day.tomorrow", "Date", date, "At", at)
 	case days == -1:
-		return "yesterday, " + date + " at " + at
+		return loc.F("door.day.yesterday", "Date", date, "At", at)
 	case days > 1:
-		return date + " at " + at + ", in " + strconv.Itoa(days) + " days"
+		return loc.N("door.day.ahead", days, "Date", date, "At", at)
 	}
-	return date + " at " + at + ", " + strconv.Itoa(-days) + " days ago"
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
+	return loc.N("door.day.ago", -days, "Date", date, "At", at)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"boxoffice/internal/booking"
+	"boxoffice/internal/i18n"
 	"boxoffice/views/model"
 	"boxoffice/views/pages"
 	"boxoffice/views/partials"
@@ -39,35 +40,44 @@ type badRequestError struct{ message string }
 
 func (e *badRequestError) Error() string { return e.message }
 
-// errorView says what happened and what to do next, for a status; message
-// overrides the default text when it is safe to show.
+// errorView says what happened and what to do next, for a status: the
+// ids of its messages (error.*.toml), read in the page's language;
+// message overrides the default text when it is safe to show.
 type errorView struct {
 	heading, message, next, nextURL, nextLabel string
 }
 
+// errorKind is an errorViews entry whose heading, message and next are
+// error.<kind>.heading, .message and .next, with next and its link to the
+// listing given.
+func errorKind(kind, next string) errorView {
+	return errorView{"error." + kind + ".heading", "error." + kind + ".message", next, "/", "error.see_showing"}
+}
+
 var errorViews = map[int]errorView{
-	http.StatusBadRequest: {"That request didn't work", "We couldn't read what your browser sent.",
-		"Go back and try again.", "/", "See what's showing"},
-	http.StatusForbidden: {"Please try that again", "Your page was out of date or your session had ended, so we didn't act on it.",
-		"Reload the page and try again.", "/", "See what's showing"},
-	http.StatusNotFound: {"We couldn't find that", "The page you asked for doesn't exist, or isn't yours to see.",
-		"Check the address, or start again from the list of shows.", "/", "See what's showing"},
-	http.StatusMethodNotAllowed: {"That didn't work", "This page can't be used that way.",
-		"Start again from the list of shows.", "/", "See what's showing"},
-	http.StatusConflict: {"Those seats were just taken", "Someone else got there first.",
-		"Pick other seats and try again.", "/", "See what's showing"},
-	http.StatusGone: {"This hold has ended", "These seats are no longer held for you.",
-		"Choose your seats again.", "/", "See what's showing"},
-	http.StatusRequestEntityTooLarge: {"That was too much", "The request was larger than we accept.",
-		"Go back and try again with fewer seats.", "/", "See what's showing"},
-	http.StatusUnprocessableEntity: {"Please check your choice", "Something in your request wasn't right.",
-		"Go back, check it, and try again.", "/", "See what's showing"},
-	http.StatusTooManyRequests: {"Slow down a little", "You tried to hold seats many times in a short while.",
-		"Wait a moment, then try again.", "", ""},
-	http.StatusInternalServerError: {"Something went wrong on our side", "We couldn't finish that. Nothing was changed.",
-		"Please try again in a moment.", "/", "See what's showing"},
-	http.StatusServiceUnavailable: {"We're busy right now", "We couldn't reach our booking system.",
-		"Please try again in a moment.", "/", "See what's showing"},
+	http.StatusBadRequest:            errorKind("bad_request", "error.bad_request.next"),
+	http.StatusForbidden:             errorKind("forbidden", "error.forbidden.next"),
+	http.StatusNotFound:              errorKind("not_found", "error.not_found.next"),
+	http.StatusMethodNotAllowed:      errorKind("method_not_allowed", "error.method_not_allowed.next"),
+	http.StatusConflict:              errorKind("conflict", "error.conflict.next"),
+	http.StatusGone:                  errorKind("gone", "error.gone.next"),
+	http.StatusRequestEntityTooLarge: errorKind("too_large", "error.too_large.next"),
+	http.StatusUnprocessableEntity:   errorKind("invalid", "error.invalid.next"),
+	http.StatusTooManyRequests: {"error.too_many.heading", "error.too_many.message",
+		"error.too_many.next", "", ""},
+	http.StatusInternalServerError: errorKind("internal", "error.try_again_moment"),
+	http.StatusServiceUnavailable:  errorKind("unavailable", "error.try_again_moment"),
+}
+
+// text is v in loc's language: its ids read as their messages.
+func (v errorView) text(loc *i18n.Localizer) errorView {
+	t := func(id string) string {
+		if id == "" {
+			return ""
+		}
+		return loc.T(id)
+	}
+	return errorView{t(v.heading), t(v.message), t(v.next), v.nextURL, t(v.nextLabel)}
 }
 
 // handleError is the one place errors become responses: a page for people,
@@ -99,11 +109,13 @@ func (s *Server) handleError(err error, c echo.Context) {
 			v = errorViews[http.StatusBadRequest]
 		}
 	}
+	loc := localizer(c)
+	v = v.text(loc)
 	if message != "" {
 		v.message = message
 	}
 	if errors.Is(err, errStaffOnly) {
-		v.heading, v.next, v.nextURL, v.nextLabel = "This page is for admins", "", doorPath, "Go to the door"
+		v.heading, v.next, v.nextURL, v.nextLabel = loc.T("error.staff_only"), "", doorPath, loc.T("error.go_door")
 	}
 	// An error page never makes a session: it has no form that needs a
 	// token, and requests from scanners must not fill the sessions table.

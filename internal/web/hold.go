@@ -215,7 +215,7 @@ func (s *Server) showCheckout(c echo.Context, holdID, owner string, refused erro
 	if err != nil {
 		return err
 	}
-	m.Page = s.page(c, "Checkout")
+	m.Page = s.page(c, localizer(c).T("checkout.title"))
 	m.Extended = c.QueryParam("extended") != "" && status == http.StatusOK
 	m.Email = s.sessions.GetString(ctx, keyEmail)
 	if e := c.FormValue("email"); e != "" && c.Request().Method == http.MethodPost {
@@ -277,9 +277,9 @@ func (s *Server) checkoutOf(c echo.Context, holdID, owner string) (model.Checkou
 	if gone != nil {
 		amount = h.Amount
 	}
-	m := s.checkoutModel(sm, h, gone, prices, choice, amount)
+	m := s.checkoutModel(localizer(c), sm, h, gone, prices, choice, amount)
 	if h.State == booking.HoldCompleted {
-		if err := s.explainPaidHold(ctx, &m, h, owner); err != nil {
+		if err := s.explainPaidHold(ctx, localizer(c), &m, h, owner); err != nil {
 			return model.Checkout{}, 0, err
 		}
 	}

@@ -35,14 +35,15 @@ func (s *Server) handleHome(c echo.Context) error {
 	if err != nil {
 		return errorf("web: upcoming shows: %w", err)
 	}
-	m := s.homeModel(shows, s.svc.Now(), ask)
+	loc := localizer(c)
+	m := s.homeModel(loc, shows, s.svc.Now(), ask)
 	if ask.SetCity && m.City != "" {
 		// Only a city with shows is remembered: a mistyped one is not.
 		c.SetCookie(s.cityCookie(url.QueryEscape(m.City), int(cityCookieLife/time.Second)))
 	}
-	m.Page = s.page(c, "Now showing")
+	m.Page = s.page(c, loc.T("home.title"))
 	if m.City != "" {
-		m.Page.Title = "Now showing in " + m.City
+		m.Page.Title = loc.F("home.title_city", "City", m.City)
 	}
 	return s.render(c, http.StatusOK, pages.Home(m))
 }
@@ -52,10 +53,11 @@ func (s *Server) handleHome(c echo.Context) error {
 // date that is not YYYY-MM-DD is a 400 that says so.
 func (s *Server) listingAsk(c echo.Context) (listingAsk, error) {
 	var ask listingAsk
+	loc := localizer(c)
 	if d := c.QueryParam("date"); d != "" {
 		day, err := time.Parse(time.DateOnly, d)
 		if err != nil {
-			return ask, &badRequestError{"“" + booking.Truncate(d, 20) + "” is not a date: choose one from the dates shown, or write it as YYYY-MM-DD."}
+			return ask, &badRequestError{loc.F("home.bad_date", "Value", booking.Truncate(d, 20))}
 		}
 		ask.Date = day
 	}
@@ -67,7 +69,7 @@ func (s *Server) listingAsk(c echo.Context) (listingAsk, error) {
 			return ask, nil
 		}
 		if !utf8.ValidString(city) || len(city) > 100 {
-			return ask, &badRequestError{"That is not a city we know: choose one from the list."}
+			return ask, &badRequestError{loc.T("home.bad_city")}
 		}
 		ask.City, ask.SetCity = city, true
 		return ask, nil

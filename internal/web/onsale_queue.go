@@ -4,11 +4,13 @@ import (
 	"context"
 	"math/rand/v2"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"boxoffice/internal/booking"
+	"boxoffice/internal/i18n"
 	"boxoffice/views/model"
 	"boxoffice/views/pages"
 	"boxoffice/views/partials"
@@ -62,7 +64,7 @@ func (s *Server) handleQueueStatus(c echo.Context) error {
 	if live.State == queueOpen {
 		// The Join form needs the page's token: the page is read again.
 		live.RefreshURL = ""
-		live.Notice = &model.Notice{Kind: "info", Text: "Reload this page to join the queue."}
+		live.Notice = &model.Notice{Kind: "info", Text: localizer(c).T("queue.reload_to_join")}
 	}
 	return s.render(c, status, partials.QueueLive(live))
 }
@@ -89,7 +91,10 @@ func (s *Server) queueLive(c echo.Context) (model.QueueLive, int, error) {
 	return live, status, err
 }
 
+// queueModel is the live region of on-sale o for a visitor in state st,
+// its text in ctx's language.
 func (s *Server) queueModel(ctx context.Context, o booking.OnSale, st queueStatus, now time.Time) (model.QueueLive, error) {
+	lang := i18n.From(ctx)
 	loc := s.loc
 	var shows []model.QueueShow
 	for _, id := range o.Shows {
@@ -103,16 +108,16 @@ func (s *Server) queueModel(ctx context.Context, o booking.OnSale, st queueStatu
 		if len(shows) == 0 {
 			loc = s.showLocation(sh)
 		}
-		sm := s.showModel(sh)
-		shows = append(shows, model.QueueShow{ID: sh.ID, Title: sh.Movie.Title, When: sm.Date + " " + sm.Time, Theatre: sh.Theatre.Name, URL: showURL(sh.ID)})
+		t, _ := s.showClock(sh)
+		shows = append(shows, model.QueueShow{ID: sh.ID, Title: sh.Movie.Title, When: lang.Date(t, "Mon 2 Jan 15:04"), Theatre: sh.Theatre.Name, URL: showURL(sh.ID)})
 	}
 	const when = "Mon 2 Jan 15:04 MST"
 	m := model.QueueLive{
 		OnSaleID: o.ID, Name: o.Name, State: st.state,
 		Paused:     st.paused,
-		OpensAt:    o.OpensAt.In(loc).Format(when),
+		OpensAt:    lang.Date(o.OpensAt.In(loc), when),
 		OpensAtISO: o.OpensAt.Format(time.RFC3339),
-		GateOpens:  o.OpensAt.Add(-booking.GateBefore).In(loc).Format(when),
+		GateOpens:  lang.Date(o.OpensAt.Add(-booking.GateBefore).In(loc), when),
 		JoinAction: queueURL(o.ID) + "/join",
 		Rejoin:     st.rejoin,
 	}
@@ -121,7 +126,7 @@ func (s *Server) queueModel(ctx context.Context, o booking.OnSale, st queueStatu
 	}
 	if st.state == queueWaiting && st.hasETA {
 		m.HasETA, m.ETASeconds = true, int(st.eta/time.Second)
-		m.ETAText = etaText(st.eta)
+		m.ETAText = etaText(lang, st.eta)
 	}
 	if st.state == queueAdmitted {
 		m.Shows = shows
@@ -139,15 +144,23 @@ func (s *Server) queueModel(ctx context.Context, o booking.OnSale, st queueStatu
 	return m, nil
 }
 
-// etaText is a wait for people: "less than a minute", "about 12 minutes".
-func etaText(d time.Duration) string {
+// etaText is a wait for people, in loc's language: "less than a minute",
+// "about 12 minutes", "about 1 hour 5 minutes".
+func etaText(loc *i18n.Localizer, d time.Duration) string {
 	switch mins := int((d + time.Minute - 1) / time.Minute); {
 	case d < time.Minute:
-		return "less than a minute"
+		return loc.T("queue.eta_under_minute")
 	case mins == 1:
-		return "about a minute"
+		return loc.T("queue.eta_minute")
 	default:
-		return "about " + waitText(time.Duration(mins)*time.Minute)
+		var parts []string
+		if h := mins / 60; h > 0 {
+			parts = append(parts, loc.N("queue.hours", h))
+		}
+		if m := mins % 60; m > 0 {
+			parts = append(parts, loc.N("queue.minutes", m))
+		}
+		return loc.F("queue.eta_about", "Wait", strings.Join(parts, " "))
 	}
 }
 
@@ -171,7 +184,7 @@ func (s *Server) handleQueueJoin(c echo.Context) error {
 	case queueClosed:
 		return s.queueRefused(c, o, st, now, http.StatusGone, booking.ErrorMessage(booking.ErrQueueClosed))
 	case queueBefore:
-		return s.queueRefused(c, o, st, now, http.StatusConflict, "The queue is not open yet.")
+		return s.queueRefused(c, o, st, now, http.StatusConflict, localizer(c).T("queue.not_open"))
 	case queueWaiting, queueAdmitted:
 		return redirect(c, queueURL(o.ID))
 	}

@@ -33,7 +33,12 @@ func (s *Server) handleHoldPay(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	started, err := s.svc.StartTypedPayment(ctx, holdID, owner, c.FormValue("email"), types)
+	// The booking remembers the page's language for its mails (SPEC §19).
+	started, err := s.svc.Pay(ctx, booking.PayRequest{
+		HoldID: holdID, Owner: owner, Email: c.FormValue("email"), Types: types, Lang: string(localizer(c).Lang),
+	})
+	// Refusals speak the page's language (the checkout shows them).
+	err = payError(localizer(c), err)
 	var ce *booking.TypeChoiceError
 	switch {
 	case booking.ErrorCode(err) == booking.EGONE && !isHTMX(c):
@@ -63,7 +68,7 @@ func (s *Server) handleHoldPay(c echo.Context) error {
 	plan, err := s.svc.PrepareCheckout(ctx, p)
 	if err != nil {
 		if booking.ErrorCode(err) == booking.ECONFLICT {
-			return err
+			return payError(localizer(c), err)
 		}
 		s.log.ErrorContext(ctx, "payment provider did not close a checkout", "provider", s.opts.Payments.Name(),
 			"payment_id", p.ID, "err", err, "request_id", requestIDOf(c))
@@ -99,7 +104,7 @@ func (s *Server) handleHoldPay(c echo.Context) error {
 			s.log.ErrorContext(ctx, "payment provider did not close a superseded checkout", "payment_id", p.ID,
 				"checkout", co.Ref, "err", xerr, "request_id", requestIDOf(c))
 		}
-		return err
+		return payError(localizer(c), err)
 	}
 	if err != nil {
 		// Without its id the checkout could never be closed when the hold

@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"boxoffice/internal/booking"
+	"boxoffice/internal/i18n"
 	"boxoffice/internal/payment"
 )
 
@@ -362,8 +363,8 @@ func TestLatePayments(t *testing.T) {
 						t.Errorf("seat %s is %s: booked for a refunded booking", id, o)
 					}
 				}
-				if msg := page.Find("[role=alert]").Text(); b.Reason == "" || !strings.Contains(msg, b.Reason) {
-					t.Errorf("refund_due page says %q, want why: %q", msg, b.Reason)
+				if msg, why := page.Find("[role=alert]").Text(), booking.ReasonText(i18n.For(i18n.English), b.Reason); why == "" || !strings.Contains(msg, why) {
+					t.Errorf("refund_due page says %q, want why: %q", msg, why)
 				}
 				if !strings.Contains(page.Find("[data-booking-id]").Text(), "will be returned") {
 					t.Error("refund_due page does not say the money will be returned")

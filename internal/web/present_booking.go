@@ -9,32 +9,27 @@ import (
 	qrcode "github.com/skip2/go-qrcode"
 
 	"boxoffice/internal/booking"
+	"boxoffice/internal/i18n"
 	"boxoffice/views/model"
 )
 
-// reasonText is a booking's reason as a person reads it.
-func reasonText(reason string) string {
-	if reason == booking.ReasonShowCancelled {
-		return "The show was cancelled."
-	}
-	return reason
-}
-
 func bookingURL(bookingID string) string { return "/bookings/" + bookingID }
 
-func (s *Server) bookingModel(b booking.Booking, show booking.Show) (model.Booking, error) {
+// bookingModel is the booking page of b in loc's language: money by
+// loc.Money, the show's date with its names in the language.
+func (s *Server) bookingModel(loc *i18n.Localizer, b booking.Booking, show booking.Show) (model.Booking, error) {
 	m := model.Booking{
 		ID: b.ID, URL: bookingURL(b.ID), State: string(b.State),
 		StatusURL: bookingURL(b.ID) + "/status",
 		ETag:      `"` + string(b.State) + `"`,
-		Show:      s.showModel(show),
+		Show:      s.localShow(loc, show),
 		Seats:     strings.Join(b.SeatIDs, ", "), SeatCount: len(b.SeatIDs),
-		Total: b.Amount.Format(b.Currency), Amount: int64(b.Amount),
+		Total: loc.Money(int64(b.Amount), b.Currency), Amount: int64(b.Amount),
 		Reason: b.Reason, SeatMapURL: showURL(b.ShowID),
 		Email: b.Email, Link: s.bookingLink(b), PrintURL: bookingURL(b.ID) + "/print",
 	}
-	m.Reason = reasonText(b.Reason)
-	m.Tickets = bookingSeats(b)
+	m.Reason = reasonText(loc, b.Reason)
+	m.Tickets = bookingSeatsIn(loc, b)
 	if b.State == booking.BookingPending {
 		age := s.svc.Now().Now.Sub(b.CreatedAt)
 		m.PollEvery = bookingPollEvery(age).String()
@@ -60,12 +55,12 @@ const otherShowsLimit = 6
 // cancellationModel is what the page of b, a booking of the cancelled
 // show, says of its money and which other shows of the same film it
 // offers: upcoming, on sale now, with seats left online.
-func (s *Server) cancellationModel(ctx context.Context, b booking.Booking, show booking.Show) (*model.Cancellation, error) {
+func (s *Server) cancellationModel(ctx context.Context, loc *i18n.Localizer, b booking.Booking, show booking.Show) (*model.Cancellation, error) {
 	c := &model.Cancellation{Refund: "due", AtCounter: b.AtBoxOffice()}
 	if b.State == booking.BookingRefunded {
 		c.Refund = "refunded"
 		if !b.RefundedAt.IsZero() {
-			c.RefundedOn = b.RefundedAt.In(s.showLocation(show)).Format("Mon 2 Jan 2006, 15:04 MST")
+			c.RefundedOn = loc.Date(b.RefundedAt.In(s.showLocation(show)), "Mon 2 Jan 2006, 15:04 MST")
 		}
 	}
 	shows, err := s.svc.UpcomingShows(ctx, homeListLimit)
@@ -81,12 +76,31 @@ func (s *Server) cancellationModel(ctx context.Context, b booking.Booking, show 
 			continue
 		}
 		sm := s.adminShowModel(o.Show)
+		t := o.StartsAt.In(s.showLocation(o.Show))
 		c.OtherShows = append(c.OtherShows, model.ShowLink{
 			ID: o.ID, URL: showURL(o.ID), Start: sm.StartsAt,
-			Text: sm.Date + ", " + sm.Time + " " + sm.Zone + " · " + sm.Theatre + ", " + sm.City,
+			Text: loc.Date(t, "Mon 2 Jan") + ", " + sm.Time + " " + sm.Zone + " · " + sm.Theatre + ", " + sm.City,
 		})
 	}
 	return c, nil
+}
+
+// localShow is showModel with the date's names in loc's language.
+func (s *Server) localShow(loc *i18n.Localizer, sh booking.Show) model.Show {
+	m := s.showModel(sh)
+	t, _ := s.showClock(sh)
+	m.Date = loc.Date(t, "Mon 2 Jan")
+	return m
+}
+
+// bookingSeatsIn is bookingSeats with the prices in loc's language
+// (loc.Money: INR in Indian grouping).
+func bookingSeatsIn(loc *i18n.Localizer, b booking.Booking) []model.BookingSeat {
+	out := bookingSeats(b)
+	for i, t := range booking.TicketsOf(b) {
+		out[i].Price = loc.Money(int64(t.Price), b.Currency)
+	}
+	return out
 }
 
 // bookingSeats are b's seats as sold (booking.TicketsOf), as the booking

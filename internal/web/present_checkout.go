@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"boxoffice/internal/booking"
+	"boxoffice/internal/i18n"
 	"boxoffice/views/model"
 )
 
@@ -73,16 +75,18 @@ func shownChoice(h booking.Hold, byID map[string]booking.Seat, prices booking.Sh
 	return out, total
 }
 
-func (s *Server) checkoutModel(sm booking.SeatMap, h booking.Hold, gone error, prices booking.ShowPrices, choice booking.TypeChoice, amount booking.Money) model.Checkout {
+// checkoutModel is the checkout of hold h in loc's language: money by
+// loc.Money, why it can no longer be paid for by payErrorText.
+func (s *Server) checkoutModel(loc *i18n.Localizer, sm booking.SeatMap, h booking.Hold, gone error, prices booking.ShowPrices, choice booking.TypeChoice, amount booking.Money) model.Checkout {
 	byID := make(map[string]booking.Seat, len(sm.Seats))
 	for _, st := range sm.Seats {
 		byID[st.ID] = st
 	}
 	m := model.Checkout{
-		Show:          s.showModel(sm.Show),
+		Show:          s.localShow(loc, sm.Show),
 		HoldID:        h.ID,
 		Amount:        int64(amount),
-		Total:         amount.Format(h.Currency),
+		Total:         loc.Money(int64(amount), h.Currency),
 		ReleaseAction: holdURL(h.ID) + "/release",
 		PayAction:     holdURL(h.ID) + "/pay",
 		SeatMapURL:    showURL(h.ShowID),
@@ -91,21 +95,21 @@ func (s *Server) checkoutModel(sm booking.SeatMap, h booking.Hold, gone error, p
 	}
 	for _, id := range h.SeatIDs {
 		st := byID[id]
-		seat := model.CheckoutSeat{ID: id, Category: st.Category, Price: st.Price.Format(h.Currency), Field: typeField(id)}
+		seat := model.CheckoutSeat{ID: id, Category: st.Category, Price: loc.Money(int64(st.Price), h.Currency), Field: typeField(id)}
 		for _, o := range prices.OnlineTypes(st.Category) {
 			selected := o.Type.ID == choice[id]
 			if selected {
-				seat.Price = o.Price.Format(h.Currency)
+				seat.Price = loc.Money(int64(o.Price), h.Currency)
 			}
 			seat.Types = append(seat.Types, model.TypeOption{
 				ID: o.Type.ID, Name: o.Type.Name, Note: o.Type.Note, Selected: selected,
-				Price: o.Price.Format(h.Currency), PriceRaw: strconv.FormatInt(int64(o.Price), 10),
+				Price: loc.Money(int64(o.Price), h.Currency), PriceRaw: strconv.FormatInt(int64(o.Price), 10),
 			})
 		}
 		m.Seats = append(m.Seats, seat)
 	}
 	if gone != nil {
-		m.Gone = booking.ErrorMessage(gone)
+		m.Gone = booking.ErrorMessage(payError(loc, gone))
 		return m
 	}
 	exp := h.ExpiresAt(sm.At.TTL)
@@ -122,7 +126,7 @@ func (s *Server) checkoutModel(sm booking.SeatMap, h booking.Hold, gone error, p
 // explainPaidHold says on the checkout of a hold a payment completed what
 // became of that payment: booked, or due a refund (or refunded) and why,
 // with a link to the booking.
-func (s *Server) explainPaidHold(ctx context.Context, m *model.Checkout, h booking.Hold, owner string) error {
+func (s *Server) explainPaidHold(ctx context.Context, loc *i18n.Localizer, m *model.Checkout, h booking.Hold, owner string) error {
 	b, err := s.svc.PaidBookingOfHold(ctx, h, owner)
 	switch {
 	case errors.Is(err, booking.ErrBookingNotFound):
@@ -133,12 +137,73 @@ func (s *Server) explainPaidHold(ctx context.Context, m *model.Checkout, h booki
 	m.BookingURL = bookingURL(b.ID)
 	switch b.State {
 	case booking.BookingConfirmed:
-		m.Gone, m.BookingLabel = "You have paid for these seats, and they are booked.", "See your ticket"
+		m.Gone, m.BookingLabel = loc.T("checkout.paid_booked"), loc.T("checkout.see_ticket")
 	case booking.BookingRefundDue:
-		m.Gone, m.BookingLabel = "Your payment went through, but the seats could not be booked, so it is due back to you (refund due). "+reasonText(b.Reason), "See your booking"
+		m.Gone, m.BookingLabel = loc.T("checkout.paid_refund_due")+" "+reasonText(loc, b.Reason), loc.T("checkout.see_booking")
 	case booking.BookingRefunded:
-		m.Gone, m.BookingLabel = "Your payment went through, but nothing was booked, and it has been refunded. "+reasonText(b.Reason), "See your booking"
+		m.Gone, m.BookingLabel = loc.T("checkout.paid_refunded")+" "+reasonText(loc, b.Reason), loc.T("checkout.see_booking")
 	}
 	m.Gone = strings.TrimSpace(m.Gone)
 	return nil
+}
+
+// payErrors are the messages of the errors Pay and the checkout answer
+// with (SPEC §11: 404, 410, 422; 409 when Pay was pressed twice at once),
+// by the domain's error.
+var payErrors = []struct {
+	err error
+	id  string
+}{
+	{booking.ErrHoldExpired, "checkout.err_expired"},
+	{booking.ErrHoldReleased, "checkout.err_released"},
+	{booking.ErrHoldReplaced, "checkout.err_replaced"},
+	{booking.ErrHoldCompleted, "checkout.err_completed"},
+	{booking.ErrSalesClosed, "checkout.err_sales_closed"},
+	{booking.ErrShowCancelled, "checkout.err_show_cancelled"},
+	{booking.ErrOnlineCutoff, "checkout.err_online_cutoff"},
+	{booking.ErrCheckoutSuperseded, "checkout.err_superseded"},
+	{booking.ErrHoldNotFound, "checkout.err_hold_not_found"},
+	{booking.ErrNotOwner, "checkout.err_hold_not_found"},
+}
+
+// emailRefused is ValidateEmail's message for an address that is not
+// one address with a dotted domain.
+const emailRefused = "Please enter one email address, like name@example.com."
+
+// payError is err, an answer of Pay or of the checkout, with its message
+// in loc's language and its kind kept (the same code, a
+// *booking.TypeChoiceError naming the same seat or rule, InvalidFields
+// of the same field), so that its status and hooks do not change. In
+// English, and for an error it has no message for, it is err.
+func payError(loc *i18n.Localizer, err error) error {
+	if err == nil || loc.Lang == i18n.English {
+		return err
+	}
+	var ce *booking.TypeChoiceError
+	var fields booking.InvalidFields
+	switch {
+	case errors.As(err, &ce):
+		out := *ce
+		switch {
+		case ce.Rule == booking.RuleAccompanied:
+			out.Message = loc.T("checkout.err_accompanied")
+		case ce.Seat != "" && ce.Rule == "":
+			out.Message = loc.F("checkout.err_not_offered", "Seat", ce.Seat)
+		}
+		return &out
+	case errors.As(err, &fields):
+		out := slices.Clone(fields)
+		for i, f := range out {
+			if f.Field == "email" && f.Message == emailRefused {
+				out[i].Message = loc.T("checkout.err_email")
+			}
+		}
+		return out
+	}
+	for _, e := range payErrors {
+		if errors.Is(err, e.err) {
+			return &booking.Error{Code: booking.ErrorCode(err), Message: loc.T(e.id)}
+		}
+	}
+	return err
 }

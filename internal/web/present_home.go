@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"boxoffice/internal/booking"
+	"boxoffice/internal/i18n"
 	"boxoffice/views/model"
 )
 
@@ -29,8 +30,8 @@ type listingAsk struct {
 // the zones of those shows (the earliest, when they disagree) and runs
 // stripDays; a date shown outside it is added to it. A time names its
 // zone when the page lists shows of more than one zone (or of one not the
-// server's).
-func (s *Server) homeModel(all []booking.ShowSummary, m booking.Moment, ask listingAsk) model.Home {
+// server's). Its text is in loc's language.
+func (s *Server) homeModel(loc *i18n.Localizer, all []booking.ShowSummary, m booking.Moment, ask listingAsk) model.Home {
 	var h model.Home
 	for _, sh := range all {
 		if c := sh.Theatre.City; c != "" && !slices.Contains(h.Cities, c) {
@@ -43,7 +44,7 @@ func (s *Server) homeModel(all []booking.ShowSummary, m booking.Moment, ask list
 		if i >= 0 {
 			h.City = h.Cities[i]
 		} else {
-			h.Notice = "No shows are listed in " + ask.City + " right now, so here is every city."
+			h.Notice = loc.F("home.no_city", "City", ask.City)
 		}
 	}
 	var shows []booking.ShowSummary
@@ -60,8 +61,8 @@ func (s *Server) homeModel(all []booking.ShowSummary, m booking.Moment, ask list
 
 	// Dates as civil dates (midnight UTC) compare and step by days.
 	var start time.Time
-	for loc := range zones {
-		if d := civil(m.Now.In(loc)); start.IsZero() || d.Before(start) {
+	for z := range zones {
+		if d := civil(m.Now.In(z)); start.IsZero() || d.Before(start) {
 			start = d
 		}
 	}
@@ -83,18 +84,18 @@ func (s *Server) homeModel(all []booking.ShowSummary, m booking.Moment, ask list
 		if len(byDate[ask.Date]) > 0 || !ask.Date.Before(start) && !ask.Date.After(end) {
 			date = ask.Date
 		} else if h.Notice == "" {
-			h.Notice = "There is no listing for " + ask.Date.Format("Mon 2 Jan 2006") + ", so here is " + dayLabel(date, m.Now, zones) + "."
+			h.Notice = loc.F("home.no_date", "Date", loc.Date(ask.Date, "Mon 2 Jan 2006"), "Day", dayLabel(loc, date, m.Now, zones))
 		}
 	}
 
 	for d := start; !d.After(end); d = d.AddDate(0, 0, 1) {
-		h.Dates = append(h.Dates, dateTab(d, date, m.Now, zones, len(byDate[d]) == 0))
+		h.Dates = append(h.Dates, dateTab(loc, d, date, m.Now, zones, len(byDate[d]) == 0))
 	}
 	if date.Before(start) || date.After(end) {
-		h.Dates = append(h.Dates, dateTab(date, date, m.Now, zones, false))
+		h.Dates = append(h.Dates, dateTab(loc, date, date, m.Now, zones, false))
 		slices.SortFunc(h.Dates, func(a, b model.DateTab) int { return strings.Compare(a.Date, b.Date) })
 	}
-	h.DateLabel = dayLabel(date, m.Now, zones)
+	h.DateLabel = dayLabel(loc, date, m.Now, zones)
 
 	listed := byDate[date]
 	pageZones := map[*time.Location]bool{}
@@ -109,7 +110,7 @@ func (s *Server) homeModel(all []booking.ShowSummary, m booking.Moment, ask list
 			movieIdx[sh.Movie.ID] = mi
 			h.Movies = append(h.Movies, model.Movie{
 				ID: sh.Movie.ID, Title: sh.Movie.Title, Rating: sh.Movie.Rating, Language: sh.Movie.Language,
-				Runtime: runtime(sh.Movie.RuntimeMin),
+				Runtime: homeRuntime(loc, sh.Movie.RuntimeMin),
 			})
 		}
 		mv := &h.Movies[mi]
@@ -120,7 +121,7 @@ func (s *Server) homeModel(all []booking.ShowSummary, m booking.Moment, ask list
 			ti = len(mv.Theatres)
 			mv.Theatres = append(mv.Theatres, model.TheatreShows{Theatre: sh.Theatre.Name, City: sh.Theatre.City})
 		}
-		mv.Theatres[ti].Shows = append(mv.Theatres[ti].Shows, s.showTime(sh, m.Now, len(pageZones) > 1))
+		mv.Theatres[ti].Shows = append(mv.Theatres[ti].Shows, s.showTime(loc, sh, m.Now, len(pageZones) > 1))
 	}
 	return h
 }
@@ -132,17 +133,17 @@ func civil(t time.Time) time.Time {
 }
 
 // dateTab is date's entry of the strip, current when it is the date shown.
-func dateTab(date, shown, now time.Time, zones map[*time.Location]bool, empty bool) model.DateTab {
-	day := date.Format("Mon")
+func dateTab(loc *i18n.Localizer, date, shown, now time.Time, zones map[*time.Location]bool, empty bool) model.DateTab {
+	day := loc.Date(date, "Mon")
 	switch relativeDay(date, now, zones) {
 	case 0:
-		day = "Today"
+		day = loc.T("home.today")
 	case 1:
-		day = "Tomorrow"
+		day = loc.T("home.tomorrow")
 	}
-	short := date.Format("2 Jan")
+	short := loc.Date(date, "2 Jan")
 	if date.Year() != now.Year() {
-		short = date.Format("2 Jan 2006")
+		short = loc.Date(date, "2 Jan 2006")
 	}
 	d := date.Format(time.DateOnly)
 	return model.DateTab{Date: d, Day: day, Short: short, URL: "/?date=" + d, Current: date.Equal(shown), Empty: empty}
@@ -150,10 +151,11 @@ func dateTab(date, shown, now time.Time, zones map[*time.Location]bool, empty bo
 
 // showTime is one showtime of the listing at now; a show whose sales
 // opening is still to come says when it opens, in its theatre's zone.
-func (s *Server) showTime(sh booking.ShowSummary, now time.Time, manyZones bool) model.ShowTime {
-	prices := sh.MinPrice.Format(sh.Currency)
+// Prices and dates are in loc's language.
+func (s *Server) showTime(loc *i18n.Localizer, sh booking.ShowSummary, now time.Time, manyZones bool) model.ShowTime {
+	prices := loc.Money(int64(sh.MinPrice), sh.Currency)
 	if sh.MaxPrice != sh.MinPrice {
-		prices += "–" + sh.MaxPrice.Format(sh.Currency)
+		prices += "–" + loc.Money(int64(sh.MaxPrice), sh.Currency)
 	}
 	t, zone := s.showClock(sh.Show)
 	if manyZones {
@@ -162,7 +164,7 @@ func (s *Server) showTime(sh booking.ShowSummary, now time.Time, manyZones bool)
 	var opensAt, opens string
 	if sh.NotOpenYet(now) {
 		opensAt = sh.SalesOpenAt.Format(time.RFC3339)
-		opens = sh.SalesOpenAt.In(s.showLocation(sh.Show)).Format("Mon 2 Jan 15:04 MST")
+		opens = loc.Date(sh.SalesOpenAt.In(s.showLocation(sh.Show)), "Mon 2 Jan 15:04 MST")
 	}
 	return model.ShowTime{
 		OpensAt: opensAt, Opens: opens,
@@ -191,22 +193,38 @@ func availability(sh booking.ShowSummary) string {
 	return ""
 }
 
-// dayLabel names date (a civil date) for people: "Today, Sat 14 Mar" when
-// it is today at now in every zone of the page, "Tomorrow, …" when it is
-// tomorrow in every one, else the date alone. A date that is today in
-// Kolkata is still tomorrow in Berlin for some hours: it is then neither,
-// rather than one date called both, or two dates called today.
-func dayLabel(date, now time.Time, zones map[*time.Location]bool) string {
+// dayLabel names date (a civil date) for people, in loc's language:
+// "Today, Sat 14 Mar" when it is today at now in every zone of the page,
+// "Tomorrow, …" when it is tomorrow in every one, else the date alone. A
+// date that is today in Kolkata is still tomorrow in Berlin for some
+// hours: it is then neither, rather than one date called both, or two
+// dates called today.
+func dayLabel(loc *i18n.Localizer, date, now time.Time, zones map[*time.Location]bool) string {
 	switch relativeDay(date, now, zones) {
 	case 0:
-		return "Today, " + date.Format("Mon 2 Jan")
+		return loc.F("home.today_on", "Date", loc.Date(date, "Mon 2 Jan"))
 	case 1:
-		return "Tomorrow, " + date.Format("Mon 2 Jan")
+		return loc.F("home.tomorrow_on", "Date", loc.Date(date, "Mon 2 Jan"))
 	}
 	if date.Year() != now.Year() {
-		return date.Format("Monday 2 Jan 2006")
+		return loc.Date(date, "Monday 2 Jan 2006")
 	}
-	return date.Format("Monday 2 Jan")
+	return loc.Date(date, "Monday 2 Jan")
+}
+
+// homeRuntime is a film's running time on the listing, in loc's
+// language: "2h 28m", "45m", "2h"; "" when unknown.
+func homeRuntime(loc *i18n.Localizer, min int) string {
+	switch {
+	case min <= 0:
+		return ""
+	case min < 60:
+		return loc.F("home.runtime_minutes", "Minutes", min)
+	case min%60 == 0:
+		return loc.F("home.runtime_hours", "Hours", min/60)
+	default:
+		return loc.F("home.runtime_hours_minutes", "Hours", min/60, "Minutes", min%60)
+	}
 }
 
 // relativeDay is the number of days from today to date (a civil date) at

@@ -34,14 +34,10 @@ func (s *Server) handlePrint(c echo.Context) error {
 		return err
 	}
 	if !m.Confirmed() {
-		m.Page = s.page(c, "No tickets to print")
+		m.Page = s.page(c, localizer(c).T("print.nothing"))
 		return s.render(c, http.StatusConflict, pages.PrintTickets(m))
 	}
-	title := "Your tickets"
-	if len(m.Tickets) == 1 {
-		title = "Your ticket"
-	}
-	m.Page = s.page(c, title)
+	m.Page = s.page(c, localizer(c).N("print.title", len(m.Tickets)))
 	return s.render(c, http.StatusOK, pages.PrintTickets(m))
 }
 
@@ -73,9 +69,10 @@ func (s *Server) printBooking(c echo.Context) (booking.Booking, error) {
 // the QR code the booking page shows (ticketQR of the ticket code: what the
 // door scans).
 func (s *Server) printModel(c echo.Context, b booking.Booking, show booking.Show) (model.PrintTickets, error) {
+	loc := localizer(c)
 	m := model.PrintTickets{
 		BookingID: b.ID, State: string(b.State), BookingURL: bookingURL(b.ID),
-		Show:      s.showModel(show),
+		Show:      s.localShow(loc, show),
 		AutoPrint: c.QueryParam("print") == "1",
 	}
 	if c.QueryParams().Has("key") {
@@ -89,7 +86,7 @@ func (s *Server) printModel(c echo.Context, b booking.Booking, show booking.Show
 		return m, errorf("web: QR code of booking %s: %w", b.ID, err)
 	}
 	m.TicketCode, m.QR = b.TicketCode, &q
-	for _, t := range bookingSeats(b) {
+	for _, t := range bookingSeatsIn(loc, b) {
 		row, seat := splitSeatID(t.ID)
 		m.Tickets = append(m.Tickets, model.PrintTicket{BookingSeat: t, Row: row, Seat: seat})
 	}

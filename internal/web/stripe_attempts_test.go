@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"boxoffice/internal/booking"
+	"boxoffice/internal/i18n"
 	"boxoffice/internal/payment"
 	"boxoffice/internal/payment/stripetest"
 	"boxoffice/internal/testkit"
@@ -198,7 +199,7 @@ func TestStripeSuccessOfAnotherAmount(t *testing.T) {
 				t.Errorf("answer %+v, want refund_due", ans)
 			}
 			b := a.bookingOf(p)
-			if b.State != booking.BookingRefundDue || !strings.Contains(b.Reason, p.Amount.Format(p.Currency)) {
+			if b.State != booking.BookingRefundDue || !strings.Contains(booking.ReasonText(i18n.For(i18n.English), b.Reason), "costs "+p.Amount.Format(p.Currency)) {
 				t.Errorf("booking %s %q, want refund_due saying what it costs", b.State, b.Reason)
 			}
 			if st := seatStates(a.client().get("/shows/" + testShowID).doc(t)); st["D1"] != "available" {

@@ -5,6 +5,9 @@
 (function () {
   'use strict';
 
+  // t: the page's text in its language (requests.js).
+  function t(id, args) { return window.boxoffice && window.boxoffice.t ? window.boxoffice.t(id, args) : id; }
+
   var doc = document;
 
   function pad(n) { return n < 10 ? '0' + n : String(n); }
@@ -26,11 +29,11 @@
       el.removeAttribute('data-expires-at');
       el.classList.add('countdown-expired');
       el.setAttribute('role', 'alert');
-      el.textContent = 'Your hold has expired, so these seats may go to someone else. ';
+      el.textContent = t('hold_expired') + ' ';
       if (el.dataset.seatmapUrl) {
         var a = doc.createElement('a');
         a.href = el.dataset.seatmapUrl;
-        a.textContent = 'Choose seats again';
+        a.textContent = t('choose_again');
         el.appendChild(a);
       }
       doc.querySelectorAll('.pay-form button').forEach(function (b) { b.disabled = true; });

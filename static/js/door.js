@@ -8,6 +8,9 @@
 (function () {
   'use strict';
 
+  // t: the page's text in its language (requests.js).
+  function t(id, args) { return window.boxoffice && window.boxoffice.t ? window.boxoffice.t(id, args) : id; }
+
   var doc = document;
   var door = doc.querySelector('[data-door]');
   if (!door) { return; }
@@ -112,7 +115,7 @@
     if (state === 'starting' || state === 'scanning') { return; }
     var mine = ++run;
     state = 'starting';
-    render('Starting the camera…');
+    render(t('camera_starting'));
     Promise.all([
       navigator.mediaDevices.getUserMedia({ video: { facingMode: 'environment' }, audio: false }),
       reader()
@@ -120,7 +123,7 @@
       if (mine !== run) { stopTracks(got[0]); return; } // stopped meanwhile
       if (!got[1]) {
         stopTracks(got[0]);
-        fail('This browser cannot read QR codes. Type the ticket code instead.');
+        fail(t('camera_no_qr'));
         return;
       }
       stream = got[0];
@@ -139,14 +142,14 @@
     switch (err && err.name) {
       case 'NotAllowedError':
       case 'SecurityError':
-        return 'The camera is not allowed on this page. Allow it in the browser\u2019s settings, or type the ticket code.';
+        return t('camera_not_allowed');
       case 'NotFoundError':
       case 'OverconstrainedError':
-        return 'No camera was found. Type the ticket code instead.';
+        return t('camera_not_found');
       case 'NotReadableError':
-        return 'The camera is in use by another app. Close that app, or type the ticket code.';
+        return t('camera_in_use');
       default:
-        return 'The camera could not start. Type the ticket code instead.';
+        return t('camera_failed');
     }
   }
 

@@ -6,6 +6,9 @@
 (function () {
   'use strict';
 
+  // t: the page's text in its language (requests.js).
+  function t(id, args) { return window.boxoffice && window.boxoffice.t ? window.boxoffice.t(id, args) : id; }
+
   var WARN_BEFORE = 60 * 1000;
 
   function start(box) {
@@ -33,8 +36,8 @@
       if (!warned) {
         warned = true;
         warning.textContent = form
-          ? 'Your seats are held for less than a minute more. Press More time if you need longer.'
-          : 'Your seats are held for less than a minute more.';
+          ? t('less_than_minute_more')
+          : t('less_than_minute');
       }
       setTimeout(render, ms);
     }

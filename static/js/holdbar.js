@@ -6,6 +6,9 @@
 (function () {
   'use strict';
 
+  // t: the page's text in its language (requests.js).
+  function t(id, args) { return window.boxoffice && window.boxoffice.t ? window.boxoffice.t(id, args) : id; }
+
   var doc = document;
   var SEAT = '[data-seat-id] input[name="seat"]';
   var message = ''; // a one-off line instead of the count
@@ -15,7 +18,9 @@
 
   function formatMoney(minor, currency) {
     try {
-      return new Intl.NumberFormat('en-US', {
+      // INR in Indian grouping in every language (₹1,00,000), as the
+      // server writes it (SPEC §19).
+      return new Intl.NumberFormat(currency === 'INR' || !currency ? 'en-IN' : (doc.documentElement.lang || 'en'), {
         style: 'currency', currency: currency || 'INR',
         minimumFractionDigits: minor % 100 === 0 ? 0 : 2, maximumFractionDigits: 2
       }).format(minor / 100);
@@ -41,14 +46,14 @@
     var sum = f.querySelector('.holdbar-total');
     var button = f.querySelector('.holdbar-button');
     if (count) {
-      var line = n === 0 ? 'Pick up to ' + max + ' seats' : n + (n === 1 ? ' seat: ' : ' seats: ') + ids.join(', ');
+      var line = n === 0 ? t('pick_up_to', { Max: max }) : t('seats_chosen', { Count: n, Seats: ids.join(', ') });
       count.textContent = message || line;
       count.classList.toggle('holdbar-guard', !!message);
     }
     if (sum) { sum.textContent = n ? formatMoney(total, f.dataset.currency) : ''; }
     if (button) {
       button.disabled = n === 0;
-      button.textContent = n ? 'Hold ' + n + (n === 1 ? ' seat' : ' seats') : 'Hold seats';
+      button.textContent = n ? t('hold_n', { Count: n }) : t('hold_seats');
     }
   }
 
@@ -72,7 +77,7 @@
     var max = parseInt(f.dataset.maxSeats, 10) || 10;
     if (input.checked && f.querySelectorAll(SEAT + ':checked').length > max) {
       input.checked = false;
-      message = 'You can hold at most ' + max + ' seats at a time.';
+      message = t('at_most', { Max: max });
     }
     update();
   });

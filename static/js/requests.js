@@ -9,6 +9,30 @@
 
   var doc = document;
 
+  // t is the page's text id in its language (SPEC §19), from the layout's
+  // <meta name="boxoffice-messages">, each {{.Name}} filled from args; a
+  // count (args.Count) picks the plural form by the language's rules.
+  var messages = null;
+  function t(id, args) {
+    if (!messages) {
+      var m = doc.querySelector('meta[name="boxoffice-messages"]');
+      try { messages = JSON.parse(m ? m.getAttribute('content') : '{}') || {}; } catch (e) { messages = {}; }
+    }
+    var forms = messages[id];
+    if (!forms) { return id; }
+    var text = forms.other;
+    if (args && typeof args.Count === 'number' && forms.one) {
+      var one = args.Count === 1;
+      try { one = new Intl.PluralRules(doc.documentElement.lang || 'en').select(args.Count) === 'one'; } catch (e) { /* older browser: 1 is one */ }
+      if (one) { text = forms.one; }
+    }
+    return text.replace(/\{\{\s*\.(\w+)\s*\}\}/g, function (_, name) {
+      return args && Object.prototype.hasOwnProperty.call(args, name) ? String(args[name]) : '';
+    });
+  }
+  window.boxoffice = window.boxoffice || {};
+  window.boxoffice.t = t;
+
   function csrfToken() {
     var m = doc.querySelector('meta[name="csrf-token"]');
     return m ? m.getAttribute('content') : '';
@@ -63,13 +87,12 @@
     if (!evt.detail.xhr || evt.detail.xhr.status !== 403) { return; }
     evt.detail.shouldSwap = false;
     evt.detail.isError = false;
-    flashError('This page is out of date or your session has ended, so nothing was done. ' +
-      'Reload the page and try again.', true);
+    flashError(t('out_of_date'), true);
   });
 
   doc.addEventListener('htmx:sendError', function (evt) {
     if (evt.detail.elt && evt.detail.elt.id === 'seatmap') { return; } // the next refresh retries
-    flashError('We couldn\u2019t reach boxoffice. Check your connection and try again.');
+    flashError(t('unreachable'));
   });
 
   function flashError(text, reload) {
@@ -83,7 +106,7 @@
       var button = doc.createElement('button');
       button.type = 'button';
       button.className = 'btn btn-primary flash-reload';
-      button.textContent = 'Reload the page';
+      button.textContent = t('reload');
       button.addEventListener('click', function () { window.location.reload(); });
       div.appendChild(doc.createTextNode(' '));
       div.appendChild(button);

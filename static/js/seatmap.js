@@ -15,6 +15,9 @@
 (function () {
   'use strict';
 
+  // t: the page's text in its language (requests.js).
+  function t(id, args) { return window.boxoffice && window.boxoffice.t ? window.boxoffice.t(id, args) : id; }
+
   var doc = document;
   var SEAT = '[data-seat-id] input[name="seat"]';
   var offset = 0; // the server's clock minus this device's, in ms, as the map was drawn
@@ -53,7 +56,7 @@
       var input = seat.querySelector('input');
       if (input) {
         input.disabled = false;
-        rename(input, 'available');
+        rename(input, t('status_available'));
       }
     });
     if (changed) { seatsChanged(); }
@@ -90,8 +93,7 @@
         input.checked = want && !input.disabled;
       });
       if (lost.length) {
-        holdbar().say((lost.length === 1 ? 'Seat ' + lost[0] + ' was' : 'Seats ' + lost.join(', ') + ' were') +
-          ' just taken by someone else.', 'taken');
+        holdbar().say(t('taken', { Count: lost.length, Seats: lost.join(', ') }), 'taken');
       } else {
         holdbar().forget('taken'); // a later refresh: old news
       }
@@ -119,7 +121,7 @@
       if (input) {
         input.checked = false;
         input.disabled = true;
-        rename(input, 'just taken by someone else');
+        rename(input, t('status_taken'));
       }
     });
     holdbar().update();

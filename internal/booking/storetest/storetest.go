@@ -86,6 +86,7 @@ func Run(t *testing.T, h Harness) {
 		{"Admin", adminTests, true},
 		{"Checkin", checkinTests, true},
 		{"Mail", mailTests, true},
+		{"Lang", langTests, true},
 		{"Outbox", outboxTests, true},
 		{"Prune", pruneTests, true},
 		{"Audit", auditTests, true},
