@@ -78,10 +78,10 @@ func TestSeatMapInHindiAndTamil(t *testing.T) {
 	label := func(id string) string {
 		return d.Find(`.seat[data-seat-id="`+id+`"] input`).AttrOr("aria-label", "")
 	}
-	if got, want := label("D1"), "पंक्ति D, सीट 1, व्हीलचेयर की जगह, Prime, ₹250, उपलब्ध"; got != want {
+	if got, want := label("D1"), "पंक्ति D, सीट 1, व्हीलचेयर की जगह, Prime, ₹250, ख़ाली"; got != want {
 		t.Errorf("D1's aria-label in Hindi = %q; want %q", got, want)
 	}
-	if got := label("A2"); !strings.HasPrefix(got, "पंक्ति A, सीट 2, Classic, ₹180, रोकी गई · ") || !strings.HasSuffix(got, " पर खाली हो सकती है") {
+	if got := label("A2"); !strings.HasPrefix(got, "पंक्ति A, सीट 2, Classic, ₹180, रोकी गई · ") || !strings.HasSuffix(got, " पर ख़ाली हो सकती है") {
 		t.Errorf("A2 (held) aria-label in Hindi = %q", got)
 	}
 	if got, want := label("E5"), "पंक्ति E, सीट 5, Prime, ₹250, बिक चुकी"; got != want {
@@ -124,7 +124,7 @@ func TestHoldAnswersInHindi(t *testing.T) {
 	res := c.post(holds, url.Values{"_csrf": {c.csrf()}, "seat": {"A1", "A2"}})
 	wantStatus(t, res, http.StatusConflict)
 	i18ntest.Check(t, "409 hold page", res.body, i18n.Hindi)
-	for _, want := range []string{"सीट A1 अभी-अभी किसी और ने ले ली।", "आपकी बाकी पसंद अभी भी चुनी हुई है"} {
+	for _, want := range []string{"सीट A1 अभी किसी और ने ले ली।", "आपकी बाकी पसंद अभी भी चुनी हुई है"} {
 		if !strings.Contains(res.body, want) {
 			t.Errorf("the 409 page in Hindi lacks %q", want)
 		}
@@ -136,7 +136,7 @@ func TestHoldAnswersInHindi(t *testing.T) {
 	res = c.post(holds, url.Values{"_csrf": {c.csrf()}, "seat": {"A1", "A2"}}, "HX-Request", "true")
 	wantStatus(t, res, http.StatusConflict)
 	i18ntest.Check(t, "409 htmx answer", res.body, i18n.Hindi)
-	if !strings.Contains(res.body, "सीट A1 अभी-अभी किसी और ने ले ली।") {
+	if !strings.Contains(res.body, "सीट A1 अभी किसी और ने ले ली।") {
 		t.Errorf("the htmx 409 in Hindi: %s", res.body)
 	}
 
@@ -163,7 +163,7 @@ func TestHoldAnswersInHindi(t *testing.T) {
 	res = ta.post(holds, url.Values{"_csrf": {ta.csrf()}, "seat": {"A1"}})
 	wantStatus(t, res, http.StatusConflict)
 	i18ntest.Check(t, "409 hold page", res.body, i18n.Tamil)
-	if !strings.Contains(res.body, "இருக்கை A1 இப்போதுதான் வேறொருவரால் எடுக்கப்பட்டது.") {
+	if !strings.Contains(res.body, "இருக்கை A1-ஐ இப்போதுதான் வேறொருவர் எடுத்தார்.") {
 		t.Errorf("the 409 page in Tamil lacks its message")
 	}
 }
