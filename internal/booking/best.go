@@ -220,16 +220,18 @@ func (s *Service) BestAvailable(sm SeatMap, r BestRequest) (Block, bool, error) 
 
 // ErrNoBlock is a one-step best hold (BestHoldStep) that found no block
 // for the party free: the seats changed since the moviegoer looked.
-var ErrNoBlock = &Error{Code: ECONFLICT, Message: "There are no longer that many seats together free. Choose seats on the map, or ask for fewer together."}
+var ErrNoBlock = &Error{Code: ECONFLICT, Key: "no_block", Message: "There are no longer that many seats together free. Choose seats on the map, or ask for fewer together."}
 
 // noBlockError is ErrNoBlock, or its message for a category or a
 // wheelchair space.
 func noBlockError(r BestRequest) error {
 	switch {
 	case r.Wheelchair:
-		return Errorf(ECONFLICT, "No wheelchair space with %d companion seats is free any more. Choose seats on the map, or ask for fewer together.", r.Party-1)
+		return Keyed(ECONFLICT, "no_wheelchair_block", fmt.Sprintf("No wheelchair space with %d companion seats is free any more. Choose seats on the map, or ask for fewer together.", r.Party-1),
+			"Count", r.Party-1)
 	case r.Category != "":
-		return Errorf(ECONFLICT, "There are no longer %d seats together free in %s. Choose seats on the map, another category, or fewer together.", r.Party, r.Category)
+		return Keyed(ECONFLICT, "no_category_block", fmt.Sprintf("There are no longer %d seats together free in %s. Choose seats on the map, another category, or fewer together.", r.Party, r.Category),
+			"Count", r.Party, "Category", r.Category)
 	}
 	return ErrNoBlock
 }
@@ -240,7 +242,8 @@ func CheckBestCategory(seats []Seat, r BestRequest) error {
 	if r.Category == "" || slices.ContainsFunc(seats, func(s Seat) bool { return s.Category == r.Category }) {
 		return nil
 	}
-	return InvalidFields{{Field: "category", Message: fmt.Sprintf("This show has no category %q.", Truncate(r.Category, 40))}}
+	q := fmt.Sprintf("%q", Truncate(r.Category, 40))
+	return InvalidFields{{Field: "category", Message: "This show has no category " + q + ".", Key: "no_category", Args: []any{"Category", q}}}
 }
 
 // CheckBestRequest refuses a party of fewer than 1 or more than maxSeats
@@ -248,9 +251,11 @@ func CheckBestCategory(seats []Seat, r BestRequest) error {
 func CheckBestRequest(r BestRequest, maxSeats int) error {
 	switch {
 	case r.Party < 1 || r.Party > maxSeats:
-		return InvalidFields{{Field: "best", Message: fmt.Sprintf("Choose a party of 1 to %d seats.", maxSeats)}}
+		return InvalidFields{{Field: "best", Message: fmt.Sprintf("Choose a party of 1 to %d seats.", maxSeats),
+			Key: "party_size", Args: []any{"Max", maxSeats}}}
 	case r.Wheelchair && r.Party > 1+MaxCompanions:
-		return InvalidFields{{Field: "best", Message: fmt.Sprintf("A wheelchair space comes with at most %d companion seats: choose a party of 1 to %d.", MaxCompanions, 1+MaxCompanions)}}
+		return InvalidFields{{Field: "best", Message: fmt.Sprintf("A wheelchair space comes with at most %d companion seats: choose a party of 1 to %d.", MaxCompanions, 1+MaxCompanions),
+			Key: "wheelchair_party", Args: []any{"Count", MaxCompanions, "Max", 1 + MaxCompanions}}}
 	}
 	return nil
 }

@@ -23,6 +23,9 @@ type Screen struct {
 type FieldError struct {
 	Field   string // the form field's name
 	Message string
+	// Key and Args name the message for another language, as Error's do.
+	Key  string
+	Args []any
 }
 
 // InvalidFields are the problems of one form, each naming its field. Its

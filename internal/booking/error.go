@@ -21,9 +21,15 @@ const (
 )
 
 // Error is a domain error whose Message is safe to show a person.
+//
+// Key, when set, names the message for a page in another language (SPEC
+// §19): the web layer renders its own text for Key with Args, name, value
+// pairs ("Max", 6), rather than Message, which is the English text.
 type Error struct {
 	Code    string
 	Message string
+	Key     string
+	Args    []any
 }
 
 func (e *Error) Error() string { return e.Message }
@@ -33,9 +39,24 @@ func Errorf(code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
+// Keyed returns an *Error with an English message and, for other
+// languages, its key and arguments (name, value pairs).
+func Keyed(code, key, message string, args ...any) *Error {
+	return &Error{Code: code, Message: message, Key: key, Args: args}
+}
+
+// ErrorKey is the key and arguments of err's message, when it has them.
+func ErrorKey(err error) (key string, args []any) {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Key, e.Args
+	}
+	return "", nil
+}
+
 // Sentinels callers tell apart with errors.Is.
 var (
-	ErrShowNotFound    = &Error{Code: ENOTFOUND, Message: "There is no such show."}
+	ErrShowNotFound    = &Error{Code: ENOTFOUND, Key: "show_not_found", Message: "There is no such show."}
 	ErrHoldNotFound    = &Error{Code: ENOTFOUND, Message: "There is no such hold."}
 	ErrPaymentNotFound = &Error{Code: ENOTFOUND, Message: "There is no such payment."}
 	ErrBookingNotFound = &Error{Code: ENOTFOUND, Message: "There is no such booking."}
@@ -61,8 +82,8 @@ var (
 	ErrHoldReleased  = &Error{Code: EGONE, Message: "These seats were released. Please choose your seats again."}
 	ErrHoldReplaced  = &Error{Code: EGONE, Message: "You chose other seats for this show since; this hold no longer counts."}
 	ErrHoldCompleted = &Error{Code: EGONE, Message: "This hold has already been paid for."}
-	ErrSalesClosed   = &Error{Code: EGONE, Message: "Sales for this show have closed."}
-	ErrShowCancelled = &Error{Code: EGONE, Message: "This show was cancelled, so it has no seats to sell."}
+	ErrSalesClosed   = &Error{Code: EGONE, Key: "sales_closed", Message: "Sales for this show have closed."}
+	ErrShowCancelled = &Error{Code: EGONE, Key: "show_cancelled", Message: "This show was cancelled, so it has no seats to sell."}
 
 	ErrPaymentMismatch = &Error{Code: EINVALID, Message: "The payment does not match its hold or amount."}
 	// ErrCheckoutSuperseded is a checkout recorded for an attempt that a

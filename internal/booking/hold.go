@@ -87,18 +87,20 @@ func (h Hold) CheckOwner(owner string) error {
 // maxSeats distinct, well-formed seat ids.
 func ValidateSeatRequest(seatIDs []string, maxSeats int) error {
 	if len(seatIDs) == 0 {
-		return Errorf(EINVALID, "Choose at least one seat.")
+		return Keyed(EINVALID, "no_seat", "Choose at least one seat.")
 	}
 	if len(seatIDs) > maxSeats {
-		return Errorf(EINVALID, "You can hold at most %d seats at a time; you chose %d.", maxSeats, len(seatIDs))
+		return Keyed(EINVALID, "too_many_seats", fmt.Sprintf("You can hold at most %d seats at a time; you chose %d.", maxSeats, len(seatIDs)),
+			"Max", maxSeats, "Count", len(seatIDs))
 	}
 	seen := make(map[string]bool, len(seatIDs))
 	for _, id := range seatIDs {
 		if !ValidSeatID(id) {
-			return Errorf(EINVALID, "%q is not a seat.", Truncate(id, 12))
+			q := fmt.Sprintf("%q", Truncate(id, 12))
+			return Keyed(EINVALID, "not_a_seat", q+" is not a seat.", "Seat", q)
 		}
 		if seen[id] {
-			return Errorf(EINVALID, "Seat %s was chosen twice.", id)
+			return Keyed(EINVALID, "seat_twice", fmt.Sprintf("Seat %s was chosen twice.", id), "Seat", id)
 		}
 		seen[id] = true
 	}
@@ -228,7 +230,8 @@ func checkHoldable(requested []string, found []Seat, previous []string, m Moment
 	}
 	if len(unknown) > 0 {
 		SortSeatIDs(unknown)
-		return Errorf(EINVALID, "This show has no seat %s.", strings.Join(unknown, ", "))
+		return Keyed(EINVALID, "no_such_seat", fmt.Sprintf("This show has no seat %s.", strings.Join(unknown, ", ")),
+			"Seats", strings.Join(unknown, ", "))
 	}
 	if len(taken) > 0 {
 		SortSeatIDs(taken)

@@ -169,7 +169,7 @@ func checkSeatsFound(ids []string, found []Seat) error {
 
 // ErrOnlineCutoff refuses an online hold that would leave fewer seats
 // available online than the show's online cut-off (SPEC §16).
-var ErrOnlineCutoff = &Error{Code: EGONE, Message: "Online sales of this show have closed: its last seats are sold at the box office."}
+var ErrOnlineCutoff = &Error{Code: EGONE, Key: "online_cutoff", Message: "Online sales of this show have closed: its last seats are sold at the box office."}
 
 // CheckOnlineCutoff says whether an online hold may leave available seats
 // of the show available online: not fewer than its cut-off, when it has

@@ -70,7 +70,8 @@ func (s Show) CheckOnSale(m Moment) error {
 	case !m.Now.Before(s.SalesCloseAt(m)):
 		return ErrSalesClosed
 	case s.NotOpenYet(m.Now):
-		return &Error{Code: EGONE, Message: "This show is on sale from " + s.InZone(s.SalesOpenAt).Format("Mon 2 Jan 2006 15:04 MST") + "."}
+		at := s.InZone(s.SalesOpenAt)
+		return Keyed(EGONE, "not_open_yet", "This show is on sale from "+at.Format("Mon 2 Jan 2006 15:04 MST")+".", "At", at)
 	}
 	return nil
 }

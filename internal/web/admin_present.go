@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"boxoffice/internal/booking"
+	"boxoffice/internal/i18n"
 	"boxoffice/views/model"
 )
 
@@ -111,7 +112,7 @@ func (s *Server) adminSeatMap(show booking.Show, seats []booking.Seat, at bookin
 			sel.bookings[b.ID] = b.State
 		}
 	}
-	s.drawSeats(&m, sm, sel)
+	s.drawSeats(i18n.For(i18n.English), &m, sm, sel) // admin pages stay English
 	return m
 }
 
@@ -123,7 +124,7 @@ func (s *Server) layoutPreview(seats []booking.Seat) *model.SeatMap {
 	for _, c := range booking.Categories(seats) {
 		m.Categories = append(m.Categories, model.Category{Name: c.Name})
 	}
-	s.drawSeats(m, booking.SeatMap{Seats: seats, At: s.svc.Now()}, selection{mode: "preview", chosen: map[string]bool{}})
+	s.drawSeats(i18n.For(i18n.English), m, booking.SeatMap{Seats: seats, At: s.svc.Now()}, selection{mode: "preview", chosen: map[string]bool{}})
 	return m
 }
 

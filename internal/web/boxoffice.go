@@ -148,7 +148,7 @@ func (s *Server) counterModel(c echo.Context, showID string, all bool, sel selec
 		m.Shows = append(m.Shows, model.Option{Value: showID, Label: chosen.Time + " " + chosen.Date + " · " + chosen.Title + " · " + chosen.Screen, Selected: true})
 	}
 	m.Chosen = &chosen
-	m.Map = s.seatMapModel(sm, sel)
+	m.Map = s.seatMapModel(localizer(c), sm, sel)
 	if err := sm.Show.CheckAtCounter(sm.At); err != nil {
 		m.Closed = counterText(c, err)
 	}

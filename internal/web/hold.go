@@ -72,12 +72,18 @@ func (s *Server) handleHoldCreate(c echo.Context) error {
 	case http.StatusTooManyRequests:
 		s.metrics.hold(holdRateLimited)
 		return err
+	case http.StatusGone:
+		// Sales closed, not open yet, the show cancelled or its online
+		// cut-off: the error page says which, in the page's language.
+		s.metrics.hold(holdError)
+		return &booking.Error{Code: booking.EGONE, Message: holdText(localizer(c), err)}
 	default:
 		s.metrics.hold(holdError)
 		return err
 	}
 
-	text := booking.ErrorMessage(err)
+	loc := localizer(c)
+	text := holdText(loc, err)
 	var paying *booking.PayingError
 	if errors.As(err, &paying) {
 		// The session is paying for its previous hold (SPEC §2): the
@@ -97,7 +103,7 @@ func (s *Server) handleHoldCreate(c echo.Context) error {
 			return s.render(c, status, partials.HoldConflict(nil, text))
 		}
 	} else if status == http.StatusConflict {
-		text += " The rest of your choice is still selected: pick another seat or press Hold again."
+		text += " " + loc.T("hold.rest_selected")
 		if isHTMX(c) {
 			// The page has the map: the answer names the lost seats
 			// only, seatmap.js marks them, and the next refresh brings the
@@ -123,7 +129,7 @@ func (s *Server) handleHoldCreate(c echo.Context) error {
 		// of Hold takes it.
 		sel.chosen, sel.suggested = setOf(gap.Suggestion), setOf(gap.Suggestion)
 	}
-	m := s.seatMapModel(sm, sel)
+	m := s.seatMapModel(loc, sm, sel)
 	if gap != nil {
 		m.GapSeat = gap.Seat
 	}
@@ -149,7 +155,8 @@ func (s *Server) handleHoldCreate(c echo.Context) error {
 // with it (422 otherwise).
 func bestRequest(best, seats []string, form url.Values) (booking.BestRequest, error) {
 	if len(seats) > 0 {
-		return booking.BestRequest{}, booking.InvalidFields{{Field: "best", Message: "Ask for the best seats, or choose seats: not both at once."}}
+		return booking.BestRequest{}, booking.InvalidFields{{Field: "best", Key: "best_and_seats",
+			Message: "Ask for the best seats, or choose seats: not both at once."}}
 	}
 	party, err := strconv.Atoi(strings.TrimSpace(best[0]))
 	if err != nil || len(best) > 1 {

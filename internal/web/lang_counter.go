@@ -36,12 +36,9 @@ func localWait(loc *i18n.Localizer, d time.Duration) string {
 	return strings.Join(parts, " ")
 }
 
-// counterShow is showModel with its date in loc's language ("सोम 7 दिस॰").
+// counterShow is the show in loc's language ("सोम 7 दिस॰"; showModelIn).
 func (s *Server) counterShow(loc *i18n.Localizer, sh booking.Show) model.Show {
-	m := s.showModel(sh)
-	t, _ := s.showClock(sh)
-	m.Date = loc.Date(t, "Mon 2 Jan")
-	return m
+	return s.showModelIn(loc, sh)
 }
 
 // counterAdminShow is adminShowModel with its date in loc's language.

@@ -1,10 +1,12 @@
 package web
 
 import (
-	"fmt"
+	"strconv"
+	"sync"
 	"time"
 
 	"boxoffice/internal/booking"
+	"boxoffice/internal/i18n"
 	"boxoffice/views/model"
 )
 
@@ -20,17 +22,28 @@ func seatsURL(showID string) string { return "/shows/" + showID + "/seats" }
 func holdsURL(showID string) string { return "/shows/" + showID + "/holds" }
 func holdURL(holdID string) string  { return "/holds/" + holdID }
 
-func (s *Server) showModel(sh booking.Show) model.Show {
+// showModelIn is the show as the head of its pages names it, in loc's
+// language: its weekday and month names (loc.Date) and its runtime's
+// units; the catalog's names (film, theatre, screen) as entered, and
+// StartsAt (RFC 3339) the same in every language.
+func (s *Server) showModelIn(loc *i18n.Localizer, sh booking.Show) model.Show {
 	t, zone := s.showClock(sh)
 	return model.Show{
 		Zone: zone,
 		ID:   sh.ID, URL: showURL(sh.ID),
 		Title: sh.Movie.Title, Rating: sh.Movie.Rating, Language: sh.Movie.Language,
-		Runtime: runtime(sh.Movie.RuntimeMin),
+		Runtime: runtimeIn(loc, sh.Movie.RuntimeMin),
 		Theatre: sh.Theatre.Name, City: sh.Theatre.City, Screen: sh.Screen,
-		Date: t.Format("Mon 2 Jan"), Time: t.Format("15:04"), StartsAt: sh.StartsAt.Format(time.RFC3339),
+		Date: loc.Date(t, "Mon 2 Jan"), Time: t.Format("15:04"), StartsAt: sh.StartsAt.Format(time.RFC3339),
 		State: showState(sh),
 	}
+}
+
+// showModel is showModelIn in English: for the admin's pages, and callers
+// whose page is not translated yet (a translated page passes its
+// localizer(c) to showModelIn).
+func (s *Server) showModel(sh booking.Show) model.Show {
+	return s.showModelIn(i18n.For(i18n.English), sh)
 }
 
 // adminShowModel is showModel for the admin pages, which name the zone
@@ -70,17 +83,42 @@ func showState(sh booking.Show) string {
 	return "scheduled"
 }
 
-func runtime(min int) string {
+// runtime is a film's length in hours and minutes, in English ("2h 28m").
+func runtime(min int) string { return runtimeIn(i18n.For(i18n.English), min) }
+
+// runtimeIn is a film's length in hours and minutes ("2h 28m"), in loc's
+// units.
+func runtimeIn(loc *i18n.Localizer, min int) string {
+	w := runtimeWordsOf(loc)
 	switch {
 	case min <= 0:
 		return ""
 	case min < 60:
-		return fmt.Sprintf("%dm", min)
+		return w.m.Fill(strconv.Itoa(min))
 	case min%60 == 0:
-		return fmt.Sprintf("%dh", min/60)
+		return w.h.Fill(strconv.Itoa(min / 60))
 	default:
-		return fmt.Sprintf("%dh %dm", min/60, min%60)
+		return w.hm.Fill(strconv.Itoa(min/60), strconv.Itoa(min%60))
 	}
+}
+
+// runtimeWords are a runtime's patterns in one language, compiled once:
+// every page about a show writes one, and go-i18n's Localize costs a
+// template execution.
+type runtimeWords struct{ m, h, hm i18n.Pattern }
+
+var runtimeWordsByLoc sync.Map // *i18n.Localizer -> *runtimeWords
+
+func runtimeWordsOf(loc *i18n.Localizer) *runtimeWords {
+	if w, ok := runtimeWordsByLoc.Load(loc); ok {
+		return w.(*runtimeWords)
+	}
+	w, _ := runtimeWordsByLoc.LoadOrStore(loc, &runtimeWords{
+		m:  loc.Pattern("seatmap.runtime_m", "M"),
+		h:  loc.Pattern("seatmap.runtime_h", "H"),
+		hm: loc.Pattern("seatmap.runtime_hm", "H", "M"),
+	})
+	return w.(*runtimeWords)
 }
 
 // serverNow formats the server's clock for the page's scripts, which keep

@@ -85,12 +85,10 @@ func (s *Server) cancellationModel(ctx context.Context, loc *i18n.Localizer, b b
 	return c, nil
 }
 
-// localShow is showModel with the date's names in loc's language.
+// localShow is the show in loc's language: its date's names and its
+// runtime (showModelIn).
 func (s *Server) localShow(loc *i18n.Localizer, sh booking.Show) model.Show {
-	m := s.showModel(sh)
-	t, _ := s.showClock(sh)
-	m.Date = loc.Date(t, "Mon 2 Jan")
-	return m
+	return s.showModelIn(loc, sh)
 }
 
 // bookingSeatsIn is bookingSeats with the prices in loc's language

@@ -5,9 +5,12 @@ import (
 	"encoding/hex"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"boxoffice/internal/booking"
+	"boxoffice/internal/i18n"
 	"boxoffice/views/model"
 )
 
@@ -33,24 +36,25 @@ func setOf(ids []string) map[string]bool {
 	return m
 }
 
-// seatMapModel draws sm for its viewer. Rows follow GridRow; within a row a
-// jump in GridCol becomes gaps (an aisle), and every row spans the same
-// columns so that they line up. Consecutive rows of one category form a band.
-func (s *Server) seatMapModel(sm booking.SeatMap, sel selection) model.SeatMap {
-	m := s.seatMapHead(sm, sel)
-	s.drawSeats(&m, sm, sel)
+// seatMapModel draws sm for its viewer, in loc's language. Rows follow
+// GridRow; within a row a jump in GridCol becomes gaps (an aisle), and
+// every row spans the same columns so that they line up. Consecutive rows
+// of one category form a band.
+func (s *Server) seatMapModel(loc *i18n.Localizer, sm booking.SeatMap, sel selection) model.SeatMap {
+	m := s.seatMapHead(loc, sm, sel)
+	s.drawSeats(loc, &m, sm, sel)
 	return m
 }
 
 // seatMapHead is what the seat map shows besides its seats.
-func (s *Server) seatMapHead(sm booking.SeatMap, sel selection) model.SeatMap {
+func (s *Server) seatMapHead(loc *i18n.Localizer, sm booking.SeatMap, sel selection) model.SeatMap {
 	m := model.SeatMap{
-		Show:        s.showModel(sm.Show),
+		Show:        s.showModelIn(loc, sm.Show),
 		FormAction:  holdsURL(sm.Show.ID),
 		FragmentURL: seatsURL(sm.Show.ID),
 		MapURL:      showURL(sm.Show.ID),
 		ListURL:     showURL(sm.Show.ID) + "?view=list",
-		ETag:        seatMapETag(sm),
+		ETag:        seatMapETag(sm, loc.Lang),
 		ServerNow:   serverNow(sm.At.Now),
 		MaxSeats:    s.svc.MaxSeats(),
 		Currency:    sm.Show.Currency,
@@ -61,10 +65,10 @@ func (s *Server) seatMapHead(sm booking.SeatMap, sel selection) model.SeatMap {
 		m.Best.Parties = append(m.Best.Parties, n)
 	}
 	if err := sm.Show.CheckOnSale(sm.At); err != nil {
-		m.ClosedReason = booking.ErrorMessage(err)
+		m.ClosedReason = holdText(loc, err)
 	} else if sm.Show.OnlineClosedAt(booking.CountAvailableOnline(sm.Seats, sm.At)) {
 		// The online cut-off (SPEC §16): the last seats are the counter's.
-		m.ClosedReason = booking.ErrorMessage(booking.ErrOnlineCutoff)
+		m.ClosedReason = holdText(loc, booking.ErrOnlineCutoff)
 	} else {
 		m.OnSale = true
 	}
@@ -75,14 +79,14 @@ func (s *Server) seatMapHead(sm booking.SeatMap, sel selection) model.SeatMap {
 		m.MyHold = &model.HoldLink{URL: holdURL(sm.MyHold.ID), Seats: strings.Join(sm.MyHold.SeatIDs, ", ")}
 	}
 	for _, c := range booking.Categories(sm.Seats) {
-		m.Categories = append(m.Categories, model.Category{Name: c.Name, Price: c.Price.Format(sm.Show.Currency)})
+		m.Categories = append(m.Categories, model.Category{Name: c.Name, Price: moneyText(loc, c.Price, sm.Show.Currency)})
 	}
 	return m
 }
 
-// drawSeats lays sm's seats out on m: its bands, rows and cells, and what
-// the legend and the keyboard need to know of them.
-func (s *Server) drawSeats(m *model.SeatMap, sm booking.SeatMap, sel selection) {
+// drawSeats lays sm's seats out on m, in loc's language: its bands, rows
+// and cells, and what the legend and the keyboard need to know of them.
+func (s *Server) drawSeats(loc *i18n.Localizer, m *model.SeatMap, sm booking.SeatMap, sel selection) {
 	m.NoneFree = true
 	if len(sm.Seats) == 0 {
 		return
@@ -95,11 +99,12 @@ func (s *Server) drawSeats(m *model.SeatMap, sm booking.SeatMap, sel selection) 
 		}
 		text, ok := prices[p]
 		if !ok {
-			text = p.Format(sm.Show.Currency)
+			text = moneyText(loc, p, sm.Show.Currency)
 			prices[p] = text
 		}
 		return text
 	}
+	words := seatWordsOf(loc)
 	seats := make([]model.Seat, len(sm.Seats)) // one allocation; cells point into it
 	var chosen booking.Money
 	next := 0
@@ -116,7 +121,7 @@ func (s *Server) drawSeats(m *model.SeatMap, sm booking.SeatMap, sel selection) 
 			}
 			v := &seats[next]
 			next++
-			*v = s.seatModel(sm, *st, price(st.Price), sel)
+			*v = s.seatModel(words, sm, *st, price(st.Price), sel)
 			v.OwnPrice = v.Price != b.PriceMinor
 			row.Cells[c] = model.Cell{Seat: v}
 			if !v.Disabled {
@@ -140,7 +145,7 @@ func (s *Server) drawSeats(m *model.SeatMap, sm booking.SeatMap, sel selection) 
 		b.Rows = append(b.Rows, row)
 	}
 	if len(m.Chosen) > 0 {
-		m.ChosenTotal = chosen.Format(sm.Show.Currency)
+		m.ChosenTotal = loc.Money(int64(chosen), sm.Show.Currency)
 	}
 }
 
@@ -192,9 +197,80 @@ func firstSeat(cells []*booking.Seat) *booking.Seat {
 	return nil // gridRows makes no row without a seat
 }
 
-// seatModel is one seat as the viewer sees it; priceText is its price in
-// the show's currency.
-func (s *Server) seatModel(sm booking.SeatMap, st booking.Seat, priceText string, sel selection) model.Seat {
+// moneyText is loc.Money of a price, kept: a show's few prices are
+// written on every drawing of its map, and x/text's printer allocates
+// some twenty times a call. At most moneyTextsMax prices are kept.
+func moneyText(loc *i18n.Localizer, p booking.Money, currency string) string {
+	k := moneyKey{loc: loc, minor: int64(p), currency: currency}
+	if t, ok := moneyTexts.Load(k); ok {
+		return t.(string)
+	}
+	t := loc.Money(int64(p), currency)
+	if moneyTextsKept.Load() < moneyTextsMax {
+		if _, loaded := moneyTexts.LoadOrStore(k, t); !loaded {
+			moneyTextsKept.Add(1)
+		}
+	}
+	return t
+}
+
+type moneyKey struct {
+	loc      *i18n.Localizer
+	minor    int64
+	currency string
+}
+
+var (
+	moneyTexts     sync.Map // moneyKey -> string
+	moneyTextsKept atomic.Int64
+)
+
+const moneyTextsMax = 4096
+
+// seatWords are the words of a seat in one language: its accessible name
+// and its state, compiled once per language (i18n.Pattern), since a map
+// names hundreds of seats at every drawing and go-i18n's Localize per seat
+// would cost a template execution each.
+type seatWords struct {
+	name, nameKind       i18n.Pattern // Row, Seat, (Kind,) Category, Price, Status
+	preview, previewKind i18n.Pattern // Row, Seat, (Kind,) Category
+	held                 i18n.Pattern // Time
+	wheelchair           string
+	companion            string
+	available, mine      string
+	sold, unavailable    string
+	taken                string
+}
+
+// seatWordsByLoc is each Localizer's seatWords.
+var seatWordsByLoc sync.Map // *i18n.Localizer -> *seatWords
+
+// seatWordsOf is loc's seatWords, compiled at its first use.
+func seatWordsOf(loc *i18n.Localizer) *seatWords {
+	if w, ok := seatWordsByLoc.Load(loc); ok {
+		return w.(*seatWords)
+	}
+	w := &seatWords{
+		name:        loc.Pattern("seatmap.seat_name", "Row", "Seat", "Category", "Price", "Status"),
+		nameKind:    loc.Pattern("seatmap.seat_name_kind", "Row", "Seat", "Kind", "Category", "Price", "Status"),
+		preview:     loc.Pattern("seatmap.seat_preview", "Row", "Seat", "Category"),
+		previewKind: loc.Pattern("seatmap.seat_preview_kind", "Row", "Seat", "Kind", "Category"),
+		held:        loc.Pattern("seatmap.status_held", "Time"),
+		wheelchair:  loc.T("seatmap.kind_wheelchair"),
+		companion:   loc.T("seatmap.kind_companion"),
+		available:   loc.T("seatmap.status_available"),
+		mine:        loc.T("seatmap.status_mine"),
+		sold:        loc.T("seatmap.status_sold"),
+		unavailable: loc.T("seatmap.status_unavailable"),
+		taken:       loc.T("seatmap.status_taken"),
+	}
+	actual, _ := seatWordsByLoc.LoadOrStore(loc, w)
+	return actual.(*seatWords)
+}
+
+// seatModel is one seat as the viewer sees it, in the words of w;
+// priceText is its price in the show's currency.
+func (s *Server) seatModel(w *seatWords, sm booking.SeatMap, st booking.Seat, priceText string, sel selection) model.Seat {
 	state := sm.State(st)
 	v := model.Seat{
 		ID: st.ID, Number: strconv.Itoa(st.Number), State: string(state),
@@ -203,43 +279,47 @@ func (s *Server) seatModel(sm booking.SeatMap, st booking.Seat, priceText string
 	}
 	switch st.Kind {
 	case booking.KindWheelchair:
-		v.Kind, v.What = string(st.Kind), "wheelchair space, "
+		v.Kind, v.What = string(st.Kind), w.wheelchair
 	case booking.KindCompanion:
-		v.Kind, v.What = string(st.Kind), "companion seat, "
+		v.Kind, v.What = string(st.Kind), w.companion
 	}
 	switch state {
 	case booking.StateAvailable:
-		v.Status = "available"
+		v.Status = w.available
 	case booking.StateMine:
-		v.Status = "held for you"
+		v.Status = w.mine
 		v.ExpiresAt = expiryAttr(st.LockExpiresAt(sm.At.TTL))
 	case booking.StateHeld:
 		exp := st.LockExpiresAt(sm.At.TTL)
-		v.Status = "held · may free at " + exp.In(s.showLocation(sm.Show)).Format("15:04") // the theatre's time, as the show's
+		v.Status = w.held.Fill(exp.In(s.showLocation(sm.Show)).Format("15:04")) // the theatre's time, as the show's
 		v.ExpiresAt = expiryAttr(exp)
 		v.Disabled = true
 	case booking.StateBooked:
-		v.Status = "sold"
+		v.Status = w.sold
 		v.Disabled = true
 	case booking.StateUnavailable:
-		v.Status = "not sold online"
+		v.Status = w.unavailable
 		v.Disabled = true
 	}
 	if v.Conflict {
-		v.Status = "just taken by someone else"
+		v.Status = w.taken
 	}
-	v.Name = "Row " + st.Row + ", seat " + v.Number + ", " + v.What + st.Category + ", " + priceText + ", " + v.Status
-	v.What = strings.TrimSuffix(v.What, ", ")
 	switch sel.mode {
 	case "admin":
 		s.adminSeat(sm, st, priceText, sel, &v)
 	case "preview":
 		v.State, v.Status, v.Disabled, v.ExpiresAt = string(booking.StateAvailable), "", false, ""
-		v.Name = "Row " + st.Row + ", seat " + v.Number + ", " + v.What
 		if v.What != "" {
-			v.Name += ", "
+			v.Name = w.previewKind.Fill(st.Row, v.Number, v.What, st.Category)
+		} else {
+			v.Name = w.preview.Fill(st.Row, v.Number, st.Category)
 		}
-		v.Name += st.Category
+	default:
+		if v.What != "" {
+			v.Name = w.nameKind.Fill(st.Row, v.Number, v.What, st.Category, priceText, v.Status)
+		} else {
+			v.Name = w.name.Fill(st.Row, v.Number, st.Category, priceText, v.Status)
+		}
 	}
 	if sel.chosen == nil {
 		v.Checked = state == booking.StateMine
@@ -249,13 +329,18 @@ func (s *Server) seatModel(sm booking.SeatMap, st booking.Seat, priceText string
 	return v
 }
 
-// seatMapETag names what the fragment shows at this moment: the state of
-// every seat (with when held seats free up, to the nanosecond) and the
-// viewer's hold. For a viewer without a hold it also names the grid's HTML
-// (gridCache): the layout of a show never changes.
-func seatMapETag(sm booking.SeatMap) string {
+// seatMapETag names what the fragment shows at this moment, in lang: the
+// state of every seat (with when held seats free up, to the nanosecond)
+// and the viewer's hold. For a viewer without a hold it also names the
+// grid's HTML (gridCache): the layout of a show never changes. The same
+// seats in another language are another fragment, so another ETag (SPEC
+// §18): a watcher never gets a 304 for a version in another language.
+func seatMapETag(sm booking.SeatMap, lang i18n.Lang) string {
 	b := make([]byte, 0, 64+24*len(sm.Seats))
 	b = append(append(b, sm.Show.ID...), '\n')
+	if lang != i18n.English { // English's ETags are as they were before languages
+		b = append(append(append(b, "lang "...), lang...), '\n')
+	}
 	if sm.MyHold != nil {
 		b = append(append(append(b, "mine "...), sm.MyHold.ID...), '\n')
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"boxoffice/internal/booking"
+	"boxoffice/internal/i18n"
 	"boxoffice/views/model"
 	"boxoffice/views/pages"
 	"boxoffice/views/partials"
@@ -24,6 +25,7 @@ func (s *Server) handleShow(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	loc := localizer(c)
 	status, sel, form := http.StatusOK, selection{}, model.BestForm{}
 	if q := c.QueryParams(); q.Has("best") {
 		form.Category, form.Wheelchair = booking.Truncate(q.Get("category"), 40), q.Get("wheelchair") != ""
@@ -35,18 +37,17 @@ func (s *Server) handleShow(c echo.Context) error {
 		block, ok, err := s.svc.BestAvailable(sm, booking.BestRequest{Party: party, Category: form.Category, Wheelchair: form.Wheelchair})
 		switch {
 		case booking.ErrorCode(err) == booking.EINVALID:
-			status, form.Error = http.StatusUnprocessableEntity, booking.ErrorMessage(err)
+			status, form.Error = http.StatusUnprocessableEntity, holdText(loc, err)
 			sel.notice = &model.Notice{Kind: "error", Text: form.Error}
 		case err != nil:
 			return err
 		case !ok:
-			sel.notice = &model.Notice{Kind: "info", Text: noBlockText(party, form)}
+			sel.notice = &model.Notice{Kind: "info", Text: noBlockText(loc, party, form)}
 		default:
 			ids := block.IDs()
 			form.Suggested = true
 			sel.chosen, sel.suggested = setOf(ids), setOf(ids)
-			sel.notice = &model.Notice{Kind: "info", Text: "The best seats together for " + partyText(party) + ": " +
-				strings.Join(ids, ", ") + ". They are ticked on the map: change them if you like, then press Hold."}
+			sel.notice = &model.Notice{Kind: "info", Text: loc.N("seatmap.best_found", party, "Seats", strings.Join(ids, ", "))}
 		}
 	}
 	var released []string
@@ -62,10 +63,10 @@ func (s *Server) handleShow(c echo.Context) error {
 			return err
 		}
 	} else {
-		m = s.seatMapModel(sm, sel)
+		m = s.seatMapModel(loc, sm, sel)
 	}
 	if len(released) > 0 {
-		if n := releasedNotice(released, m.Chosen); c.QueryParam("view") == "list" {
+		if n := releasedNotice(loc, released, m.Chosen); c.QueryParam("view") == "list" {
 			m.Notice = n
 		} else {
 			m.Answer = n
@@ -100,7 +101,7 @@ func releasedSeats(sm booking.SeatMap, asked []string, max int) []string {
 
 // releasedNotice says that the hold of released was released, which of
 // its seats are ticked again (ticked), and which were taken meanwhile.
-func releasedNotice(released, ticked []string) *model.Notice {
+func releasedNotice(loc *i18n.Localizer, released, ticked []string) *model.Notice {
 	again := setOf(ticked)
 	var kept, taken []string
 	for _, id := range released {
@@ -110,32 +111,22 @@ func releasedNotice(released, ticked []string) *model.Notice {
 			taken = append(taken, id)
 		}
 	}
-	text := "Your hold was released."
+	text := loc.T("seatmap.released")
 	if len(kept) > 0 {
-		text += " " + strings.Join(kept, ", ") + " " + choose(len(kept), "is", "are") + " still ticked: press Hold to hold " +
-			choose(len(kept), "it", "them") + " again, or change your choice."
+		text += " " + loc.N("seatmap.released_kept", len(kept), "Seats", strings.Join(kept, ", "))
 	}
 	if len(taken) > 0 {
-		text += " " + strings.Join(taken, ", ") + " " + choose(len(taken), "was", "were") + " taken by someone else meanwhile and " +
-			choose(len(taken), "is", "are") + " no longer ticked."
+		text += " " + loc.N("seatmap.released_taken", len(taken), "Seats", strings.Join(taken, ", "))
 	}
 	return &model.Notice{Kind: "info", Text: text}
 }
 
-func partyText(n int) string {
-	if n == 1 {
-		return "one"
-	}
-	return strconv.Itoa(n)
-}
-
 // noBlockText says that no block fits, and what may help.
-func noBlockText(party int, f model.BestForm) string {
-	text := "There are no " + strconv.Itoa(party) + " seats together left"
+func noBlockText(loc *i18n.Localizer, party int, f model.BestForm) string {
 	if f.Category != "" {
-		text += " in " + f.Category
+		return loc.F("seatmap.no_block_category", "Count", party, "Category", f.Category)
 	}
-	return text + ". Try a smaller party or another category, or pick seats on the map."
+	return loc.F("seatmap.no_block", "Count", party)
 }
 
 // handleShowSeats is the seat map fragment the page refreshes itself with:
@@ -151,7 +142,7 @@ func (s *Server) handleShowSeats(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	m := s.seatMapHead(sm, selection{})
+	m := s.seatMapHead(localizer(c), sm, selection{})
 	h := c.Response().Header()
 	h.Set("ETag", m.ETag)
 	h.Set("Cache-Control", "private, no-cache")
@@ -174,12 +165,4 @@ func etagMatches(header, etag string) bool {
 		}
 	}
 	return false
-}
-
-// choose is one when n is 1, else many.
-func choose(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -10,15 +10,17 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"boxoffice/internal/i18n"
 	"boxoffice/views/partials"
 )
 
-// watcherMaps keep, per show, the seat map fragment as served to watchers:
+// watcherMaps keep, per show and language, the seat map fragment as served
+// to watchers:
 // visitors without a visitor id of their own, who hold nothing and chose
 // nothing that the fragment shows (SPEC §18, "a map that costs the same
-// for 10 or 10,000 watchers"). A show's fragment is rendered, and
-// compressed, at most once every watcherMapAge in this process, whoever
-// asks: the first watcher after that renders it while the others wait for
+// for 10 or 10,000 watchers"). A show's fragment in a language is
+// rendered, and compressed, at most once every watcherMapAge in this
+// process, whoever asks: the first watcher after that renders it while the others wait for
 // those bytes, and everyone else is served them as they are, with their
 // ETag. A watcher's map may so be up to watcherMapAge old; the page
 // itself, a viewer with a session, and every answer to a viewer's own
@@ -26,10 +28,17 @@ import (
 // by the seat rule.
 type watcherMaps struct {
 	mu    sync.Mutex
-	shows map[string]*watcherMap
+	shows map[watcherKey]*watcherMap
 }
 
-// watcherMap is one show's fragment for watchers.
+// watcherKey is a show in a language: its fragment and its ETag are the
+// language's (SPEC §18).
+type watcherKey struct {
+	show string
+	lang i18n.Lang
+}
+
+// watcherMap is one show's fragment for watchers in one language.
 type watcherMap struct {
 	mu       sync.Mutex // held while it is rendered: one render at a time
 	rendered bool
@@ -42,16 +51,17 @@ type watcherMap struct {
 // watcherMapAge is how old a watcher's map may be.
 const watcherMapAge = time.Second
 
-// watcherMapShows bounds how many shows' fragments are kept.
+// watcherMapShows bounds how many fragments (a show in a language) are
+// kept.
 const watcherMapShows = 64
 
-func newWatcherMaps() *watcherMaps { return &watcherMaps{shows: map[string]*watcherMap{}} }
+func newWatcherMaps() *watcherMaps { return &watcherMaps{shows: map[watcherKey]*watcherMap{}} }
 
-// entry is showID's fragment, made empty when there is none yet.
-func (w *watcherMaps) entry(showID string) *watcherMap {
+// entry is k's fragment, made empty when there is none yet.
+func (w *watcherMaps) entry(k watcherKey) *watcherMap {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if e, ok := w.shows[showID]; ok {
+	if e, ok := w.shows[k]; ok {
 		return e
 	}
 	if len(w.shows) >= watcherMapShows {
@@ -61,30 +71,31 @@ func (w *watcherMaps) entry(showID string) *watcherMap {
 		}
 	}
 	e := &watcherMap{}
-	w.shows[showID] = e
+	w.shows[k] = e
 	return e
 }
 
-// forget drops showID's entry if it is still e (a show that could not be
+// forget drops k's entry if it is still e (a show that could not be
 // drawn is not kept).
-func (w *watcherMaps) forget(showID string, e *watcherMap) {
+func (w *watcherMaps) forget(k watcherKey, e *watcherMap) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.shows[showID] == e {
-		delete(w.shows, showID)
+	if w.shows[k] == e {
+		delete(w.shows, k)
 	}
 }
 
 // serveWatcherMap answers a watcher's poll of showID's seat map fragment
-// from the shared bytes, rendering them first when they are older than
-// watcherMapAge.
+// from the shared bytes of the request's language, rendering them first
+// when they are older than watcherMapAge.
 func (s *Server) serveWatcherMap(c echo.Context, showID string) error {
-	e := s.watchers.entry(showID)
+	k := watcherKey{show: showID, lang: localizer(c).Lang}
+	e := s.watchers.entry(k)
 	e.mu.Lock()
 	if !e.rendered || e.stale(s.svc.Now().Now, time.Now()) {
 		if err := s.renderWatcherMap(c.Request().Context(), showID, e); err != nil {
 			e.mu.Unlock()
-			s.watchers.forget(showID, e)
+			s.watchers.forget(k, e)
 			return err
 		}
 	}
@@ -116,7 +127,7 @@ func (e *watcherMap) stale(now, wall time.Time) bool {
 
 // renderWatcherMap reads showID's seat map as a viewer without a hold sees
 // it and keeps its fragment in e, plain and gzipped, at the service's
-// instant.
+// instant, in the language of ctx.
 func (s *Server) renderWatcherMap(ctx context.Context, showID string, e *watcherMap) error {
 	sm, err := s.svc.SeatMap(ctx, showID, "")
 	if err != nil {

@@ -6,11 +6,13 @@ import (
 	"strconv"
 	"testing"
 
+	"boxoffice/internal/i18n"
 	"boxoffice/views/model"
 )
 
 // BenchmarkSeatMap renders the fragment of a 500-seat show, as every seat
-// map view, live refresh and 409 answer does.
+// map view, live refresh and 409 answer does, in English and in Hindi (the
+// fragment's own words through i18n.T; the seats' names are the model's).
 func BenchmarkSeatMap(b *testing.B) {
 	m := model.SeatMap{Show: model.Show{ID: "show1"}, FragmentURL: "/shows/show1/seatmap", ETag: `"e"`, ServerNow: "2026-11-30T10:00:00.000Z"}
 	for band := range 2 {
@@ -31,10 +33,15 @@ func BenchmarkSeatMap(b *testing.B) {
 		}
 		m.Bands = append(m.Bands, bd)
 	}
-	b.ReportAllocs()
-	for b.Loop() {
-		if err := SeatMap(m).Render(context.Background(), io.Discard); err != nil {
-			b.Fatal(err)
-		}
+	for _, lang := range []i18n.Lang{i18n.English, i18n.Hindi} {
+		ctx := i18n.WithLocalizer(context.Background(), i18n.For(lang))
+		b.Run(string(lang), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := SeatMap(m).Render(ctx, io.Discard); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -11,14 +11,6 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// freeText says how many seats of a row can be chosen.
-func freeText(n int) string {
-	if n == 0 {
-		return "none free"
-	}
-	return itoa(n) + " free"
-}
-
 // reserveMark is a reserve's letter on the admin's map: H for house, X
 // for blocked.
 func reserveMark(reserve string) string {
