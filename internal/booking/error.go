@@ -58,8 +58,8 @@ func ErrorKey(err error) (key string, args []any) {
 var (
 	ErrShowNotFound    = &Error{Code: ENOTFOUND, Key: "show_not_found", Message: "There is no such show."}
 	ErrHoldNotFound    = &Error{Code: ENOTFOUND, Message: "There is no such hold."}
-	ErrPaymentNotFound = &Error{Code: ENOTFOUND, Message: "There is no such payment."}
-	ErrBookingNotFound = &Error{Code: ENOTFOUND, Message: "There is no such booking."}
+	ErrPaymentNotFound = &Error{Code: ENOTFOUND, Key: "payment_not_found", Message: "There is no such payment."}
+	ErrBookingNotFound = &Error{Code: ENOTFOUND, Key: "booking_not_found", Message: "There is no such booking."}
 	ErrTheatreNotFound = &Error{Code: ENOTFOUND, Message: "There is no such theatre."}
 	// ErrPriceCardNotFound is a price card that is not there (SPEC §15).
 	ErrPriceCardNotFound = &Error{Code: ENOTFOUND, Message: "There is no such price card."}
@@ -76,7 +76,7 @@ var (
 	ErrMailNotFound   = &Error{Code: ENOTFOUND, Message: "There is no such mail."}
 	// ErrNotOwner is reported as not found: another session must not learn
 	// that a hold exists.
-	ErrNotOwner = &Error{Code: ENOTFOUND, Message: "There is no such hold."}
+	ErrNotOwner = &Error{Code: ENOTFOUND, Key: "hold_not_found", Message: "There is no such hold."}
 
 	ErrHoldExpired   = &Error{Code: EGONE, Message: "Your hold on these seats has expired. Please choose your seats again."}
 	ErrHoldReleased  = &Error{Code: EGONE, Message: "These seats were released. Please choose your seats again."}
@@ -88,7 +88,7 @@ var (
 	ErrPaymentMismatch = &Error{Code: EINVALID, Message: "The payment does not match its hold or amount."}
 	// ErrCheckoutSuperseded is a checkout recorded for an attempt that a
 	// later Pay has replaced meanwhile (SetCheckoutRefStep).
-	ErrCheckoutSuperseded = &Error{Code: ECONFLICT, Message: "Pay was pressed again meanwhile; please press Pay once more."}
+	ErrCheckoutSuperseded = &Error{Code: ECONFLICT, Key: "checkout_superseded", Message: "Pay was pressed again meanwhile; please press Pay once more."}
 
 	ErrNotRefundDue    = &Error{Code: EINVALID, Message: "Only a booking due a refund can be marked refunded."}
 	ErrAlreadyRefunded = &Error{Code: ECONFLICT, Message: "This booking was already marked refunded."}

@@ -307,7 +307,7 @@ const MaxExtensions = 2
 
 // ErrExtendLimit refuses more time to a hold that has had it MaxExtensions
 // times.
-var ErrExtendLimit = &Error{Code: ECONFLICT, Message: "This hold has had more time twice already; please pay now, or choose your seats again when it ends."}
+var ErrExtendLimit = &Error{Code: ECONFLICT, Key: "extend_limit", Message: "This hold has had more time twice already; please pay now, or choose your seats again when it ends."}
 
 // Extend is h given more time at m: its locks are taken again at m.Now, so
 // that it expires HOLD_TTL from now by the one seat rule. Only a live,

@@ -348,4 +348,4 @@ var ErrOnSaleNotFound = &Error{Code: ENOTFOUND, Message: "There is no such on-sa
 var ErrOnSaleClosed = &Error{Code: ECONFLICT, Message: "This on-sale has closed."}
 
 // ErrQueueClosed is a join after the on-sale closed.
-var ErrQueueClosed = &Error{Code: EGONE, Message: "This on-sale has closed: its queue takes no one now."}
+var ErrQueueClosed = &Error{Code: EGONE, Key: "queue_closed", Message: "This on-sale has closed: its queue takes no one now."}

@@ -112,7 +112,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 	loc := localizer(c)
 	v = v.text(loc)
 	if message != "" {
-		v.message = message
+		v.message = domainText(loc, err, message)
 	}
 	if errors.Is(err, errStaffOnly) {
 		v.heading, v.next, v.nextURL, v.nextLabel = loc.T("error.staff_only"), "", doorPath, loc.T("error.go_door")

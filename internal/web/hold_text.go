@@ -42,11 +42,37 @@ func holdText(loc *i18n.Localizer, err error) string {
 	return keyedText(loc, key, args, booking.ErrorMessage(err))
 }
 
-// keyedText is message "hold.<key>" with args (name, value pairs; a time
-// as the show's pages write one), or english when there is no such
-// message.
+// domainText is what the domain says to a person about err, a refusal
+// that reached the error page, in loc's language: the hold's and Pay's
+// refusals as those pages say them, the per-address cap, and any error with
+// a message key; english (the message classify found) otherwise.
+func domainText(loc *i18n.Localizer, err error, english string) string {
+	var capped *booking.HeldCapError
+	if errors.As(err, &capped) {
+		return loc.F("domain.held_cap", "Cap", capped.Cap)
+	}
+	if loc.Lang == i18n.English {
+		return english
+	}
+	if pe := payError(loc, err); pe != err {
+		return booking.ErrorMessage(pe)
+	}
+	if text := holdText(loc, err); text != booking.ErrorMessage(err) {
+		return text
+	}
+	return english
+}
+
+// keyedText is message "hold.<key>", else "domain.<key>", with args
+// (name, value pairs; a time as the show's pages write one), or english
+// when there is no such message.
 func keyedText(loc *i18n.Localizer, key string, args []any, english string) string {
-	if key == "" || !i18n.MustLoad().Has(i18n.English, "hold."+key) {
+	cat := i18n.MustLoad()
+	id := "hold." + key
+	if !cat.Has(i18n.English, id) {
+		id = "domain." + key
+	}
+	if key == "" || !cat.Has(i18n.English, id) {
 		return english
 	}
 	out := make([]any, len(args))
@@ -56,5 +82,5 @@ func keyedText(loc *i18n.Localizer, key string, args []any, english string) stri
 		}
 		out[i] = a
 	}
-	return loc.F("hold."+key, out...)
+	return loc.F(id, out...)
 }

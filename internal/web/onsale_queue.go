@@ -182,7 +182,7 @@ func (s *Server) handleQueueJoin(c echo.Context) error {
 	}
 	switch st.state {
 	case queueClosed:
-		return s.queueRefused(c, o, st, now, http.StatusGone, booking.ErrorMessage(booking.ErrQueueClosed))
+		return s.queueRefused(c, o, st, now, http.StatusGone, holdText(localizer(c), booking.ErrQueueClosed))
 	case queueBefore:
 		return s.queueRefused(c, o, st, now, http.StatusConflict, localizer(c).T("queue.not_open"))
 	case queueWaiting, queueAdmitted:
