@@ -43,17 +43,20 @@ func TestBrowserScriptsHaveFonts(t *testing.T) {
 }
 
 // TestBrowserSeatMapInHindi: on a phone, the seat map in Hindi and Tamil
-// has <html lang>, no English in what the scripts write (the hold bar after
-// a seat is chosen), its money in Indian grouping, and no axe violation.
+// has <html lang> and no English, also in what the scripts write (the hold
+// bar after a seat is chosen), and no axe violation; so do the checkout,
+// the sandbox's checkout and the booking that follow.
 func TestBrowserSeatMapInHindi(t *testing.T) {
 	testkit.NeedBrowser(t)
 	testkit.NeedAxe(t)
 	a := newApp(t)
+	a.clock.Set(time.Now().UTC().Round(0))
 	br := testkit.NewBrowser(t, nil)
 	for _, tc := range []struct {
 		lang i18n.Lang
 		hold string
-	}{{i18n.Hindi, "1 सीट रोकें"}, {i18n.Tamil, "1 இருக்கையை ஒதுக்கு"}} {
+		seat string
+	}{{i18n.Hindi, "1 सीट रोकें", "D5"}, {i18n.Tamil, "1 இருக்கையை ஒதுக்கு", "D6"}} {
 		br.Do(
 			chromedp.Navigate(a.srv.URL+"/shows/"+testShowID+"?lang="+string(tc.lang)),
 			chromedp.WaitVisible(chromedp.CSS(".holdbar-button")),
@@ -61,13 +64,36 @@ func TestBrowserSeatMapInHindi(t *testing.T) {
 		if lang := testkit.Eval[string](br, `document.documentElement.lang`); lang != string(tc.lang) {
 			t.Errorf("<html lang=%q>; want %s", lang, tc.lang)
 		}
-		br.Do(chromedp.Click(chromedp.CSS(`.seat[data-seat-id="D5"]`)))
-		br.WaitFor(`document.querySelector('[data-seat-id=D5] input').checked`, 5*time.Second)
+		br.Do(chromedp.Click(chromedp.CSS(`.seat[data-seat-id="` + tc.seat + `"]`)))
+		br.WaitFor(`document.querySelector('[data-seat-id=`+tc.seat+`] input').checked`, 5*time.Second)
 		if got := strings.TrimSpace(br.Text(".holdbar-button")); got != tc.hold {
 			t.Errorf("%s: the hold button reads %q after one seat; want %q", tc.lang, got, tc.hold)
 		}
 		page := testkit.Eval[string](br, `document.documentElement.outerHTML`)
 		i18ntest.Check(t, "seat map with a seat chosen", page, tc.lang)
 		testkit.Axe(br, "seat map in "+string(tc.lang)+", phone")
+
+		// Then the checkout, the sandbox's checkout and the booking, in
+		// the same language, by the buyer's path.
+		br.Do(
+			chromedp.Click(chromedp.CSS(".holdbar-button")),
+			chromedp.WaitVisible(chromedp.CSS(".pay-form button")),
+		)
+		i18ntest.Check(t, "checkout", testkit.Eval[string](br, `document.documentElement.outerHTML`), tc.lang)
+		testkit.Axe(br, "checkout in "+string(tc.lang)+", phone")
+		br.Do(
+			chromedp.SetValue(chromedp.CSS("#pay-email"), testEmail),
+			chromedp.Click(chromedp.CSS(".pay-form button")),
+			chromedp.WaitVisible(chromedp.CSS(`.sandbox__actions`)),
+		)
+		i18ntest.Check(t, "sandbox checkout", testkit.Eval[string](br, `document.documentElement.outerHTML`), tc.lang)
+		testkit.Axe(br, "sandbox checkout in "+string(tc.lang))
+		br.Do(
+			chromedp.Click(chromedp.CSS(`button[value="succeed"]`)),
+			chromedp.WaitVisible(chromedp.CSS("[data-booking-id]")),
+		)
+		br.WaitFor(`document.querySelector('[data-booking-id]').dataset.state === 'confirmed'`, 10*time.Second)
+		i18ntest.Check(t, "booking", testkit.Eval[string](br, `document.documentElement.outerHTML`), tc.lang)
+		testkit.Axe(br, "booking in "+string(tc.lang)+", phone")
 	}
 }
