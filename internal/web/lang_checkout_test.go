@@ -266,7 +266,7 @@ func TestCheckoutBookingPrintInHindiAndTamil(t *testing.T) {
 	gone := c.mustHold("C1")
 	a.clock.Advance(time.Hour)
 	samePage(t, c, "the checkout of an expired hold", gone, http.StatusGone, map[i18n.Lang][]string{
-		i18n.Hindi: {"आपके लिए रखी गई इन सीटों का समय ख़त्म हो गया है"},
+		i18n.Hindi: {"आपके लिए रोकी गई इन सीटों का समय ख़त्म हो गया है"},
 		i18n.Tamil: {"ஒதுக்கீடு காலாவதியானது"},
 	})
 }
