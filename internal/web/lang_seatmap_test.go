@@ -124,7 +124,7 @@ func TestHoldAnswersInHindi(t *testing.T) {
 	res := c.post(holds, url.Values{"_csrf": {c.csrf()}, "seat": {"A1", "A2"}})
 	wantStatus(t, res, http.StatusConflict)
 	i18ntest.Check(t, "409 hold page", res.body, i18n.Hindi)
-	for _, want := range []string{"सीट A1 अभी किसी और ने ले ली।", "आपकी बाकी पसंद अभी भी चुनी हुई है"} {
+	for _, want := range []string{"सीट A1 अभी किसी और ने ले ली।", "आपकी बाक़ी पसंद अभी भी चुनी हुई है"} {
 		if !strings.Contains(res.body, want) {
 			t.Errorf("the 409 page in Hindi lacks %q", want)
 		}
