@@ -21,8 +21,8 @@
     function tick() {
       var left = Math.max(0, Math.round((expiresAt - (Date.now() + offset)) / 1000));
       if (left > 0) {
-        var t = el.querySelector('.countdown-left');
-        if (t) { t.textContent = Math.floor(left / 60) + ':' + pad(left % 60); }
+        var shown = el.querySelector('.countdown-left');
+        if (shown) { shown.textContent = Math.floor(left / 60) + ':' + pad(left % 60); }
         return;
       }
       clearInterval(timer);

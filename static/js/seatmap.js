@@ -26,8 +26,8 @@
   function holdbar() { return (window.boxoffice && window.boxoffice.holdbar) || { update: function () {}, say: function () {}, forget: function () {} }; }
 
   function readClock(map) {
-    var t = map ? Date.parse(map.dataset.serverNow) : NaN;
-    if (!isNaN(t)) { offset = t - Date.now(); }
+    var server = map ? Date.parse(map.dataset.serverNow) : NaN;
+    if (!isNaN(server)) { offset = server - Date.now(); }
   }
 
   function seatsChanged() { doc.dispatchEvent(new CustomEvent('boxoffice:seats-changed')); }
