@@ -60,10 +60,7 @@ func counterSeats(loc *i18n.Localizer, b booking.Booking) []model.BookingSeat {
 
 // counterErrors are the domain's refusals the counter's pages say in
 // their language, by sentinel.
-var counterErrors = []struct {
-	err error
-	id  string
-}{
+var counterErrors = errorTexts{
 	{booking.ErrBoxOfficeClosed, "counter.err.closed"},
 	{booking.ErrShowCancelled, "counter.err.show_cancelled"},
 	{booking.ErrHoldExpired, "counter.err.hold_expired"},
@@ -112,10 +109,8 @@ func counterText(c echo.Context, err error) string {
 			return loc.T("counter.err.method")
 		}
 	}
-	for _, e := range counterErrors {
-		if errors.Is(err, e.err) {
-			return loc.T(e.id)
-		}
+	if id, ok := counterErrors.find(err); ok {
+		return loc.T(id)
 	}
 	return booking.ErrorMessage(err)
 }

@@ -147,13 +147,27 @@ func (s *Server) explainPaidHold(ctx context.Context, loc *i18n.Localizer, m *mo
 	return nil
 }
 
+// errorTexts are the messages of the domain's refusals a page says in its
+// own words, by sentinel.
+type errorTexts []struct {
+	err error
+	id  string
+}
+
+// find is the message of the first sentinel err is.
+func (ts errorTexts) find(err error) (string, bool) {
+	for _, t := range ts {
+		if errors.Is(err, t.err) {
+			return t.id, true
+		}
+	}
+	return "", false
+}
+
 // payErrors are the messages of the errors Pay and the checkout answer
 // with (SPEC §11: 404, 410, 422; 409 when Pay was pressed twice at once),
 // by the domain's error.
-var payErrors = []struct {
-	err error
-	id  string
-}{
+var payErrors = errorTexts{
 	{booking.ErrHoldExpired, "checkout.err_expired"},
 	{booking.ErrHoldReleased, "checkout.err_released"},
 	{booking.ErrHoldReplaced, "checkout.err_replaced"},
@@ -200,10 +214,8 @@ func payError(loc *i18n.Localizer, err error) error {
 		}
 		return out
 	}
-	for _, e := range payErrors {
-		if errors.Is(err, e.err) {
-			return &booking.Error{Code: booking.ErrorCode(err), Message: loc.T(e.id)}
-		}
+	if id, ok := payErrors.find(err); ok {
+		return &booking.Error{Code: booking.ErrorCode(err), Message: loc.T(id)}
 	}
 	return err
 }
