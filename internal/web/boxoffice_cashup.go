@@ -70,6 +70,9 @@ func (s *Server) handleCashUp(c echo.Context) error {
 	if c.QueryParam("format") == "csv" {
 		return writeCashUpCSV(c, th, m.Date, rows)
 	}
+	if day, err := time.Parse(time.DateOnly, m.Date); err == nil {
+		m.DateLabel = loc.Date(day, "Monday 2 January 2006")
+	}
 	q := url.Values{"date": {m.Date}, "theatre": {th.ID}, "format": {"csv"}}
 	m.CSVURL = counterCashUp + "?" + q.Encode()
 	for _, r := range rows {

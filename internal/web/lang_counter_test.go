@@ -316,7 +316,8 @@ func TestCounterLanguages(t *testing.T) {
 
 			day := testShowStart.Add(-2 * time.Hour).Format(time.DateOnly)
 			d = inLang(t, "cash-up", staff.get("/admin/boxoffice/cashup?date="+day), http.StatusOK, lang,
-				loc.T("counter.cashup.title"), loc.T("counter.cashup.net"), loc.T("counter.cashup.csv"))
+				loc.T("counter.cashup.title"), loc.T("counter.cashup.net"), loc.T("counter.cashup.csv"),
+				loc.Date(testShowStart.Add(-2*time.Hour), "Monday 2 January 2006"))
 			row := d.Find(`[data-staff="` + staffEmail + `"]`)
 			for col, want := range map[string]string{"sales": "1", "seats": "2", "cash": "30600", "cash_refunds": "30600", "net": "0"} {
 				if v := row.Find(`[data-col="`+col+`"]`).AttrOr("data-value", ""); v != want {

@@ -54,7 +54,7 @@
     ui.camera.hidden = state === 'off';
     ui.video.hidden = state === 'failed';
     ui.scan.hidden = on;
-    ui.stop.textContent = state === 'failed' ? 'Close' : STOP;
+    ui.stop.textContent = state === 'failed' ? t('camera_close') : STOP;
     ui.status.textContent = text || AIM;
   }
 

@@ -109,12 +109,15 @@ type CounterBooking struct {
 // CashUp is /admin/boxoffice/cashup: one row per staff account.
 type CashUp struct {
 	AdminPage
-	Date     string
-	Theatre  string // its name
-	Theatres []Option
-	Rows     []CashUpRow
-	CSVURL   string
-	Notice   *Notice
+	Date string // YYYY-MM-DD, the date field's value
+	// DateLabel is Date for people, in the page's language: "Monday 7
+	// December 2026".
+	DateLabel string
+	Theatre   string // its name
+	Theatres  []Option
+	Rows      []CashUpRow
+	CSVURL    string
+	Notice    *Notice
 }
 
 // CashUpRow is one staff account's day.
