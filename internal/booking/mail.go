@@ -261,5 +261,8 @@ func (s *Service) sendOne(ctx context.Context, m Mail, send MailSender) error {
 	if err != nil {
 		return fmt.Errorf("show %s: %w", b.ShowID, err)
 	}
+	// A booking an older process stored without a language, during a
+	// rolling deploy, is mailed in DEFAULT_LANG, as the next start fills it.
+	b.Lang = s.Lang(b.Lang)
 	return send(ctx, m, b, sh)
 }

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"database/sql"
 	"net/http"
 	"net/url"
 	"slices"
@@ -295,4 +296,32 @@ func TestCancelledShowBookingInHindiAndTamil(t *testing.T) {
 		i18n.Hindi: {"आपके पैसे लौटा दिए गए हैं", "शनि 14 मार्च 2026, 12:20 UTC"},
 		i18n.Tamil: {"திருப்பித் தரப்பட்டது"},
 	})
+}
+
+// TestMailOfABookingWithoutLanguage: a booking stored without a language,
+// as an older process does during a rolling deploy, is mailed in
+// DEFAULT_LANG, as the next start gives it, not in English.
+func TestMailOfABookingWithoutLanguage(t *testing.T) {
+	p := testPolicy
+	p.DefaultLang = "hi"
+	a := newAppWith(t, p)
+	mailpit := testkit.Mailpit(t)
+	pay := payIn(t, a.client(), "ta", "A1")
+	wantStatus(t, a.deliver(a.event(pay, booking.EventPaymentSucceeded)), http.StatusOK)
+	db, err := sql.Open("sqlite", a.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`UPDATE bookings SET lang = '' WHERE id = ?`, pay.BookingID); err != nil {
+		t.Fatal(err)
+	}
+	if n := a.sendMails(t, mailpit.SMTPURL); n != 1 {
+		t.Fatalf("sent %d mails, want the confirmation", n)
+	}
+	msg := mailpit.Message(t, mailpit.WaitFor(t, 1)[0].ID)
+	if !strings.Contains(msg.HTML, `<html lang="hi">`) {
+		t.Errorf("a booking without a language was mailed in %q; want DEFAULT_LANG hi", msg.Subject)
+	}
+	i18ntest.Check(t, "the confirmation mail", msg.HTML, i18n.Hindi)
 }
