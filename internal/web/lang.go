@@ -17,7 +17,8 @@ const langCookie = "lang"
 
 // language puts the request's Localizer in its context: ?lang= (which also
 // sets the lang cookie), else the cookie, else Accept-Language, else
-// DEFAULT_LANG. The answer varies with the cookie and Accept-Language.
+// DEFAULT_LANG. The answer varies with the cookie and Accept-Language,
+// except a static asset's, which is the same in every language.
 func (s *Server) language(next echo.HandlerFunc) echo.HandlerFunc {
 	def := s.opts.DefaultLang
 	if def == "" {
@@ -41,8 +42,11 @@ func (s *Server) language(next echo.HandlerFunc) echo.HandlerFunc {
 				SameSite: http.SameSiteLaxMode, Secure: s.secure(), HttpOnly: true,
 			})
 		}
-		addVary(c.Response().Header(), "Cookie")
-		addVary(c.Response().Header(), "Accept-Language")
+		if !strings.HasPrefix(r.URL.Path, "/static/") {
+			// Assets are the same in every language: a cache keeps one.
+			addVary(c.Response().Header(), "Cookie")
+			addVary(c.Response().Header(), "Accept-Language")
+		}
 		c.SetRequest(r.WithContext(i18n.WithLocalizer(r.Context(), i18n.For(lang))))
 		return next(c)
 	}

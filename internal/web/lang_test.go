@@ -85,4 +85,10 @@ func TestLanguageChoice(t *testing.T) {
 	if v := strings.Join(res.Header.Values("Vary"), ", "); !strings.Contains(v, "Accept-Language") {
 		t.Errorf("Vary: %q; a page chosen by Accept-Language must vary with it", v)
 	}
+	css := res.doc(t).Find(`link[rel="stylesheet"]`).AttrOr("href", "")
+	asset := fresh.get(css, "Accept-Language", "hi")
+	wantStatus(t, asset, http.StatusOK)
+	if v := strings.Join(asset.Header.Values("Vary"), ", "); strings.Contains(v, "Accept-Language") || strings.Contains(v, "Cookie") {
+		t.Errorf("the stylesheet %s varies with %q; an asset is the same in every language", css, v)
+	}
 }
