@@ -85,8 +85,8 @@ func (s *Server) counterFind(c echo.Context, q string) (model.CounterFind, error
 		b := fb.Booking
 		row := model.FoundBooking{
 			ID: b.ID, State: string(b.State), Channel: string(b.Channel), Method: string(b.Method),
-			TicketCode: b.TicketCode, Email: b.Email, Total: loc.Money(int64(b.Amount), b.Currency), Show: s.counterShow(loc, fb.Show),
-			Seats: counterSeats(loc, b), Created: loc.Date(fb.Show.InZone(b.CreatedAt), "Mon 2 Jan 15:04"),
+			TicketCode: b.TicketCode, Email: b.Email, Total: loc.Money(int64(b.Amount), b.Currency), Show: s.showModelIn(loc, fb.Show),
+			Seats: bookingSeatsIn(loc, b), Created: loc.Date(fb.Show.InZone(b.CreatedAt), "Mon 2 Jan 15:04"),
 		}
 		if row.Channel == "" {
 			row.Channel = string(booking.ChannelOnline)
@@ -130,7 +130,7 @@ func (s *Server) counterModel(c echo.Context, showID string, all bool, sel selec
 	}
 	listed := false
 	for _, sh := range list {
-		sm := s.counterShow(loc, sh.Show)
+		sm := s.showModelIn(loc, sh.Show)
 		listed = listed || sh.ID == showID
 		m.Shows = append(m.Shows, model.Option{Value: sh.ID, Label: sm.Time + " " + sm.Date + " · " + sm.Title + " · " + sm.Screen, Selected: sh.ID == showID})
 	}
@@ -143,7 +143,7 @@ func (s *Server) counterModel(c echo.Context, showID string, all bool, sel selec
 		return model.Counter{}, err
 	}
 	sm.Counter = true // house seats are the counter's to sell
-	chosen := s.counterShow(loc, sm.Show)
+	chosen := s.showModelIn(loc, sm.Show)
 	if !listed {
 		m.Shows = append(m.Shows, model.Option{Value: showID, Label: chosen.Time + " " + chosen.Date + " · " + chosen.Title + " · " + chosen.Screen, Selected: true})
 	}
@@ -241,7 +241,7 @@ func (s *Server) counterHoldModel(c echo.Context, sellErr error) (model.CounterH
 		method = string(booking.MethodCash)
 	}
 	m := model.CounterHold{
-		AdminPage: s.adminPage(c, loc.T("counter.sell.title")), HoldID: h.ID, Show: s.counterShow(loc, show),
+		AdminPage: s.adminPage(c, loc.T("counter.sell.title")), HoldID: h.ID, Show: s.showModelIn(loc, show),
 		Method: method, Tendered: c.FormValue("tendered"), Reference: c.FormValue("reference"),
 		Reason: c.FormValue("reason"), Email: c.FormValue("email"),
 		SellAction: counterHoldURL(h.ID) + "/sell", UpdateAction: counterHoldURL(h.ID) + "/total",
@@ -390,7 +390,7 @@ func (s *Server) counterBookingModel(c echo.Context, bookingID string) (counterB
 	m := model.CounterBooking{
 		AdminPage: s.adminPage(c, loc.T("counter.sale.title")),
 		ID:        b.ID, State: string(b.State), Channel: string(b.Channel), Method: string(b.Method),
-		Amount: int64(b.Amount), Total: loc.Money(int64(b.Amount), b.Currency), Seats: counterSeats(loc, b), Show: s.counterShow(loc, show),
+		Amount: int64(b.Amount), Total: loc.Money(int64(b.Amount), b.Currency), Seats: bookingSeatsIn(loc, b), Show: s.showModelIn(loc, show),
 		SoldBy: b.SoldBy, CardRef: b.CardRef, CompReason: b.CompReason, Email: b.Email,
 		PrintURL: printURL(b.ID), RefundAction: counterBookingURL(b.ID) + "/refund",
 		RefundMethod: string(b.RefundMethod), RefundedBy: b.RefundedBy, Reason: reasonText(localizer(c), b.Reason),

@@ -36,26 +36,12 @@ func localWait(loc *i18n.Localizer, d time.Duration) string {
 	return strings.Join(parts, " ")
 }
 
-// counterShow is the show in loc's language ("सोम 7 दिस॰"; showModelIn).
-func (s *Server) counterShow(loc *i18n.Localizer, sh booking.Show) model.Show {
-	return s.showModelIn(loc, sh)
-}
-
 // counterAdminShow is adminShowModel with its date in loc's language.
 func (s *Server) counterAdminShow(loc *i18n.Localizer, sh booking.Show) model.Show {
 	m := s.adminShowModel(sh)
 	t, _ := s.showClock(sh)
 	m.Date = loc.Date(t, "Mon 2 Jan")
 	return m
-}
-
-// counterSeats is bookingSeats with each price in loc's language.
-func counterSeats(loc *i18n.Localizer, b booking.Booking) []model.BookingSeat {
-	seats := bookingSeats(b)
-	for i, t := range booking.TicketsOf(b) {
-		seats[i].Price = loc.Money(int64(t.Price), b.Currency)
-	}
-	return seats
 }
 
 // counterErrors are the domain's refusals the counter's pages say in

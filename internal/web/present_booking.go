@@ -22,7 +22,7 @@ func (s *Server) bookingModel(loc *i18n.Localizer, b booking.Booking, show booki
 		ID: b.ID, URL: bookingURL(b.ID), State: string(b.State),
 		StatusURL: bookingURL(b.ID) + "/status",
 		ETag:      `"` + string(b.State) + `"`,
-		Show:      s.localShow(loc, show),
+		Show:      s.showModelIn(loc, show),
 		Seats:     strings.Join(b.SeatIDs, ", "), SeatCount: len(b.SeatIDs),
 		Total: loc.Money(int64(b.Amount), b.Currency), Amount: int64(b.Amount),
 		Reason: b.Reason, SeatMapURL: showURL(b.ShowID),
@@ -83,12 +83,6 @@ func (s *Server) cancellationModel(ctx context.Context, loc *i18n.Localizer, b b
 		})
 	}
 	return c, nil
-}
-
-// localShow is the show in loc's language: its date's names and its
-// runtime (showModelIn).
-func (s *Server) localShow(loc *i18n.Localizer, sh booking.Show) model.Show {
-	return s.showModelIn(loc, sh)
 }
 
 // bookingSeatsIn is bookingSeats with the prices in loc's language

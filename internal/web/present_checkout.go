@@ -83,7 +83,7 @@ func (s *Server) checkoutModel(loc *i18n.Localizer, sm booking.SeatMap, h bookin
 		byID[st.ID] = st
 	}
 	m := model.Checkout{
-		Show:          s.localShow(loc, sm.Show),
+		Show:          s.showModelIn(loc, sm.Show),
 		HoldID:        h.ID,
 		Amount:        int64(amount),
 		Total:         loc.Money(int64(amount), h.Currency),

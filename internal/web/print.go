@@ -72,7 +72,7 @@ func (s *Server) printModel(c echo.Context, b booking.Booking, show booking.Show
 	loc := localizer(c)
 	m := model.PrintTickets{
 		BookingID: b.ID, State: string(b.State), BookingURL: bookingURL(b.ID),
-		Show:      s.localShow(loc, show),
+		Show:      s.showModelIn(loc, show),
 		AutoPrint: c.QueryParam("print") == "1",
 	}
 	if c.QueryParams().Has("key") {
