@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"boxoffice/internal/booking"
 )
@@ -18,6 +19,31 @@ B  W+C.CCC
 
 C  PPP.PPP
 `
+
+// catalog stores a theatre th1 (London) with a screen sc1 laid out as
+// catalogLayout, a movie mv1, a ticket type adult and a price card card1,
+// so that every catalog page has a record to show.
+func (a *app) catalog() {
+	a.t.Helper()
+	ctx := context.Background()
+	th := booking.Theatre{ID: "th1", Name: "Prince Charles", City: "London", TimeZone: "Europe/London", Currency: "INR"}
+	sc := booking.Screen{ID: "sc1", TheatreID: th.ID, Name: "Screen 1", Layout: catalogLayout}
+	mv := booking.Movie{ID: "mv1", Title: "Brief Encounter", Rating: "PG", RuntimeMin: 86, Language: "English"}
+	adult := booking.TicketType{ID: "adult", Name: "Adult", Online: true, BoxOffice: true}
+	card := booking.PriceCard{ID: "card1", TheatreID: th.ID, Name: "Weekday", Cells: booking.PriceTable{
+		{Category: "Classic", Type: "adult", Price: 180_00}, {Category: "Prime", Type: "adult", Price: 250_00}}}
+	for _, err := range []error{
+		booking.SaveTheatreStep(ctx, a.store, time.Now, th),
+		booking.SaveScreenStep(ctx, a.store, time.Now, sc),
+		booking.SaveMovieStep(ctx, a.store, time.Now, mv),
+		booking.SaveTicketTypeStep(ctx, a.store, time.Now, th.ID, "", adult),
+		booking.SavePriceCardStep(ctx, a.store, time.Now, card, []string{"Classic", "Prime"}),
+	} {
+		if err != nil {
+			a.t.Fatal(err)
+		}
+	}
+}
 
 func TestCatalogNeedsAnAdmin(t *testing.T) {
 	a := newAdminApp(t)
