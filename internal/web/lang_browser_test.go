@@ -45,7 +45,8 @@ func TestBrowserScriptsHaveFonts(t *testing.T) {
 // TestBrowserSeatMapInHindi: on a phone, the seat map in Hindi and Tamil
 // has <html lang> and no English, also in what the scripts write (the hold
 // bar after a seat is chosen), and no axe violation; so do the checkout,
-// the sandbox's checkout and the booking that follow.
+// the sandbox's checkout and the booking that follow, and the listing and
+// find-my-booking before them (<html lang> and axe).
 func TestBrowserSeatMapInHindi(t *testing.T) {
 	testkit.NeedBrowser(t)
 	testkit.NeedAxe(t)
@@ -57,6 +58,14 @@ func TestBrowserSeatMapInHindi(t *testing.T) {
 		hold string
 		seat string
 	}{{i18n.Hindi, "1 सीट रोकें", "D5"}, {i18n.Tamil, "1 இருக்கையை ஒதுக்கு", "D6"}} {
+		// The listing and find-my-booking first, in the language chosen.
+		for _, p := range []struct{ name, path string }{{"listing", "/?lang=" + string(tc.lang)}, {"find my booking", "/bookings/find"}} {
+			br.Do(chromedp.Navigate(a.srv.URL+p.path), chromedp.WaitVisible(chromedp.CSS("main")))
+			if lang := testkit.Eval[string](br, `document.documentElement.lang`); lang != string(tc.lang) {
+				t.Errorf("%s: <html lang=%q>; want %s", p.name, lang, tc.lang)
+			}
+			testkit.Axe(br, p.name+" in "+string(tc.lang)+", phone")
+		}
 		br.Do(
 			chromedp.Navigate(a.srv.URL+"/shows/"+testShowID+"?lang="+string(tc.lang)),
 			chromedp.WaitVisible(chromedp.CSS(".holdbar-button")),
