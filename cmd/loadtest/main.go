@@ -484,8 +484,8 @@ func (u *user) post(ctx context.Context, target string, form url.Values) (int, s
 }
 
 // homeShow is the first show of the listing on / that can be held: a
-// showtime link on sale (a sold-out showtime is no link, one whose sales
-// have not opened has data-opens-at), else "".
+// showtime link on sale (not data-availability="sold-out", and without the
+// data-opens-at of one whose sales have not opened), else "".
 func homeShow(doc *goquery.Document) string {
 	id, _ := doc.Find("a[data-show-id]:not([data-opens-at]):not([data-availability=sold-out])").First().Attr("data-show-id")
 	return id

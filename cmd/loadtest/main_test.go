@@ -158,11 +158,11 @@ func TestFlags(t *testing.T) {
 }
 
 // TestHomeShow: the tool loads the first showtime of / that can be held,
-// passing over a sold-out one (text, not a link) and one whose sales have
-// not opened.
+// passing over a sold-out one (a link too, as the listing draws it) and one
+// whose sales have not opened.
 func TestHomeShow(t *testing.T) {
 	doc, err := goquery.NewDocumentFromReader(strings.NewReader(`<ul class="times">
-<li><span class="time" data-show-id="full" data-availability="sold-out">Sold out</span></li>
+<li><a href="/shows/full" class="time time-soldout" data-show-id="full" data-availability="sold-out">Sold out</a></li>
 <li><a href="/shows/later" data-show-id="later" data-opens-at="2026-12-02T10:00:00Z">On sale from</a></li>
 <li><a href="/shows/few" data-show-id="few" data-availability="few">Few left</a></li>
 <li><a href="/shows/plenty" data-show-id="plenty">19:00</a></li></ul>`))

@@ -65,7 +65,7 @@ func TestAxe(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	visit("/?city=Chennai", `[data-availability="sold-out"]`)
+	visit("/?city=Chennai", `a[data-availability="sold-out"][href]`)
 	testkit.Axe(br, "listing of a city, phone")
 	br.Do(chromedp.EmulateViewport(1280, 800))
 	testkit.Axe(br, "listing of a city, laptop")

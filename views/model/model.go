@@ -343,7 +343,8 @@ type ShowTime struct {
 	OpensAt, Opens string
 }
 
-// SoldOut says the showtime is not a link: nothing is left to sell online.
+// SoldOut says nothing is left to sell online: the showtime says so (its
+// link still leads to the seat map, where a held seat may free again).
 func (s ShowTime) SoldOut() bool { return s.Availability == "sold-out" }
 
 // Error is what a person sees when something did not work.
