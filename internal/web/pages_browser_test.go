@@ -222,8 +222,12 @@ func TestBrowserPhonePolish(t *testing.T) {
 			chromedp.Click(chromedp.CSS("[data-best-form] button")),
 			chromedp.WaitVisible(chromedp.CSS("[data-suggested]")),
 		)
-		if got := br.Text(".holdbar-total"); !strings.HasPrefix(got, "₹") {
-			t.Errorf("%s: without JavaScript the bar's total after Find seats is %q", v.name, got)
+		// The suggested seats' prices added up (a seat's own, else its
+		// band's), in rupees.
+		sum := testkit.Eval[float64](br, `[...document.querySelectorAll('[data-suggested]')].reduce((t, s) => t + Number(s.closest('[data-price]').dataset.price), 0)`)
+		if want := "₹" + strconv.FormatFloat(sum/100, 'f', -1, 64); sum != 500_00 || strings.TrimSpace(br.Text(".holdbar-total")) != want {
+			t.Errorf("%s: without JavaScript the bar's total after Find seats is %q; the suggested seats cost %v paise (want 50000), %s",
+				v.name, br.Text(".holdbar-total"), sum, want)
 		}
 		br.Do(scripts(true))
 	}
