@@ -227,11 +227,33 @@ func TestFilmReport(t *testing.T) {
 		t.Errorf("gross in the CSV %q; want 270.00", records[1][8])
 	}
 
-	// A day that is not a week's first: 422 naming that week's first day.
-	res = admin.get("/admin/reports/films?week=2036-03-17")
-	wantStatus(t, res, http.StatusUnprocessableEntity)
-	if !strings.Contains(res.body, "2036-03-14") {
-		t.Errorf("the refusal of 2036-03-17 does not name 2036-03-14:\n%s", res.body)
+	// A day that is not a week's first: 422 naming that week's first day,
+	// on the report's page, with its picker at that week and links to that
+	// week's report and back to this week's. A week that is no date, or a
+	// format there is none of, is refused there too.
+	for _, tt := range []struct{ query, says, week, picker string }{
+		{"week=2036-03-17", "the week of 2036-03-17 starts on 2036-03-14", "/admin/reports/films?week=2036-03-14", "2036-03-14"},
+		{"week=soon", "YYYY-MM-DD", "", "2026-03-13"}, // this week (the clock is at Saturday 2026-03-14)
+		{"week=2036-03-14&format=xlsx", "csv", "/admin/reports/films?week=2036-03-14", "2036-03-14"},
+	} {
+		res := admin.get("/admin/reports/films?" + tt.query)
+		wantStatus(t, res, http.StatusUnprocessableEntity)
+		d := res.doc(t)
+		if msg := d.Find(`[data-refused] [role="alert"]`).Text(); !strings.Contains(msg, tt.says) {
+			t.Errorf("%s: the refusal %q does not say %q", tt.query, msg, tt.says)
+		}
+		if v, _ := d.Find(`form[data-week-picker] input[name="week"]`).Attr("value"); v != tt.picker {
+			t.Errorf("%s: the page's week picker is at %q; want %q", tt.query, v, tt.picker)
+		}
+		if href, _ := d.Find(`[data-refused] a[data-rel="week"]`).Attr("href"); href != tt.week {
+			t.Errorf("%s: the link to the week named %q; want %q", tt.query, href, tt.week)
+		}
+		if d.Find(`[data-refused] a[data-rel="back"][href="/admin/reports/films"]`).Length() != 1 {
+			t.Errorf("%s: no link back to this week's report", tt.query)
+		}
+		if d.Find("[data-film]").Length() != 0 || d.Find("[data-csv]").Length() != 0 {
+			t.Errorf("%s: the refused page shows a report or its CSV", tt.query)
+		}
 	}
 }
 
