@@ -114,9 +114,9 @@ Usage:
   boxoffice seed [flags]       add synthetic shows for load tests; print one show id per line
   boxoffice migrate [flags]    create or update the database's tables and indexes
   boxoffice admin add --email E [--role admin|staff] [--database-url URL] [--default-lang L]
-                               create an account (admin by default; staff only admit at the
-                               door), or set its password and role (the password is asked on
-                               the terminal, or read as one line from stdin)
+                               create an account (admin by default; staff admit at the door
+                               and sell at the box office), or set its password and role (the
+                               password is asked on the terminal, or read as one line from stdin)
   boxoffice backup [--database-url URL] PATH
                                copy the SQLite database to PATH (a new file) while it serves;
                                see docs/OPERATIONS.md

@@ -34,7 +34,8 @@ const (
 	// RoleAdmin may do everything: the catalog, occupancy, refunds, the
 	// accounts and the door.
 	RoleAdmin Role = "admin"
-	// RoleStaff may only admit tickets at the door.
+	// RoleStaff is front of house: it admits tickets at the door and
+	// sells, refunds and cashes up at the box office (SPEC §16).
 	RoleStaff Role = "staff"
 )
 

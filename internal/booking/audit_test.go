@@ -76,6 +76,53 @@ func TestCheckAudit(t *testing.T) {
 		t.Errorf("counts %+v, want %+v", n, want)
 	}
 
+	// A6, refunded at the counter (b4), sold there again (b6): one
+	// confirmed booking of it, the refunded one beside it.
+	resold := func() Audit {
+		a := good()
+		b6 := Booking{ID: "b6", PaymentID: "p6", SeatIDs: []string{"A6"}, State: BookingConfirmed, Amount: 180_00,
+			Channel: ChannelBoxOffice, Method: MethodCard, ConfirmedAt: now.Add(-30 * time.Minute),
+			Tickets: []SeatTicket{{SeatID: "A6", Type: "adult", Price: 180_00, TaxRate: 1800}}}
+		a.Seats[5].Status, a.Seats[5].BookingID = SeatBooked, "b6"
+		a.Bookings = append(a.Bookings, b6)
+		a.Payments["p6"] = Payment{ID: "p6", State: PaymentSucceeded, Provider: ProviderBoxOffice, Method: MethodCard, Amount: 180_00}
+		a.Report.Sums = a.Report.Sums.Add(b6.Sums())
+		v := SaleOf(b6)
+		v.TheatreID, v.TimeZone = "t1", "Asia/Kolkata"
+		a.Sales = append(a.Sales, v)
+		return a
+	}
+	bad, n = CheckAudit(resold(), m)
+	if len(bad) != 0 {
+		t.Errorf("a seat sold again after a counter refund: %q", bad)
+	}
+	want = AuditCounts{Seats: 6, Available: 0, Locked: 3, Booked: 3, Confirmed: 2, RefundDue: 1, Pending: 1, PaidPayments: 5}
+	if n != want {
+		t.Errorf("counts after the resale %+v, want %+v", n, want)
+	}
+	for _, c := range []struct {
+		name  string
+		spoil func(a *Audit)
+		want  string
+	}{
+		{"resold seat in two confirmed bookings", func(a *Audit) {
+			a.Bookings = append(a.Bookings, Booking{ID: "b7", PaymentID: "p7", SeatIDs: []string{"A6"}, State: BookingConfirmed, Amount: 180_00,
+				Channel: ChannelBoxOffice, Method: MethodCash, ConfirmedAt: now.Add(-10 * time.Minute)})
+			a.Payments["p7"] = Payment{ID: "p7", State: PaymentSucceeded, Provider: ProviderBoxOffice, Method: MethodCash, Amount: 180_00}
+		}, "seat A6 is in two bookings: b6 and b7"},
+		{"refund undone while resold", func(a *Audit) { a.Bookings[3].State = BookingConfirmed },
+			"seat A6 is in two bookings: b4 and b6"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			a := resold()
+			c.spoil(&a)
+			bad, _ := CheckAudit(a, m)
+			if len(bad) == 0 || !strings.Contains(strings.Join(bad, "\n"), c.want) {
+				t.Errorf("violations %q, want one saying %q", bad, c.want)
+			}
+		})
+	}
+
 	for _, c := range []struct {
 		name  string
 		spoil func(a *Audit)

@@ -250,7 +250,7 @@ func vars(c *Config) []Var {
 				"must be at least 8 characters")),
 			secret: true},
 		{Env: "ADMIN_IDLE", Flag: "admin-idle", Default: "30m",
-			Usage: "an admin's or door staff's session ends after this long without a request (`1m` to `24h`)",
+			Usage: "an admin's or staff's session ends after this long without a request (`1m` to `24h`)",
 			value: duration(&c.AdminIdle, "30m or 2h", MinAdminIdle, MaxAdminIdle, "must be from 1m to 24h")},
 		{Env: "SESSION_IDLE", Flag: "session-idle", Default: "24h",
 			Usage: "a moviegoer's session ends after this long without a request (`10m` to `720h`); its deadline moves at most every five minutes, not on every request. A booking never depends on it: its link opens it anywhere",

@@ -1,8 +1,9 @@
 // Package e2e holds the end-to-end tests of boxoffice: a real boxoffice
 // process, built once per test run with go build and started with
 // boxoffice serve on a free port and a fresh SQLite file, driven by a real
-// headless Chromium (chromedp) the way moviegoers and admins use it. The
-// payment journey goes through the built-in sandbox provider, whose
+// headless Chromium (chromedp) the way moviegoers and admins use it, or
+// over plain HTTP as curl would (TestBoxOfficeHooks, the box office's
+// hooks of SPEC §20, which needs no browser). The payment journey goes through the built-in sandbox provider, whose
 // callback reaches the process over real HTTP.
 //
 // The package has no code of its own; everything is in its tests:

@@ -81,7 +81,7 @@ func seedFilmYear(b *testing.B, s *Store) {
 // end of a year of a ten-screen cinema (seedFilmYear), the way the page
 // does: what shows_film and bookings_report buy (docs/PERFORMANCE.md).
 //
-//	go test -run '^$' -bench FilmReport -benchtime 20x ./internal/sqlite/
+//	go test -run '^$' -bench FilmReport -benchtime 10x ./internal/sqlite/
 func BenchmarkFilmReport(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "year.db")
 	s, err := open(context.Background(), path, defaultOptions)
@@ -117,7 +117,7 @@ func BenchmarkFilmReport(b *testing.B) {
 // each refunded one an hour later: seven days near the year's end, and,
 // once, the whole year (at most 366 days: the longest the page allows).
 //
-//	go test -run '^$' -bench SalesReport -benchtime 20x ./internal/sqlite/
+//	go test -run '^$' -bench SalesReport -benchtime 5x ./internal/sqlite/
 func BenchmarkSalesReport(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "year.db")
 	s, err := open(context.Background(), path, defaultOptions)

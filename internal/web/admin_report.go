@@ -21,21 +21,21 @@ const filmReportPath = "/admin/reports/films"
 // handleAdminFilmReport is GET /admin/reports/films?week=YYYY-MM-DD
 // (&format=csv): the film report of the report week from that day, or of
 // this week without one. A date that is not a week's first day is 422
-// naming that week's first day.
+// naming that week's first day, on the report's own page
+// (refuseFilmReport).
 func (s *Server) handleAdminFilmReport(c echo.Context) error {
 	start := s.opts.ReportWeekStart
-	var first time.Time
+	first := booking.WeekStart(booking.DayOf(s.svc.Now().Now, s.loc), start)
 	if w := c.QueryParam("week"); w != "" {
-		var err error
-		if first, err = booking.ParseReportWeek(w, start); err != nil {
-			return err
+		week, err := booking.ParseReportWeek(w, start)
+		if err != nil {
+			return s.refuseFilmReport(c, err, w, first)
 		}
-	} else {
-		first = booking.WeekStart(booking.DayOf(s.svc.Now().Now, s.loc), start)
+		first = week
 	}
 	asCSV, err := reportAsCSV(c)
 	if err != nil {
-		return err
+		return s.refuseFilmReport(c, err, first.Format(booking.DateLayout), first)
 	}
 	r, err := s.svc.FilmReport(c.Request().Context(), first, start, s.loc)
 	if err != nil {
@@ -45,6 +45,30 @@ func (s *Server) handleAdminFilmReport(c echo.Context) error {
 		return writeFilmReportCSV(startCSV(c, "films-"+first.Format(booking.DateLayout)), r)
 	}
 	return s.render(c, http.StatusOK, pages.AdminFilmReport(s.filmReportModel(c, r)))
+}
+
+// refuseFilmReport answers a week or format the film report refused
+// (EINVALID) with 422 on the report's own page rather than the error
+// page, so that the admin has a way on: the message, the picker at the
+// week that week names (the week of a date that is not its first day),
+// or at this week when it names none, a link to that week's report, and
+// one back to this week's.
+func (s *Server) refuseFilmReport(c echo.Context, err error, week string, this time.Time) error {
+	if booking.ErrorCode(err) != booking.EINVALID {
+		return err
+	}
+	first := this
+	var links []model.ReportLink
+	if day, perr := time.Parse(booking.DateLayout, week); perr == nil {
+		first = booking.WeekStart(day, s.opts.ReportWeekStart)
+		links = append(links, model.ReportLink{URL: filmReportURL(first, ""), Rel: "week",
+			Label: "Show the week from " + first.Format(booking.DateLayout)})
+	}
+	links = append(links, model.ReportLink{URL: filmReportPath, Label: "Back to this week's report", Rel: "back"})
+	m := s.filmReportModel(c, booking.FilmReport{Week: first, WeekStart: s.opts.ReportWeekStart})
+	m.CSVURL = ""
+	m.Refused = &model.ReportRefusal{Message: booking.ErrorMessage(err), Links: links}
+	return s.render(c, http.StatusUnprocessableEntity, pages.AdminFilmReport(m))
 }
 
 // reportAsCSV reads a report's format: none for the page, csv for the

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/PuerkitoBio/goquery"
 	"github.com/google/go-cmp/cmp"
 
 	"boxoffice/internal/booking"
@@ -53,6 +54,33 @@ func (a *app) bookTypedAt(showID string, types booking.TypeChoice, seats ...stri
 		a.t.Fatalf("SettlePayment: %v, %v", s.Effect, err)
 	}
 	return s.Booking
+}
+
+// row is a film report row's cells by data-col: counts and minor units.
+type row map[string]int64
+
+// filmReportRows reads the film report's rows of film at theatre by
+// data-day, and how many rows there were.
+func filmReportRows(t *testing.T, d *goquery.Document, film, theatre string) (map[string]row, int) {
+	t.Helper()
+	got := map[string]row{}
+	rows := d.Find(`[data-film="` + film + `"][data-theatre="` + theatre + `"][data-day]`)
+	for i := range rows.Length() {
+		r := rows.Eq(i)
+		day, _ := r.Attr("data-day")
+		got[day] = row{}
+		cells := r.Find("[data-col]")
+		for j := range cells.Length() {
+			col, _ := cells.Eq(j).Attr("data-col")
+			v, _ := cells.Eq(j).Attr("data-value")
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				t.Errorf("day %s, %s: data-value %q is no number", day, col, v)
+			}
+			got[day][col] = n
+		}
+	}
+	return got, rows.Length()
 }
 
 // TestFilmReport: bookings sold online as child and adult at a theatre
@@ -135,7 +163,6 @@ func TestFilmReport(t *testing.T) {
 	}
 
 	// Tax at 18 % included: 90.00 → 13.73, 180.00 → 27.46.
-	type row map[string]int64
 	zero := row{"shows": 0, "admissions": 0, "comps": 0, "gross": 0, "tax": 0, "net": 0, "rent": 0}
 	friday := row{"shows": 1, "admissions": 2, "comps": 0, "gross": 270_00, "tax": 13_73 + 27_46, "net": 228_81, "rent": 102_96} // 45 % of 228.81 = 102.9645
 	previous := row{"shows": 1, "admissions": 1, "comps": 0, "gross": 180_00, "tax": 27_46, "net": 152_54, "rent": 76_27}        // 50 % of 152.54
@@ -149,27 +176,11 @@ func TestFilmReport(t *testing.T) {
 	res = admin.get("/admin/reports/films?week=2036-03-14")
 	wantStatus(t, res, http.StatusOK)
 	d := res.doc(t)
-	got := map[string]row{}
-	rows := d.Find(`[data-film="monsoon"][data-theatre="regal"][data-day]`)
-	for i := range rows.Length() {
-		r := rows.Eq(i)
-		day, _ := r.Attr("data-day")
-		got[day] = row{}
-		cells := r.Find("[data-col]")
-		for j := range cells.Length() {
-			col, _ := cells.Eq(j).Attr("data-col")
-			v, _ := cells.Eq(j).Attr("data-value")
-			n, err := strconv.ParseInt(v, 10, 64)
-			if err != nil {
-				t.Errorf("day %s, %s: data-value %q is no number", day, col, v)
-			}
-			got[day][col] = n
-		}
-	}
+	got, n := filmReportRows(t, d, "monsoon", "regal")
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("the film report's cells (-want +got):\n%s", diff)
 	}
-	if n := rows.Length(); n != 10 {
+	if n != 10 {
 		t.Errorf("%d report rows of the film; want 10: seven days and three totals", n)
 	}
 	// The app's own test show (m1 at t1, unsold) is a film of the week too.
@@ -216,10 +227,120 @@ func TestFilmReport(t *testing.T) {
 		t.Errorf("gross in the CSV %q; want 270.00", records[1][8])
 	}
 
-	// A day that is not a week's first: 422 naming that week's first day.
-	res = admin.get("/admin/reports/films?week=2036-03-17")
-	wantStatus(t, res, http.StatusUnprocessableEntity)
-	if !strings.Contains(res.body, "2036-03-14") {
-		t.Errorf("the refusal of 2036-03-17 does not name 2036-03-14:\n%s", res.body)
+	// A day that is not a week's first: 422 naming that week's first day,
+	// on the report's page, with its picker at that week and links to that
+	// week's report and back to this week's. A week that is no date, or a
+	// format there is none of, is refused there too.
+	for _, tt := range []struct{ query, says, week, picker string }{
+		{"week=2036-03-17", "the week of 2036-03-17 starts on 2036-03-14", "/admin/reports/films?week=2036-03-14", "2036-03-14"},
+		{"week=soon", "YYYY-MM-DD", "", "2026-03-13"}, // this week (the clock is at Saturday 2026-03-14)
+		{"week=2036-03-14&format=xlsx", "csv", "/admin/reports/films?week=2036-03-14", "2036-03-14"},
+	} {
+		res := admin.get("/admin/reports/films?" + tt.query)
+		wantStatus(t, res, http.StatusUnprocessableEntity)
+		d := res.doc(t)
+		if msg := d.Find(`[data-refused] [role="alert"]`).Text(); !strings.Contains(msg, tt.says) {
+			t.Errorf("%s: the refusal %q does not say %q", tt.query, msg, tt.says)
+		}
+		if v, _ := d.Find(`form[data-week-picker] input[name="week"]`).Attr("value"); v != tt.picker {
+			t.Errorf("%s: the page's week picker is at %q; want %q", tt.query, v, tt.picker)
+		}
+		if href, _ := d.Find(`[data-refused] a[data-rel="week"]`).Attr("href"); href != tt.week {
+			t.Errorf("%s: the link to the week named %q; want %q", tt.query, href, tt.week)
+		}
+		if d.Find(`[data-refused] a[data-rel="back"][href="/admin/reports/films"]`).Length() != 1 {
+			t.Errorf("%s: no link back to this week's report", tt.query)
+		}
+		if d.Find("[data-film]").Length() != 0 || d.Find("[data-csv]").Length() != 0 {
+			t.Errorf("%s: the refused page shows a report or its CSV", tt.query)
+		}
+	}
+}
+
+// TestFilmReportAtTheCounter: at a theatre taxed 18 % whose film rents at
+// 50 % in its first week, the box office sells over HTTP for cash (an
+// adult and a comp type priced 0), for card (two paid seats), as a comp
+// (method comp) and for cash again, refunded at the counter: the film
+// report (SPEC §17, §20) counts the paid seats as admissions, the comp
+// seats as comps, leaves the refunded booking out, and every cell of the
+// page and of its CSV says so.
+func TestFilmReportAtTheCounter(t *testing.T) {
+	a := newCounterApp(t)
+	ctx := context.Background()
+	admin := a.staffClient(adminEmail, adminPassword)
+	tok := admin.adminCSRF()
+	// The typed show, the app's only one: m1 at t1 (UTC), Saturday
+	// 2036-03-15 at 14:00, in the report week from Friday 2036-03-14. The
+	// movie is in the catalogue, so that its page can give it terms.
+	if _, err := a.svc.Catalog().SaveMovie(ctx, booking.Movie{ID: "m1", Title: "Monsoon Express", RuntimeMin: 148}); err != nil {
+		t.Fatal(err)
+	}
+	wantStatus(t, admin.post("/admin/theatres/t1", url.Values{"_csrf": {tok}, "name": {"Lalbagh Cinemas"}, "city": {"Bengaluru"},
+		"time_zone": {"UTC"}, "currency": {"INR"}, "tax_rate": {"18"}}), http.StatusSeeOther)
+	wantStatus(t, admin.post("/admin/movies/m1", url.Values{"_csrf": {tok}, "title": {"Monsoon Express"}, "runtime": {"148"},
+		"rent": {"50,45,40"}}), http.StatusSeeOther)
+
+	staff := a.staffClient(staffEmail, staffPassword)
+	cash := staff.mustSell(staff.mustCounterHold("C1", "C2"), url.Values{"method": {"cash"}, "type_C1": {"adult"}, "type_C2": {"comp"}})
+	card := staff.mustSell(staff.mustCounterHold("E1", "E2"), url.Values{"method": {"card"}, "type_E1": {"adult"}, "type_E2": {"child"}})
+	staff.mustSell(staff.mustCounterHold("D2"), url.Values{"method": {"comp"}, "reason": {"critic"}, "type_D2": {"comp"}})
+	refunded := staff.mustSell(staff.mustCounterHold("A1"), url.Values{"method": {"cash"}, "type_A1": {"adult"}})
+	wantStatus(t, staff.post("/admin/boxoffice/bookings/"+bookingIDOf(refunded)+"/refund",
+		url.Values{"_csrf": {staff.counterCSRF()}, "method": {"cash"}}), http.StatusSeeOther)
+	if b, _ := a.store.Booking(ctx, bookingIDOf(refunded)); b.State != booking.BookingRefunded {
+		t.Fatalf("the refunded sale is %s", b.State)
+	}
+	for path, amount := range map[string]booking.Money{cash: 180_00, card: 375_00} {
+		b, err := a.store.Booking(ctx, bookingIDOf(path))
+		if err != nil || b.State != booking.BookingConfirmed || b.Amount != amount {
+			t.Fatalf("the sale %s is %s for %d (%v); want confirmed for %d", path, b.State, b.Amount, err, amount)
+		}
+		for _, tk := range b.Tickets {
+			if tk.TaxRate != 1800 {
+				t.Errorf("seat %s sold at the rate %v; want the theatre's 18 %%", tk.SeatID, tk.TaxRate)
+			}
+		}
+	}
+
+	// Tax at 18 % included: 180.00 → 27.46, 250.00 → 38.14, 125.00 →
+	// 19.07, a comp 0. Rent: 50 % of 470.33 = 235.165 → 235.17.
+	zero := row{"shows": 0, "admissions": 0, "comps": 0, "gross": 0, "tax": 0, "net": 0, "rent": 0}
+	saturday := row{"shows": 1, "admissions": 3, "comps": 2, "gross": 555_00, "tax": 84_67, "net": 470_33, "rent": 235_17}
+	want := map[string]row{
+		"2036-03-14": zero, "2036-03-15": saturday, "2036-03-16": zero, "2036-03-17": zero,
+		"2036-03-18": zero, "2036-03-19": zero, "2036-03-20": zero,
+		"week": saturday, "previous": zero, "to-date": saturday,
+	}
+	res := admin.get("/admin/reports/films?week=2036-03-14")
+	wantStatus(t, res, http.StatusOK)
+	got, n := filmReportRows(t, res.doc(t), "m1", "t1")
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("the film report's cells (-want +got):\n%s", diff)
+	}
+	if n != 10 {
+		t.Errorf("%d report rows of the film; want 10: seven days and three totals", n)
+	}
+
+	res = admin.get("/admin/reports/films?week=2036-03-14&format=csv")
+	wantStatus(t, res, http.StatusOK)
+	records, err := csv.NewReader(strings.NewReader(res.body)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	major := func(v int64) string { return booking.Money(v).Major("INR") }
+	wantCSV := [][]string{{"film_id", "film", "theatre_id", "theatre", "day", "shows", "admissions", "comps",
+		"gross", "tax", "net", "rent", "currency", "week_of_run", "rent_percent"}}
+	for i := range 7 {
+		day := time.Date(2036, 3, 14+i, 0, 0, 0, 0, time.UTC).Format(booking.DateLayout)
+		r := want[day]
+		wantCSV = append(wantCSV, []string{"m1", "Monsoon Express", "t1", "Lalbagh Cinemas", day,
+			strconv.FormatInt(r["shows"], 10), strconv.FormatInt(r["admissions"], 10), strconv.FormatInt(r["comps"], 10),
+			major(r["gross"]), major(r["tax"]), major(r["net"]), major(r["rent"]), "INR", "1", "50"})
+	}
+	if diff := cmp.Diff(wantCSV, records); diff != "" {
+		t.Errorf("the film report's CSV (-want +got):\n%s", diff)
+	}
+	if saturday := records[2]; saturday[7] != "2" || saturday[8] != "555.00" || saturday[9] != "84.67" || saturday[11] != "235.17" {
+		t.Errorf("the CSV's Saturday %v; want 2 comps, gross 555.00, tax 84.67, rent 235.17", saturday)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -19,16 +20,17 @@ const salesReportPath = "/admin/reports/sales"
 // handleAdminSalesReport is GET /admin/reports/sales?from=YYYY-MM-DD&to=
 // YYYY-MM-DD (&format=csv): the sales report of those sale days, the last
 // seven (through today) without them. A range that is not one
-// (booking.ParseSalesRange) is 422 saying why.
+// (booking.ParseSalesRange) is 422 saying why, on the report's own page
+// (refuseSalesReport).
 func (s *Server) handleAdminSalesReport(c echo.Context) error {
 	today := booking.DayOf(s.svc.Now().Now, s.loc)
 	first, last, err := booking.ParseSalesRange(c.QueryParam("from"), c.QueryParam("to"), today)
 	if err != nil {
-		return err
+		return s.refuseSalesReport(c, err, first, last)
 	}
 	asCSV, err := reportAsCSV(c)
 	if err != nil {
-		return err
+		return s.refuseSalesReport(c, err, first, last)
 	}
 	r, err := s.svc.SalesReport(c.Request().Context(), first, last, s.providerName(), s.loc)
 	if err != nil {
@@ -38,6 +40,40 @@ func (s *Server) handleAdminSalesReport(c echo.Context) error {
 		return writeSalesReportCSV(startCSV(c, "sales-"+first.Format(booking.DateLayout)+"-"+last.Format(booking.DateLayout)), r)
 	}
 	return s.render(c, http.StatusOK, pages.AdminSalesReport(s.salesReportModel(c, r)))
+}
+
+// refuseSalesReport answers a range or format the sales report refused
+// (EINVALID) with 422 on the report's own page rather than the error
+// page: the message, the pickers as they were filled in, a link to a
+// range it can show when first and last are dates (the two swapped, the
+// longest range that ends on last, or the page of a range refused only
+// its format), and one back to the last seven days.
+func (s *Server) refuseSalesReport(c echo.Context, err error, first, last time.Time) error {
+	if booking.ErrorCode(err) != booking.EINVALID {
+		return err
+	}
+	var links []model.ReportLink
+	if !first.IsZero() && !last.IsZero() {
+		fix := booking.SalesReport{From: first, To: last}
+		label := "Show " + first.Format(booking.DateLayout) + " to " + last.Format(booking.DateLayout)
+		switch days := int(last.Sub(first).Hours()/24) + 1; {
+		case days < 1:
+			fix.From, fix.To = last, first
+			label = "Show " + last.Format(booking.DateLayout) + " to " + first.Format(booking.DateLayout)
+		case days > booking.MaxSalesReportDays:
+			fix.From = last.AddDate(0, 0, 1-booking.MaxSalesReportDays)
+			label = "Show the " + strconv.Itoa(booking.MaxSalesReportDays) + " days to " + last.Format(booking.DateLayout)
+		}
+		links = append(links, model.ReportLink{URL: salesReportURL(fix, ""), Label: label, Rel: "range"})
+	}
+	links = append(links, model.ReportLink{URL: salesReportPath, Label: "Back to the last seven days", Rel: "back"})
+	m := model.SalesReport{
+		AdminPage: s.adminPage(c, "Sales report"),
+		From:      c.QueryParam("from"),
+		To:        c.QueryParam("to"),
+		Refused:   &model.ReportRefusal{Message: booking.ErrorMessage(err), Links: links},
+	}
+	return s.render(c, http.StatusUnprocessableEntity, pages.AdminSalesReport(m))
 }
 
 // providerName is the configured payment provider's name (stripe,

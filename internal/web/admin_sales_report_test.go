@@ -244,18 +244,33 @@ func TestSalesReport(t *testing.T) {
 		t.Errorf("the film report's gross of tonight's show %q; the sales report's of its day %q; want both 18000", filmGross, sales)
 	}
 
-	// Ranges that are not one: 422 saying why.
-	for q, why := range map[string]string{
-		"from=2026-03-15&to=2026-03-14": "before it starts",
-		"from=2025-01-01&to=2026-03-14": "at most 366",
-		"from=14-03-2026":               "YYYY-MM-DD",
-		"to=yesterday":                  "YYYY-MM-DD",
-		"format=xlsx":                   "csv",
+	// Ranges that are not one: 422 saying why, on the report's page with
+	// its pickers as filled in, a link to a range it can show when both
+	// ends are dates, and one back to the last seven days.
+	for q, tt := range map[string]struct{ why, fix string }{
+		"from=2026-03-15&to=2026-03-14": {"before it starts", "/admin/reports/sales?from=2026-03-14&to=2026-03-15"},
+		"from=2025-01-01&to=2026-03-14": {"at most 366", "/admin/reports/sales?from=2025-03-14&to=2026-03-14"},
+		"from=14-03-2026":               {"YYYY-MM-DD", ""},
+		"to=yesterday":                  {"YYYY-MM-DD", ""},
+		"format=xlsx":                   {"csv", "/admin/reports/sales?from=2026-03-08&to=2026-03-14"},
 	} {
 		res := admin.get("/admin/reports/sales?" + q)
 		wantStatus(t, res, http.StatusUnprocessableEntity)
-		if !strings.Contains(res.body, why) {
-			t.Errorf("the refusal of %s does not say %q:\n%s", q, why, res.body)
+		d := res.doc(t)
+		if msg := d.Find(`[data-refused] [role="alert"]`).Text(); !strings.Contains(msg, tt.why) {
+			t.Errorf("the refusal of %s %q does not say %q", q, msg, tt.why)
+		}
+		if d.Find(`form[data-range-picker]`).Length() != 1 {
+			t.Errorf("the refusal of %s has no range picker", q)
+		}
+		if href, _ := d.Find(`[data-refused] a[data-rel="range"]`).Attr("href"); href != tt.fix {
+			t.Errorf("the refusal of %s links the range %q; want %q", q, href, tt.fix)
+		}
+		if d.Find(`[data-refused] a[data-rel="back"][href="/admin/reports/sales"]`).Length() != 1 {
+			t.Errorf("the refusal of %s has no link back to the last seven days", q)
+		}
+		if d.Find("tr[data-theatre]").Length() != 0 || d.Find("[data-csv]").Length() != 0 {
+			t.Errorf("the refusal of %s shows a report or its CSV", q)
 		}
 	}
 	// Staff may not read it.

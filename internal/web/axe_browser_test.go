@@ -242,6 +242,9 @@ func TestAxe(t *testing.T) {
 		// has bookings; the sales of the last seven days, made today.
 		{"/admin/reports/films?week=" + booking.WeekStart(booking.DayOf(testShowStart, time.UTC), time.Friday).Format(booking.DateLayout), "tr[data-film]"},
 		{"/admin/reports/sales", "tr[data-theatre][data-channel]"},
+		// A week and a range refused (422) on the reports' own pages.
+		{"/admin/reports/films?week=2036-03-17", "[data-refused]"},
+		{"/admin/reports/sales?from=2026-03-15&to=2026-03-14", "[data-refused]"},
 		{"/admin/payments/" + paying.ID, "main"},
 		{"/admin/accounts/" + admins[0].ID, "main form"},
 		{"/admin/theatres/th1", "#f-time_zone"},

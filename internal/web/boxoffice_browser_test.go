@@ -1,12 +1,14 @@
 package web_test
 
 import (
+	"context"
 	"math"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -17,8 +19,10 @@ import (
 // on a tablet-sized window: Tab to the map (one tab stop), the arrow keys
 // and Space to tick two seats, Enter on Hold; on the hold's page a type
 // by the arrow keys, cash tendered typed, Enter on Sell; the answer shows
-// the ticket and the change, and links to the print page, which prints
-// to a PDF 80 mm wide with one page per seat. Another sale refunded at
+// the ticket and the change, and links to the print page; its script
+// (counterprint.js) opens the print page in a window and prints it once
+// loaded, or, where the window is blocked, gives the link the focus; the
+// print page prints to a PDF 80 mm wide with one page per seat. Another sale refunded at
 // the counter in the browser, the cash-up's cells add up (sales, cash,
 // cash refunds, net = cash − cash refunds); the counter's search finds
 // the first sale by its ticket code. axe-core finds no violation on the
@@ -30,8 +34,12 @@ func TestBrowserCounterSale(t *testing.T) {
 	a.clock.Set(time.Now().UTC().Round(0))
 	// The print page opened after the sale may not be there in this
 	// build; its window's console is another target's.
-	br := testkit.NewBrowser(t, func(text string) bool { return strings.Contains(text, "status of 404") })
+	// Pop-ups allowed, as on the counter's computer: Chromium blocks a
+	// window opened by a page that no click opened (the answer to Sell).
+	br := testkit.NewBrowserWith(t, func(text string) bool { return strings.Contains(text, "status of 404") },
+		chromedp.Flag("disable-popup-blocking", true))
 	br.Do(chromedp.EmulateViewport(820, 1180)) // a tablet, upright
+	watchCounterPrint(br)
 	br.Do(
 		chromedp.Navigate(a.srv.URL+"/admin/login"),
 		chromedp.WaitVisible(chromedp.CSS("#password")),
@@ -89,6 +97,29 @@ func TestBrowserCounterSale(t *testing.T) {
 		t.Error("the answer's QR code is missing or smaller than 240 px")
 	}
 	testkit.Axe(br, "counter sale")
+
+	// The answer's script opened the print page in a window and, once it
+	// had loaded with its tickets, printed it.
+	br.WaitFor(`!!window.counterPrinted`, 10*time.Second)
+	opened := testkit.Eval[[]string](br, `window.counterOpened`)
+	link := testkit.Eval[string](br, `document.querySelector('a[data-print-url]').getAttribute('href')`)
+	if len(opened) != 1 || opened[0] != link {
+		t.Errorf("the answer opened %q, want the print page %s once", opened, link)
+	}
+	if got := testkit.Eval[string](br, `window.counterPrinted`); got != link+" 2" {
+		t.Errorf("the print dialog opened on %q, want %q (the print page with its 2 tickets)", got, link+" 2")
+	}
+	// Where the browser blocks the window, the Print link has the focus.
+	br.Do(
+		chromedp.Evaluate[chromedp.Void](`sessionStorage.setItem('counterBlockPopups', '1')`),
+		chromedp.Reload(),
+		chromedp.WaitVisible(chromedp.CSS(`a[data-print-url]`)),
+	)
+	br.WaitFor(`window.counterOpened.length === 1 && document.activeElement === document.querySelector('a[data-print-url]')`, 10*time.Second)
+	if br.JS(`!!window.counterPrinted`) {
+		t.Error("the answer printed though its window was blocked")
+	}
+	br.Do(chromedp.Evaluate[chromedp.Void](`sessionStorage.removeItem('counterBlockPopups')`))
 
 	code := testkit.Eval[string](br, `document.querySelector('[data-ticket-code]').textContent.trim()`)
 
@@ -148,4 +179,41 @@ func TestBrowserCounterSale(t *testing.T) {
 		t.Errorf("the search's print link is %q, want %q", got, printURL)
 	}
 	testkit.Axe(br, "box office search")
+}
+
+// watchCounterPrint makes every page the tab opens from now on record
+// what counterprint.js does: the addresses given to window.open
+// (window.counterOpened), and, when it prints the window it opened, the
+// path of the page printed and its number of [data-ticket]
+// (window.counterPrinted, "PATH N"), instead of a print dialog; the
+// window is closed then. With sessionStorage's counterBlockPopups set,
+// window.open returns null, as where the browser blocks pop-ups.
+func watchCounterPrint(br *testkit.Browser) {
+	br.T.Helper()
+	br.Do(chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `
+(() => {
+  const open = window.open;
+  window.counterOpened = [];
+  window.open = function (url, ...rest) {
+    window.counterOpened.push(String(url));
+    if (sessionStorage.getItem('counterBlockPopups') === '1') {
+      return null;
+    }
+    const w = open.call(window, url, ...rest);
+    if (!w) {
+      return w;
+    }
+    return {
+      addEventListener: (type, fn) => w.addEventListener(type, fn),
+      focus: () => w.focus(),
+      print: () => {
+        window.counterPrinted = w.location.pathname + ' ' + w.document.querySelectorAll('[data-ticket]').length;
+        w.close();
+      },
+    };
+  };
+})();`})
+		return err
+	}))
 }

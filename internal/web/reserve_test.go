@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 )
@@ -226,6 +227,42 @@ func TestOnlineCutoff(t *testing.T) {
 	}
 	wantStatus(t, admin.setCutoff("0"), http.StatusSeeOther)
 	a.client().mustHold("C2", "C3")
+}
+
+// TestOnlineCutoffCounterSells: once the online cut-off (28 of the typed
+// show's 30 seats) has stopped online sales, an online hold is 410 while
+// the counter still holds and sells over HTTP: 303 to the hold, 303 to a
+// confirmed box-office booking; and online holds stay 410 after it.
+func TestOnlineCutoffCounterSells(t *testing.T) {
+	a := newCounterApp(t)
+	a.clock.Set(testShowStart.Add(-25 * time.Hour)) // online sales open (SALES_CLOSE -24h)
+	admin := a.staffClient(adminEmail, adminPassword)
+	res := admin.post("/admin/shows/"+typedShowID+"/cutoff", url.Values{"_csrf": {admin.adminCSRF()}, "seats": {"28"}})
+	wantStatus(t, res, http.StatusSeeOther)
+	onlineHold := func(c *client, seats ...string) response {
+		t.Helper()
+		return c.post("/shows/"+typedShowID+"/holds", url.Values{"_csrf": {webCSRF(t, c)}, "seat": seats})
+	}
+	wantStatus(t, onlineHold(a.client(), "A1", "A2"), http.StatusSeeOther) // 28 left
+	if onSale, _, _ := mapHead(t, a, typedShowID); onSale != "false" {
+		t.Fatalf("28 available online of a cut-off of 28: data-on-sale %q, want false", onSale)
+	}
+	wantStatus(t, onlineHold(a.client(), "B1"), http.StatusGone)
+
+	staff := a.staffClient(staffEmail, staffPassword)
+	holdPath := staff.mustCounterHold("B1", "B2")
+	page := staff.mustSell(holdPath, url.Values{"method": {"cash"}, "type_B1": {"adult"}, "type_B2": {"adult"}})
+	b := staff.get(page).doc(t).Find("[data-booking-id]")
+	for name, want := range map[string]string{"data-state": "confirmed", "data-channel": "box_office", "data-method": "cash"} {
+		if got, _ := b.Attr(name); got != want {
+			t.Errorf("the counter's sale after the cut-off: %s = %q, want %q", name, got, want)
+		}
+	}
+	states := seatStates(a.client().get("/shows/" + typedShowID).doc(t))
+	if states["B1"] != "booked" || states["B2"] != "booked" {
+		t.Errorf("online map after the counter's sale: B1 %s, B2 %s; want booked", states["B1"], states["B2"])
+	}
+	wantStatus(t, onlineHold(a.client(), "C1"), http.StatusGone)
 }
 
 // TestBestAvailableSkipsReserved: best available never suggests a seat

@@ -11,6 +11,21 @@ type FilmReport struct {
 	NextURL   string
 	CSVURL    string
 	Films     []FilmReportFilm
+	// Refused is the week asked for, refused (422), said on this page with
+	// a way on: the picker, and links to the week it names and back.
+	Refused *ReportRefusal
+}
+
+// ReportRefusal is a report's query that was not one (422), shown on the
+// report's own page: why, and links to reports it can show.
+type ReportRefusal struct {
+	Message string
+	Links   []ReportLink
+}
+
+// ReportLink is a link to a report; Rel names it for tests (data-rel).
+type ReportLink struct {
+	URL, Label, Rel string
 }
 
 // FilmReportFilm is one film at one theatre: a row per day of the week,
@@ -53,6 +68,7 @@ type SalesReport struct {
 	Label    string // "Thu 26 Nov – Wed 2 Dec 2026"
 	CSVURL   string
 	Theatres []SalesReportTheatre
+	Refused  *ReportRefusal // the range asked for, refused (422)
 }
 
 // SalesReportTheatre is one theatre's rows, by day.

@@ -317,6 +317,19 @@ func testCounterRefund(t *testing.T, s store) {
 	// The seats sell again.
 	again := sell(t, s, newSale(counterHold(t, s, show.ID, counterAt(2*time.Hour), "A1"), booking.MethodCash, nil), counterAt(2*time.Hour))
 	checkSeats(t, s, show.ID, map[string]seatView{"A1": bookedBy(again), "B1": free})
+	// The audit of the show read from the store: A1 is in one confirmed
+	// booking, the refunded one beside it, each with its payment.
+	a, err := booking.LoadAudit(context.Background(), s, show.ID)
+	if err != nil {
+		t.Fatalf("LoadAudit: %v", err)
+	}
+	bad, n := booking.CheckAudit(a, counterAt(2*time.Hour))
+	if len(bad) != 0 {
+		t.Errorf("the audit after the resale: %q", bad)
+	}
+	if n.Booked != 1 || n.Confirmed != 1 || n.PaidPayments != 2 {
+		t.Errorf("the audit after the resale counts %+v; want 1 seat booked, 1 confirmed booking, 2 paid payments", n)
+	}
 	_, err = s.CounterRefund(context.Background(), b.ID, "staff@example.com", "", counterAt(3*time.Hour))
 	wantErr(t, "refund again", err, booking.ErrAlreadyRefunded)
 	// The method defaults to the sale's.
