@@ -111,6 +111,8 @@ type Server struct {
 	// checkout sends the browser back to it.
 	publicURL string
 	csp       string // the Content-Security-Policy of every response
+	// cspFramable is csp with framing by this site allowed: the print page's.
+	cspFramable string
 	// crossOrigin refuses state-changing requests from other sites (csrf).
 	crossOrigin *http.CrossOriginProtection
 	zones       zoneCache
@@ -154,7 +156,8 @@ func New(svc *booking.Service, opts Options) *Server {
 	}
 	s.sandbox = opts.Payments != nil && opts.Payments.Name() == "sandbox"
 	s.publicURL = strings.TrimRight(opts.PublicURL, "/")
-	s.csp = contentSecurityPolicy(opts.CheckoutOrigins)
+	s.csp = contentSecurityPolicy(opts.CheckoutOrigins, "'none'")
+	s.cspFramable = contentSecurityPolicy(opts.CheckoutOrigins, "'self'")
 	s.timeout = opts.RequestTimeout
 	if s.timeout <= 0 {
 		s.timeout = DefaultRequestTimeout

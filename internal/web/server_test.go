@@ -9,6 +9,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"boxoffice/internal/booking"
 	"boxoffice/internal/payment"
 	"boxoffice/internal/web"
 )
@@ -96,6 +97,54 @@ func TestSecurityHeadersOnEveryResponse(t *testing.T) {
 	// The load balancer's request id is kept.
 	if got := c.get("/healthz", "X-Request-Id", "lb-123").Header.Get("X-Request-Id"); got != "lb-123" {
 		t.Errorf("X-Request-Id %q, want lb-123 passed through", got)
+	}
+}
+
+// TestPrintPageFramableBySelf: the print page may be framed by this site
+// only (the counter prints it through a hidden frame: counterprint.js),
+// its 404 too; the booking page and the counter's answer to Sell, like
+// every other page, may be framed by none.
+func TestPrintPageFramableBySelf(t *testing.T) {
+	a := newAdminApp(t)
+	a.addStaff(t)
+	c := a.client()
+	p := c.mustPay("A1")
+	wantStatus(t, a.deliver(a.event(p, booking.EventPaymentSucceeded)), http.StatusOK)
+	b := a.booking(p)
+	staff := a.client()
+	wantStatus(t, staff.login(staffEmail, staffPassword), http.StatusSeeOther)
+	framable := func(res response) (bool, bool) {
+		csp, xfo := res.Header.Get("Content-Security-Policy"), res.Header.Get("X-Frame-Options")
+		switch {
+		case strings.Contains(csp, "frame-ancestors 'self';") && xfo == "SAMEORIGIN":
+			return true, true
+		case strings.Contains(csp, "frame-ancestors 'none';") && xfo == "DENY":
+			return false, true
+		}
+		t.Errorf("Content-Security-Policy %q with X-Frame-Options %q", csp, xfo)
+		return false, false
+	}
+	for name, res := range map[string]response{
+		"the print page":           c.get(printPath(b.ID)),
+		"the print page, ?print=1": staff.get(printPath(b.ID) + "?print=1"),
+		"a stranger's print page":  a.client().get(printPath(b.ID)),
+		"no such booking's":        staff.get(printPath("no-such-booking")),
+	} {
+		if self, ok := framable(res); ok && !self {
+			t.Errorf("%s (%d) may not be framed by this site", name, res.StatusCode)
+		}
+		if csp := res.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "script-src 'self'") || strings.Contains(csp, "unsafe-inline") {
+			t.Errorf("%s: Content-Security-Policy %q", name, csp)
+		}
+	}
+	for name, res := range map[string]response{
+		"the booking page": c.get("/bookings/" + b.ID),
+		"the box office":   staff.get("/admin/boxoffice"),
+		"home":             c.get("/"),
+	} {
+		if self, ok := framable(res); ok && self {
+			t.Errorf("%s (%d) may be framed by this site", name, res.StatusCode)
+		}
 	}
 }
 
