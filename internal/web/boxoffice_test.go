@@ -174,8 +174,11 @@ func TestCounterSale(t *testing.T) {
 	if d.Find("svg.ticket-qr").Length() != 1 {
 		t.Error("no QR code on the counter's answer")
 	}
-	if href := attr(t, d, "[data-print-url]", "href"); href != "/bookings/"+bk.ID+"/print" {
-		t.Errorf("print link %q, want /bookings/%s/print", href, bk.ID)
+	if href := attr(t, d, "[data-print-url]", "href"); href != "/bookings/"+bk.ID+"/print?print=1" {
+		t.Errorf("print link %q, want /bookings/%s/print?print=1 (printing as it opens)", href, bk.ID)
+	}
+	if u := attr(t, d, "[data-print-url]", "data-print-url"); u != "/bookings/"+bk.ID+"/print" {
+		t.Errorf("the page to print %q, want /bookings/%s/print", u, bk.ID)
 	}
 	if _, ok := d.Find("[data-print-auto]").Attr("data-print-auto"); !ok {
 		t.Error("the answer to Sell does not open the print dialog")
