@@ -44,19 +44,18 @@ func requestIDOf(c echo.Context) string {
 }
 
 // contentSecurityPolicy allows our own scripts, styles and requests only: no
-// inline script or style (htmx is configured not to inject any), and
-// framing by frameAncestors only ('none' but for the print page, see
-// framableBySelf). Forms post to this app only, and the browser may follow
-// Pay's post to the payment provider's checkout origins (browsers check
-// form-action on the redirect too).
-func contentSecurityPolicy(checkoutOrigins []string, frameAncestors string) string {
+// inline script or style (htmx is configured not to inject any), no framing.
+// Forms post to this app only, and the browser may follow Pay's post to the
+// payment provider's checkout origins (browsers check form-action on the
+// redirect too).
+func contentSecurityPolicy(checkoutOrigins []string) string {
 	formAction := "'self'"
 	for _, o := range checkoutOrigins {
 		formAction += " " + o
 	}
 	return "default-src 'self'; script-src 'self'; style-src 'self'; " +
 		"img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; " +
-		"base-uri 'none'; frame-ancestors " + frameAncestors + "; form-action " + formAction
+		"base-uri 'none'; frame-ancestors 'none'; form-action " + formAction
 }
 
 // securityHeaders are on every response, errors included; inside them,
@@ -73,19 +72,6 @@ func (s *Server) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 		if s.secure() {
 			h.Set("Strict-Transport-Security", "max-age=31536000")
 		}
-		return next(c)
-	}
-}
-
-// framableBySelf lets pages of this site frame next's responses, which
-// every other response forbids (securityHeaders): the counter prints the
-// print page through a hidden frame of the answer to Sell (counterprint.js),
-// as a window no click opened would be a blocked pop-up.
-func (s *Server) framableBySelf(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		h := c.Response().Header()
-		h.Set("Content-Security-Policy", s.cspFramable)
-		h.Set("X-Frame-Options", "SAMEORIGIN")
 		return next(c)
 	}
 }

@@ -18,9 +18,7 @@ import (
 // printer. It opens to whom the booking page opens (printBooking) and to
 // signed-in staff and admins; anyone else gets 404. A booking that is not
 // confirmed has nothing to print: 409 with why. ?print=1 opens the print
-// dialog once the page has loaded (the counter links so). Pages of this
-// site may frame it (framableBySelf), as the counter prints it through a
-// hidden frame.
+// dialog once the page has loaded (the counter links so).
 func (s *Server) handlePrint(c echo.Context) error {
 	b, err := s.printBooking(c)
 	if err != nil {

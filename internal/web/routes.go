@@ -62,7 +62,7 @@ func (s *Server) routes() {
 		{http.MethodPost, findBookingPath, s.handleFindBookingSubmit},
 		{http.MethodGet, "/bookings/:bookingID", s.handleBooking},
 		{http.MethodGet, "/bookings/:bookingID/status", s.handleBookingStatus},
-		{http.MethodGet, "/bookings/:bookingID/print", s.framableBySelf(s.handlePrint)},
+		{http.MethodGet, "/bookings/:bookingID/print", s.handlePrint},
 		{http.MethodGet, "/queue/:onsaleID", s.handleQueue},
 		{http.MethodGet, queueStatusRoute, s.handleQueueStatus},
 		{http.MethodPost, "/queue/:onsaleID/join", s.handleQueueJoin},

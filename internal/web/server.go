@@ -111,8 +111,6 @@ type Server struct {
 	// checkout sends the browser back to it.
 	publicURL string
 	csp       string // the Content-Security-Policy of every response
-	// cspFramable is csp with framing by this site allowed: the print page's.
-	cspFramable string
 	// crossOrigin refuses state-changing requests from other sites (csrf).
 	crossOrigin *http.CrossOriginProtection
 	zones       zoneCache
@@ -156,8 +154,7 @@ func New(svc *booking.Service, opts Options) *Server {
 	}
 	s.sandbox = opts.Payments != nil && opts.Payments.Name() == "sandbox"
 	s.publicURL = strings.TrimRight(opts.PublicURL, "/")
-	s.csp = contentSecurityPolicy(opts.CheckoutOrigins, "'none'")
-	s.cspFramable = contentSecurityPolicy(opts.CheckoutOrigins, "'self'")
+	s.csp = contentSecurityPolicy(opts.CheckoutOrigins)
 	s.timeout = opts.RequestTimeout
 	if s.timeout <= 0 {
 		s.timeout = DefaultRequestTimeout
