@@ -49,7 +49,7 @@ func ParseRole(s string) (Role, error) {
 			return r, nil
 		}
 	}
-	return "", InvalidFields{{Field: "role", Message: "Choose admin or door staff."}}
+	return "", InvalidFields{{Field: "role", Message: "Choose admin or staff."}}
 }
 
 // Label is the role's name for people.

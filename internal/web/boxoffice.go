@@ -358,9 +358,10 @@ func (s *Server) handleCounterSell(c echo.Context) error {
 }
 
 // handleCounterBooking is GET /admin/boxoffice/bookings/:bookingID: a
-// box-office booking with its ticket, print page and refund; after a
-// sale (sold=1) the print dialog opens when JavaScript runs, and the
-// change from the cash tendered is shown.
+// box-office booking with its ticket, print page and refund; the page
+// prints the booking's tickets, one per seat, as the print page does;
+// after a sale (sold=1) its print dialog opens when JavaScript runs, and
+// the change from the cash tendered is shown.
 func (s *Server) handleCounterBooking(c echo.Context) error {
 	m, err := s.counterBookingModel(c, c.Param("bookingID"))
 	if err != nil {
@@ -402,11 +403,14 @@ func (s *Server) counterBookingModel(c echo.Context, bookingID string) (counterB
 		m.RefundedAt = loc.Date(t, "Mon 2 Jan 15:04 MST")
 	}
 	if b.State == booking.BookingConfirmed {
-		q, err := ticketQR(b.TicketCode)
+		// The print page's tickets, which the page prints (print media):
+		// their QR code is the one to scan from the screen too.
+		p, err := s.printModel(c, b, show)
 		if err != nil {
-			return counterBooking{}, errorf("web: QR code of booking %s: %w", b.ID, err)
+			return counterBooking{}, err
 		}
-		m.TicketCode, m.QR = b.TicketCode, &q
+		p.Page, p.AutoPrint = m.Page, false
+		m.TicketCode, m.QR, m.Print = p.TicketCode, p.QR, &p
 	}
 	return counterBooking{CounterBooking: m, currency: b.Currency}, nil
 }

@@ -19,25 +19,24 @@ import (
 // on a tablet-sized window: Tab to the map (one tab stop), the arrow keys
 // and Space to tick two seats, Enter on Hold; on the hold's page a type
 // by the arrow keys, cash tendered typed, Enter on Sell; the answer shows
-// the ticket and the change, and links to the print page; its script
-// (counterprint.js) opens the print page in a window and prints it once
-// loaded, or, where the window is blocked, gives the link the focus; the
-// print page prints to a PDF 80 mm wide with one page per seat. Another sale refunded at
-// the counter in the browser, the cash-up's cells add up (sales, cash,
-// cash refunds, net = cash − cash refunds); the counter's search finds
-// the first sale by its ticket code. axe-core finds no violation on the
-// counter's pages on the way.
+// the ticket code and a QR code to scan from the screen, and the change,
+// and links to the print page, printing as it opens (?print=1); its
+// script (counterprint.js) prints the page itself once it loaded, once,
+// with Chromium's pop-up blocker on, as on any counter's computer, and
+// opens no window (nor frame); the page prints to a PDF 80 mm wide with
+// one page per seat (its tickets, shown in print media only), and so does
+// the print page. Another sale refunded at the counter in the browser, the
+// cash-up's cells add up (sales, cash, cash refunds, net = cash − cash
+// refunds); the counter's search finds the first sale by its ticket code.
+// axe-core finds no violation on the counter's pages on the way.
 func TestBrowserCounterSale(t *testing.T) {
 	testkit.NeedBrowser(t)
 	testkit.NeedAxe(t)
 	a := newCounterApp(t)
 	a.clock.Set(time.Now().UTC().Round(0))
-	// The print page opened after the sale may not be there in this
-	// build; its window's console is another target's.
-	// Pop-ups allowed, as on the counter's computer: Chromium blocks a
-	// window opened by a page that no click opened (the answer to Sell).
-	br := testkit.NewBrowserWith(t, func(text string) bool { return strings.Contains(text, "status of 404") },
-		chromedp.Flag("disable-popup-blocking", true))
+	// Chromium's pop-up blocker on, as on any counter's computer: it
+	// blocks a window opened by a page that no click opened.
+	br := testkit.NewBrowser(t, nil)
 	br.Do(chromedp.EmulateViewport(820, 1180)) // a tablet, upright
 	watchCounterPrint(br)
 	br.Do(
@@ -93,59 +92,91 @@ func TestBrowserCounterSale(t *testing.T) {
 			t.Errorf("%s = %q, want %q", expr, got, want)
 		}
 	}
-	if !br.JS(`!!document.querySelector('svg.ticket-qr') && document.querySelector('svg.ticket-qr').getBoundingClientRect().width >= 240`) {
-		t.Error("the answer's QR code is missing or smaller than 240 px")
+	// On screen: the ticket code and a QR code large enough to scan, and
+	// none of the tickets the page prints.
+	if !br.JS(`(() => { const c = document.querySelector('.counter-ticket [data-ticket-code]');
+  return !!c && c.checkVisibility() && c.textContent.trim() !== ''; })()`) {
+		t.Error("the answer does not show its ticket code")
+	}
+	if !br.JS(`(() => { const q = document.querySelector('.counter-qr svg.ticket-qr');
+  return !!q && q.checkVisibility() && q.getBoundingClientRect().width >= 240; })()`) {
+		t.Error("the answer's QR code is missing, hidden or smaller than 240 px")
+	}
+	if got := testkit.Eval[int](br, `[...document.querySelectorAll('[data-ticket]')].filter(e => e.checkVisibility()).length`); got != 0 {
+		t.Errorf("%d printed tickets show on screen, want none (print media only)", got)
+	}
+
+	// The answer's script printed the page itself, once, after it had
+	// loaded with its 2 tickets; it opened no window and no frame, and the
+	// focus is on the Print link.
+	br.WaitFor(`window.counterPrinted.length > 0`, 10*time.Second)
+	time.Sleep(300 * time.Millisecond) // a second print would be there by now
+	sale := testkit.Eval[string](br, `location.pathname + location.search`)
+	if got := testkit.Eval[[]string](br, `window.counterPrinted`); len(got) != 1 || got[0] != sale+" 2" {
+		t.Errorf("the answer printed %q, want the page itself (%s) with its 2 tickets, once", got, sale)
+	}
+	if opened := testkit.Eval[[]string](br, `window.counterOpened`); len(opened) != 0 {
+		t.Errorf("the answer opened windows %q, want none", opened)
+	}
+	if n := testkit.Eval[int](br, `document.querySelectorAll('iframe').length`); n != 0 {
+		t.Errorf("the answer has %d frames, want none", n)
+	}
+	targets, err := chromedp.Targets(br.Ctx)
+	if err != nil {
+		t.Fatalf("Targets: %v", err)
+	}
+	tabs := 0
+	for _, ti := range targets {
+		if ti.Type == "page" {
+			tabs++
+		}
+	}
+	if tabs != 1 {
+		t.Errorf("%d tabs or windows open, want 1: the answer opened a pop-up", tabs)
+	}
+	if !br.JS(`document.activeElement === document.querySelector('a[data-print-url]')`) {
+		t.Errorf("after printing, the focus is on %s, want the Print link", testkit.Eval[string](br, `document.activeElement.outerHTML.slice(0, 120)`))
+	}
+	link := testkit.Eval[string](br, `document.querySelector('a[data-print-url]').getAttribute('data-print-url')`)
+	if got := testkit.Eval[string](br, `document.querySelector('a[data-print-url]').getAttribute('href')`); got != link+"?print=1" {
+		t.Errorf("the Print link goes to %q, want %s?print=1", got, link)
 	}
 	testkit.Axe(br, "counter sale")
 
-	// The answer's script opened the print page in a window and, once it
-	// had loaded with its tickets, printed it.
-	br.WaitFor(`!!window.counterPrinted`, 10*time.Second)
-	opened := testkit.Eval[[]string](br, `window.counterOpened`)
-	link := testkit.Eval[string](br, `document.querySelector('a[data-print-url]').getAttribute('href')`)
-	if len(opened) != 1 || opened[0] != link {
-		t.Errorf("the answer opened %q, want the print page %s once", opened, link)
-	}
-	if got := testkit.Eval[string](br, `window.counterPrinted`); got != link+" 2" {
-		t.Errorf("the print dialog opened on %q, want %q (the print page with its 2 tickets)", got, link+" 2")
-	}
-	// Where the browser blocks the window, the Print link has the focus.
-	br.Do(
-		chromedp.Evaluate[chromedp.Void](`sessionStorage.setItem('counterBlockPopups', '1')`),
-		chromedp.Reload(),
-		chromedp.WaitVisible(chromedp.CSS(`a[data-print-url]`)),
-	)
-	br.WaitFor(`window.counterOpened.length === 1 && document.activeElement === document.querySelector('a[data-print-url]')`, 10*time.Second)
-	if br.JS(`!!window.counterPrinted`) {
-		t.Error("the answer printed though its window was blocked")
-	}
-	br.Do(chromedp.Evaluate[chromedp.Void](`sessionStorage.removeItem('counterBlockPopups')`))
+	code := testkit.Eval[string](br, `document.querySelector('.counter-ticket [data-ticket-code]').textContent.trim()`)
 
-	code := testkit.Eval[string](br, `document.querySelector('[data-ticket-code]').textContent.trim()`)
-
-	// The sale's tickets, printed to PDF as the counter's printer would:
-	// 80 mm wide, one page per seat.
-	printURL := testkit.Eval[string](br, `document.querySelector('a[data-print-url]').getAttribute('href')`)
-	if !strings.HasPrefix(printURL, "/bookings/") || !strings.HasSuffix(printURL, "/print") {
-		t.Fatalf("the answer's print link is %q", printURL)
+	// The sale's tickets, printed to PDF as the counter's printer would,
+	// from the answer to Sell and from the print page: 80 mm wide, one
+	// page per seat.
+	printPDF := func(what string) {
+		t.Helper()
+		pdf, err := chromedp.Run(br.Ctx, chromedp.PrintToPDF(chromedp.PDFPreferCSSPageSize()))
+		if err != nil {
+			t.Fatalf("PrintToPDF of %s: %v", what, err)
+		}
+		pages := pdfPages(t, pdf)
+		if len(pages) != 2 {
+			t.Errorf("the PDF of %s has %d pages (%v), want 2: one per seat", what, len(pages), pages)
+		}
+		for i, p := range pages {
+			if math.Abs(p[0]-receiptWidth) > 1 {
+				t.Errorf("the PDF of %s: page %d is %.2f pt wide, want %.2f (80 mm)", what, i+1, p[0], receiptWidth)
+			}
+		}
 	}
-	br.Do(chromedp.Navigate(a.srv.URL+printURL), chromedp.WaitVisible(chromedp.CSS(`[data-ticket]`)))
+	if got := testkit.Eval[string](br, `[...document.querySelectorAll('[data-ticket]')].map(e => e.dataset.seatId + ':' + e.dataset.ticketType + ':' + e.dataset.ticketCode).join(' ')`); got != "A1:adult:"+code+" A2:child:"+code {
+		t.Errorf("the answer's printed tickets are %q, want A1:adult:%s A2:child:%s", got, code, code)
+	}
+	printPDF("the answer to Sell")
+	if !strings.HasPrefix(link, "/bookings/") || !strings.HasSuffix(link, "/print") {
+		t.Fatalf("the answer's print page is %q", link)
+	}
+	printURL := link + "?print=1"
+	br.Do(chromedp.Navigate(a.srv.URL+link), chromedp.WaitVisible(chromedp.CSS(`[data-ticket]`)))
 	if got := testkit.Eval[string](br, `[...document.querySelectorAll('[data-ticket]')].map(e => e.dataset.seatId + ':' + e.dataset.ticketType).join(' ')`); got != "A1:adult A2:child" {
 		t.Errorf("the print page's tickets are %q, want A1:adult A2:child", got)
 	}
-	pdf, err := chromedp.Run(br.Ctx, chromedp.PrintToPDF(chromedp.PDFPreferCSSPageSize()))
-	if err != nil {
-		t.Fatalf("PrintToPDF: %v", err)
-	}
-	pages := pdfPages(t, pdf)
-	if len(pages) != 2 {
-		t.Errorf("the sale's PDF has %d pages (%v), want 2: one per seat", len(pages), pages)
-	}
-	for i, p := range pages {
-		if math.Abs(p[0]-receiptWidth) > 1 {
-			t.Errorf("PDF page %d is %.2f pt wide, want %.2f (80 mm)", i+1, p[0], receiptWidth)
-		}
-	}
+	printPDF("the print page")
 
 	// Another cash sale (36000), refunded at the counter in the browser:
 	// the cash-up's cells add up.
@@ -182,36 +213,24 @@ func TestBrowserCounterSale(t *testing.T) {
 }
 
 // watchCounterPrint makes every page the tab opens from now on record
-// what counterprint.js does: the addresses given to window.open
-// (window.counterOpened), and, when it prints the window it opened, the
-// path of the page printed and its number of [data-ticket]
-// (window.counterPrinted, "PATH N"), instead of a print dialog; the
-// window is closed then. With sessionStorage's counterBlockPopups set,
-// window.open returns null, as where the browser blocks pop-ups.
+// what counterprint.js does instead of opening a print dialog: the
+// addresses given to window.open (window.counterOpened, the window opened
+// all the same), and each print (window.counterPrinted) as "PATH N", PATH
+// with its query and N its [data-ticket].
 func watchCounterPrint(br *testkit.Browser) {
 	br.T.Helper()
 	br.Do(chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
 		_, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `
 (() => {
-  const open = window.open;
   window.counterOpened = [];
+  window.counterPrinted = [];
+  const open = window.open;
   window.open = function (url, ...rest) {
     window.counterOpened.push(String(url));
-    if (sessionStorage.getItem('counterBlockPopups') === '1') {
-      return null;
-    }
-    const w = open.call(window, url, ...rest);
-    if (!w) {
-      return w;
-    }
-    return {
-      addEventListener: (type, fn) => w.addEventListener(type, fn),
-      focus: () => w.focus(),
-      print: () => {
-        window.counterPrinted = w.location.pathname + ' ' + w.document.querySelectorAll('[data-ticket]').length;
-        w.close();
-      },
-    };
+    return open.call(window, url, ...rest);
+  };
+  window.print = function () {
+    window.counterPrinted.push(location.pathname + location.search + ' ' + document.querySelectorAll('[data-ticket]').length);
   };
 })();`})
 		return err

@@ -72,8 +72,8 @@ func TestCounterFind(t *testing.T) {
 		t.Errorf("the found booking does not name its show: %q", item.Text())
 	}
 	printHref, _ := item.Find("a[data-print-url]").Attr("href")
-	if printHref != "/bookings/"+first+"/print" {
-		t.Errorf("print link %q, want /bookings/%s/print", printHref, first)
+	if printHref != "/bookings/"+first+"/print?print=1" {
+		t.Errorf("print link %q, want /bookings/%s/print?print=1", printHref, first)
 	}
 	if href, _ := item.Find("a[data-counter-url]").Attr("href"); href != "/admin/boxoffice/bookings/"+first {
 		t.Errorf("the sale's link %q, want /admin/boxoffice/bookings/%s", href, first)

@@ -168,14 +168,43 @@ func TestCounterSale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := d.Find("[data-ticket-code]").Text(); got != bk.TicketCode {
+	if got := d.Find(".counter-ticket [data-ticket-code]").Text(); got != bk.TicketCode {
 		t.Errorf("ticket code shown %q, want %q", got, bk.TicketCode)
 	}
-	if d.Find("svg.ticket-qr").Length() != 1 {
+	if d.Find(".counter-qr svg.ticket-qr").Length() != 1 {
 		t.Error("no QR code on the counter's answer")
 	}
-	if href := attr(t, d, "[data-print-url]", "href"); href != "/bookings/"+bk.ID+"/print" {
-		t.Errorf("print link %q, want /bookings/%s/print", href, bk.ID)
+	// The page prints itself: the print page's tickets, one per seat, in
+	// print media only (print.css, linked for print), all else hidden there.
+	tickets := d.Find(".print-only [data-ticket]")
+	var seats []string
+	tickets.Each(func(_ int, s *goquery.Selection) {
+		id, _ := s.Attr("data-seat-id")
+		seats = append(seats, id)
+		if code, _ := s.Attr("data-ticket-code"); code != bk.TicketCode {
+			t.Errorf("the printed ticket of %s has code %q, want %q", id, code, bk.TicketCode)
+		}
+		if s.Find("svg.ticket-qr").Length() != 1 {
+			t.Errorf("the printed ticket of %s has no QR code", id)
+		}
+	})
+	if strings.Join(seats, " ") != "A1 A2 A3" {
+		t.Errorf("the answer's printed tickets are for %q, want A1 A2 A3, one per seat", seats)
+	}
+	if n := d.Find("[data-ticket]").Length(); n != tickets.Length() {
+		t.Errorf("%d [data-ticket] on the answer, %d of them print-only: all should be", n, tickets.Length())
+	}
+	if d.Find(`link[rel="stylesheet"][href*="print.css"][media="print"]`).Length() != 1 {
+		t.Error("the answer does not link print.css for print media")
+	}
+	if !d.Find("[data-booking-id]").HasClass("screen-only") {
+		t.Error("the answer's booking is not hidden in print media (.screen-only)")
+	}
+	if href := attr(t, d, "[data-print-url]", "href"); href != "/bookings/"+bk.ID+"/print?print=1" {
+		t.Errorf("print link %q, want /bookings/%s/print?print=1 (printing as it opens)", href, bk.ID)
+	}
+	if u := attr(t, d, "[data-print-url]", "data-print-url"); u != "/bookings/"+bk.ID+"/print" {
+		t.Errorf("the print page %q, want /bookings/%s/print", u, bk.ID)
 	}
 	if _, ok := d.Find("[data-print-auto]").Attr("data-print-auto"); !ok {
 		t.Error("the answer to Sell does not open the print dialog")

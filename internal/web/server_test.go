@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 
@@ -96,6 +97,34 @@ func TestSecurityHeadersOnEveryResponse(t *testing.T) {
 	// The load balancer's request id is kept.
 	if got := c.get("/healthz", "X-Request-Id", "lb-123").Header.Get("X-Request-Id"); got != "lb-123" {
 		t.Errorf("X-Request-Id %q, want lb-123 passed through", got)
+	}
+}
+
+// TestPrintPagesDenyFraming: the pages that print tickets deny framing as
+// every response does (SPEC §8): the print page (its owner's, with
+// ?print=1, a stranger's 404, no such booking's) and the counter's answer
+// to Sell, which prints itself rather than through a frame.
+func TestPrintPagesDenyFraming(t *testing.T) {
+	a := newCounterApp(t)
+	a.clock.Set(testShowStart.Add(-2 * time.Hour))
+	staff := a.staffClient(staffEmail, staffPassword)
+	sale := staff.mustSell(staff.mustCounterHold("A1", "A2"), url.Values{"method": {"cash"}})
+	id := bookingIDOf(sale)
+	for name, res := range map[string]response{
+		"the answer to Sell":       staff.get(sale),
+		"the counter's booking":    staff.get("/admin/boxoffice/bookings/" + id),
+		"the print page":           staff.get(printPath(id)),
+		"the print page, ?print=1": staff.get(printPath(id) + "?print=1"),
+		"a stranger's print page":  a.client().get(printPath(id)),
+		"no such booking's":        staff.get(printPath("no-such-booking")),
+	} {
+		csp := res.Header.Get("Content-Security-Policy")
+		if !strings.Contains(csp, "frame-ancestors 'none';") || strings.Contains(csp, "frame-ancestors 'self'") {
+			t.Errorf("%s (%d): Content-Security-Policy %q, want frame-ancestors 'none'", name, res.StatusCode, csp)
+		}
+		if xfo := res.Header.Get("X-Frame-Options"); xfo != "DENY" {
+			t.Errorf("%s (%d): X-Frame-Options %q, want DENY", name, res.StatusCode, xfo)
+		}
 	}
 }
 

@@ -1,29 +1,30 @@
-// counterprint.js: right after a sale at the box office, opens the
-// booking's printable tickets ([data-print-auto]'s data-print-url) in a
-// window of this origin and its print dialog there. The print page cannot
-// be framed (frame-ancestors 'none'), hence a window; where the browser
-// blocks it, the Print link gets the focus, so that Enter prints. Without
-// JavaScript the link is there to press.
+// counterprint.js: right after a sale at the box office, opens this page's
+// print dialog once the page has loaded, once ([data-print-auto]). The
+// page prints its tickets itself: in print media it shows the print page's
+// tickets, one per seat, and nothing else (print.css). No window and no
+// frame: no click opened this page, so a browser would block a window as a
+// pop-up, and no page may be framed. After the print dialog, the Print
+// link has the focus, so that Enter prints again: it goes to the print
+// page with ?print=1, which prints as it opens (print.js). Without
+// JavaScript, the link is there to press.
 (function () {
   "use strict";
   function start() {
-    var link = document.querySelector("[data-print-auto][data-print-url]");
+    var link = document.querySelector("[data-print-auto]");
     if (!link) {
       return;
     }
-    var w = window.open(link.getAttribute("data-print-url"), "_blank");
-    if (!w) {
+    function print() {
+      window.print();
       link.focus();
-      return;
     }
-    w.addEventListener("load", function () {
-      w.focus();
-      w.print();
-    });
+    // After load, so that the stylesheets are in and the tickets print as
+    // they should.
+    if (document.readyState === "complete") {
+      print();
+    } else {
+      window.addEventListener("load", print, { once: true });
+    }
   }
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", start);
-  } else {
-    start();
-  }
+  start(); // deferred: the page is parsed
 })();

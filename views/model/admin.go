@@ -8,7 +8,7 @@ type AdminPage struct {
 	Page
 	Email        string
 	LogoutAction string
-	Admin        bool // the account is an admin, not door staff: the bar links every admin page
+	Admin        bool // the account is an admin, not staff: the bar links every admin page
 }
 
 // AdminLogin is the sign-in form.

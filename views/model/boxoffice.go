@@ -76,7 +76,7 @@ type CounterHold struct {
 
 // CounterBooking is the answer to Sell, and a box-office booking as the
 // counter finds it again: its ticket to scan from the screen, its print
-// page, and the refund.
+// page, its tickets as printed (for print media only), and the refund.
 type CounterBooking struct {
 	AdminPage
 	ID           string
@@ -94,7 +94,7 @@ type CounterBooking struct {
 	CompReason   string
 	Email        string
 	PrintURL     string
-	AutoPrint    bool   // just sold: the print dialog opens when JavaScript runs
+	AutoPrint    bool   // just sold: the page's print dialog opens when JavaScript runs
 	Change       string // change to give from the cash tendered
 	RefundAction string
 	CanRefund    bool
@@ -104,6 +104,10 @@ type CounterBooking struct {
 	Reason       string
 	Notice       *Notice
 	NewSaleURL   string
+	// Print is the booking's tickets as the print page draws them, one per
+	// seat, which the page shows in print media only (nil unless
+	// confirmed): printing the page prints the tickets.
+	Print *PrintTickets
 }
 
 // CashUp is /admin/boxoffice/cashup: one row per staff account.

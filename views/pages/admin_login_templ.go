@@ -16,7 +16,7 @@ import (
 	"boxoffice/views/model"
 )
 
-// AdminLogin is the sign-in form of admins and door staff. Failures all
+// AdminLogin is the sign-in form of admins and staff. Failures all
 // say the same thing, whichever of email and password was wrong.
 func AdminLogin(m model.AdminLogin) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
