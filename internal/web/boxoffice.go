@@ -174,12 +174,17 @@ func (s *Server) handleCounterHold(c echo.Context) error {
 		return booking.Errorf(booking.EINVALID, "%s", localizer(c).T("counter.choose_show"))
 	}
 	owner := s.counterOwner(c)
-	if owner == "" {
+	minted := owner == ""
+	if minted {
 		owner = "counter-" + booking.NewID()
 	}
 	holdID, err := s.svc.CounterHold(ctx, showID, owner, seats)
 	if err == nil {
-		s.sessions.Put(ctx, keyCounter, owner)
+		// The session is written only when it gets its counter id: a
+		// session already holding it is not rewritten at every hold.
+		if minted {
+			s.sessions.Put(ctx, keyCounter, owner)
+		}
 		return redirect(c, counterHoldURL(holdID))
 	}
 	status, _, _ := classify(err)
