@@ -86,23 +86,25 @@ func (s *Server) cancellationModel(ctx context.Context, loc *i18n.Localizer, b b
 }
 
 // bookingSeatsIn is bookingSeats with the prices in loc's language
-// (loc.Money: INR in Indian grouping).
+// (Localizer.Money), for the pages a moviegoer, the door or the counter
+// read.
 func bookingSeatsIn(loc *i18n.Localizer, b booking.Booking) []model.BookingSeat {
-	out := bookingSeats(b)
-	for i, t := range booking.TicketsOf(b) {
-		out[i].Price = loc.Money(int64(t.Price), b.Currency)
-	}
-	return out
+	return bookingSeatsPriced(b, func(p booking.Money) string { return loc.Money(int64(p), b.Currency) })
 }
 
-// bookingSeats are b's seats as sold (booking.TicketsOf), as the booking
-// page, the door and the mail list them.
+// bookingSeats are b's seats as sold (booking.TicketsOf), as the admin's
+// pages and the mail list them, their prices by Money.Format.
 func bookingSeats(b booking.Booking) []model.BookingSeat {
+	return bookingSeatsPriced(b, func(p booking.Money) string { return p.Format(b.Currency) })
+}
+
+// bookingSeatsPriced is b's seats as sold, each price written by price.
+func bookingSeatsPriced(b booking.Booking, price func(booking.Money) string) []model.BookingSeat {
 	var out []model.BookingSeat
 	for _, t := range booking.TicketsOf(b) {
 		out = append(out, model.BookingSeat{
 			ID: t.SeatID, Type: t.Type, TypeName: t.TypeName(), Note: t.Note,
-			Price: t.Price.Format(b.Currency), PriceRaw: strconv.FormatInt(int64(t.Price), 10),
+			Price: price(t.Price), PriceRaw: strconv.FormatInt(int64(t.Price), 10),
 		})
 	}
 	return out
