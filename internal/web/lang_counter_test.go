@@ -13,7 +13,6 @@ import (
 
 	"boxoffice/internal/booking"
 	"boxoffice/internal/i18n"
-	"boxoffice/internal/i18n/i18ntest"
 )
 
 // The admin sign-in, the door and the box office speak Hindi and Tamil
@@ -23,34 +22,6 @@ import (
 // and for SPEC §20's hooks, which never change with the language.
 
 var counterLangs = []i18n.Lang{i18n.Hindi, i18n.Tamil}
-
-// inLang is a page rendered in lang: 200 (or want), <html lang>, no
-// English interface text, and each of texts, the catalog's messages in
-// lang, present.
-func inLang(t *testing.T, name string, res response, want int, lang i18n.Lang, texts ...string) *goquery.Document {
-	t.Helper()
-	wantStatus(t, res, want)
-	d := res.doc(t)
-	if got := d.Find("html").AttrOr("lang", ""); got != string(lang) {
-		t.Errorf("%s: <html lang=%q>, want %s", name, got, lang)
-	}
-	// The counter's live map is the seat map's grid (views/partials,
-	// translated and checked with the moviegoer's map): not checked here.
-	checked := goquery.CloneDocument(d)
-	checked.Find(`[role="grid"]`).Remove()
-	body, err := checked.Html()
-	if err != nil {
-		t.Fatal(err)
-	}
-	i18ntest.Check(t, name, body, lang)
-	page := strings.Join(strings.Fields(d.Text()), " ")
-	for _, s := range texts {
-		if !strings.Contains(page, strings.Join(strings.Fields(s), " ")) {
-			t.Errorf("%s in %s does not say %q", name, lang, s)
-		}
-	}
-	return d
-}
 
 // literal is the longest part of message id in lang between its
 // arguments: what a page saying it with any arguments contains.
@@ -73,19 +44,19 @@ func TestLoginLanguages(t *testing.T) {
 			loc := i18n.For(lang)
 			a := newAdminApp(t)
 			c := a.client()
-			inLang(t, "sign-in", c.get("/admin/login?lang="+string(lang)), http.StatusOK, lang,
+			wantInLang(t, "sign-in", c.get("/admin/login?lang="+string(lang)), http.StatusOK, lang,
 				loc.T("login.lede"), loc.T("login.password"))
-			inLang(t, "sign-in, wrong password", c.login(adminEmail, "not the password"), http.StatusUnauthorized, lang,
+			wantInLang(t, "sign-in, wrong password", c.login(adminEmail, "not the password"), http.StatusUnauthorized, lang,
 				loc.T("login.bad_credentials"))
-			inLang(t, "sign-in after idle", c.get("/admin/login?ended=idle"), http.StatusOK, lang,
+			wantInLang(t, "sign-in after idle", c.get("/admin/login?ended=idle"), http.StatusOK, lang,
 				loc.F("login.ended_idle", "Wait", loc.N("login.minutes", 30)))
-			inLang(t, "sign-in after a change", c.get("/admin/login?ended=changed"), http.StatusOK, lang,
+			wantInLang(t, "sign-in after a change", c.get("/admin/login?ended=changed"), http.StatusOK, lang,
 				loc.T("login.ended_changed"))
 			var res response
 			for range 6 { // the sixth failure in a row from one address waits
 				res = c.login(adminEmail, "not the password")
 			}
-			inLang(t, "sign-in, too many attempts", res, http.StatusTooManyRequests, lang, literal(lang, "login.too_many"))
+			wantInLang(t, "sign-in, too many attempts", res, http.StatusTooManyRequests, lang, literal(lang, "login.too_many"))
 		})
 	}
 }
@@ -104,7 +75,7 @@ func TestDoorLanguages(t *testing.T) {
 			a.clock.Set(testShowStart.Add(-30 * time.Minute)) // online sales have closed: booked before
 			door := a.staffClient(staffEmail, staffPassword)
 
-			d := inLang(t, "door", door.get("/admin/checkin?lang="+string(lang)), http.StatusOK, lang,
+			d := wantInLang(t, "door", door.get("/admin/checkin?lang="+string(lang)), http.StatusOK, lang,
 				loc.T("door.rules.title"), loc.T("door.rules.outro"), loc.T("door.headline.not_today"),
 				loc.T("adminbar.door"), loc.T("adminbar.sign_out"), loc.F("door.count", "Booked", 2))
 			if v := d.Find(`select[name="show"] option[selected]`).AttrOr("value", ""); v != typedShowID {
@@ -119,7 +90,7 @@ func TestDoorLanguages(t *testing.T) {
 			}
 			answer := func(name string, res response, texts ...string) *goquery.Document {
 				t.Helper()
-				return inLang(t, name, res, http.StatusOK, lang, texts...)
+				return wantInLang(t, name, res, http.StatusOK, lang, texts...)
 			}
 			admit := func(code string, f url.Values) response {
 				t.Helper()
@@ -196,13 +167,13 @@ func TestDoorLanguages(t *testing.T) {
 			answer("admitted, confirmed", res, loc.F("door.detail.admitted_confirmed", "When", days))
 
 			res = admit("", url.Values{"show": {typedShowID}})
-			inLang(t, "no code", res, http.StatusUnprocessableEntity, lang, loc.T("door.code_missing"))
+			wantInLang(t, "no code", res, http.StatusUnprocessableEntity, lang, loc.T("door.code_missing"))
 
 			// More than 30 unknown codes in a minute: 429, in the language.
 			for i := 0; i < 40 && res.StatusCode != http.StatusTooManyRequests; i++ {
 				res = admit("ZZZZ-ZZZ"+itoa(i%10), url.Values{"show": {typedShowID}})
 			}
-			inLang(t, "too many unknown codes", res, http.StatusTooManyRequests, lang, literal(lang, "door.too_many"))
+			wantInLang(t, "too many unknown codes", res, http.StatusTooManyRequests, lang, literal(lang, "door.too_many"))
 		})
 	}
 }
@@ -219,7 +190,7 @@ func TestCounterLanguages(t *testing.T) {
 			a.clock.Set(testShowStart.Add(-2 * time.Hour))
 			staff := a.staffClient(staffEmail, staffPassword)
 
-			d := inLang(t, "box office", staff.get("/admin/boxoffice?lang="+string(lang)), http.StatusOK, lang,
+			d := wantInLang(t, "box office", staff.get("/admin/boxoffice?lang="+string(lang)), http.StatusOK, lang,
 				loc.T("counter.title"), loc.T("counter.find"), loc.T("counter.hold"),
 				loc.F("counter.tick_hint", "Max", 4), loc.T("adminbar.boxoffice"), loc.T("adminbar.signed_in_as"))
 			if v := d.Find(`select[name="show"] option[selected]`).AttrOr("value", ""); v != typedShowID {
@@ -231,16 +202,16 @@ func TestCounterLanguages(t *testing.T) {
 			if d.Find(`.counter-map[data-show-id="`+typedShowID+`"]`).Length() != 1 {
 				t.Error("the counter's map has no data-show-id")
 			}
-			inLang(t, "box office, nothing found", staff.get("/admin/boxoffice?find=nobody%40example.com"), http.StatusOK, lang,
+			wantInLang(t, "box office, nothing found", staff.get("/admin/boxoffice?find=nobody%40example.com"), http.StatusOK, lang,
 				loc.T("counter.found.title"), loc.T("counter.found.none"))
 
-			inLang(t, "box office, bad search", staff.get("/admin/boxoffice?find=nobody%40"), http.StatusUnprocessableEntity, lang,
+			wantInLang(t, "box office, bad search", staff.get("/admin/boxoffice?find=nobody%40"), http.StatusUnprocessableEntity, lang,
 				loc.F("counter.err.find_not_email", "Query", `"nobody@"`))
-			inLang(t, "box office, empty search", staff.get("/admin/boxoffice?find=+"), http.StatusUnprocessableEntity, lang,
+			wantInLang(t, "box office, empty search", staff.get("/admin/boxoffice?find=+"), http.StatusUnprocessableEntity, lang,
 				loc.T("counter.err.find_empty"))
 
 			holdPath := staff.mustCounterHold("A1", "A2")
-			d = inLang(t, "counter hold", staff.get(holdPath), http.StatusOK, lang,
+			d = wantInLang(t, "counter hold", staff.get(holdPath), http.StatusOK, lang,
 				loc.F("counter.sell.heading", "Title", "Monsoon Express"), loc.T("counter.sell.payment"), loc.T("counter.sell.comp"),
 				loc.T("counter.sell.update"), loc.T("counter.sell.back_to_map"))
 			if v := d.Find("[data-hold-id]").AttrOr("data-amount", ""); v != "36000" {
@@ -248,14 +219,14 @@ func TestCounterLanguages(t *testing.T) {
 			}
 			form := url.Values{"_csrf": {staff.counterCSRF()}, "method": {"cash"}, "tendered": {"1000"},
 				"type_A1": {"senior"}, "type_A2": {"adult"}}
-			d = inLang(t, "counter hold, total", staff.post(holdPath+"/total", form), http.StatusOK, lang,
+			d = wantInLang(t, "counter hold, total", staff.post(holdPath+"/total", form), http.StatusOK, lang,
 				loc.T("counter.sell.change"), loc.Money(100000-30600, "INR"))
 			if v := d.Find("[data-hold-id]").AttrOr("data-amount", ""); v != "30600" {
 				t.Errorf("the hold's data-amount %q after the types, want 30600", v)
 			}
 
 			comp := url.Values{"method": {"comp"}, "type_A1": {"senior"}, "type_A2": {"adult"}}
-			d = inLang(t, "sale refused", staff.sell(holdPath, comp), http.StatusUnprocessableEntity, lang,
+			d = wantInLang(t, "sale refused", staff.sell(holdPath, comp), http.StatusUnprocessableEntity, lang,
 				loc.T("counter.err.reason_required"))
 			if d.Find(`[data-rule="reason"]`).Length() != 1 {
 				t.Error("a comp without a reason is not marked data-rule=reason")
@@ -263,7 +234,7 @@ func TestCounterLanguages(t *testing.T) {
 
 			delete(form, "_csrf")
 			page := staff.mustSell(holdPath, form)
-			d = inLang(t, "sale", staff.get(page), http.StatusOK, lang,
+			d = wantInLang(t, "sale", staff.get(page), http.StatusOK, lang,
 				loc.F("counter.sale.sold", "Total", loc.Money(30600, "INR")), loc.T("counter.sale.ticket_code"),
 				loc.T("counter.print"), loc.T("counter.sale.next"), loc.F("counter.sale.sold_by", "By", staffEmail),
 				loc.T("counter.method.cash"), loc.Money(100000-30600, "INR"))
@@ -290,13 +261,13 @@ func TestCounterLanguages(t *testing.T) {
 				t.Errorf("the QR code's name %q, want %q", l, loc.F("counter.sale.qr", "Code", code))
 			}
 
-			d = inLang(t, "box office, found", staff.get("/admin/boxoffice?find="+url.QueryEscape(code)), http.StatusOK, lang,
+			d = wantInLang(t, "box office, found", staff.get("/admin/boxoffice?find="+url.QueryEscape(code)), http.StatusOK, lang,
 				loc.T("counter.state.confirmed"), loc.T("counter.channel.box_office"), loc.T("counter.found.open"))
 			if d.Find(`[data-found-booking][data-state="confirmed"][data-channel="box_office"]`).Length() != 1 {
 				t.Error("the search lists no confirmed box-office booking with its hooks")
 			}
 
-			d = inLang(t, "box office, seat taken", staff.counterHold("A1"), http.StatusConflict, lang,
+			d = wantInLang(t, "box office, seat taken", staff.counterHold("A1"), http.StatusConflict, lang,
 				loc.N("counter.err.taken", 1, "Seats", "A1"))
 			if d.Find(`[data-seat-id="A1"][data-conflict]`).Length() == 0 {
 				t.Error("the counter's map does not mark the taken seat A1 data-conflict")
@@ -305,17 +276,17 @@ func TestCounterLanguages(t *testing.T) {
 			salePath := "/admin/boxoffice/bookings/" + bookingIDOf(page)
 			res := staff.post(salePath+"/refund", url.Values{"_csrf": {staff.counterCSRF()}, "method": {"cash"}})
 			wantStatus(t, res, http.StatusSeeOther)
-			d = inLang(t, "refunded sale", staff.get(salePath), http.StatusOK, lang,
+			d = wantInLang(t, "refunded sale", staff.get(salePath), http.StatusOK, lang,
 				loc.F("counter.sale.refunded", "Total", loc.Money(30600, "INR")), loc.T("counter.sale.refunded_label"),
 				loc.F("counter.sale.refunded_by", "By", staffEmail))
 			if v := d.Find("[data-booking-id]").AttrOr("data-state", ""); v != "refunded" {
 				t.Errorf("after the refund data-state %q, want refunded", v)
 			}
-			inLang(t, "refund refused", staff.post(salePath+"/refund", url.Values{"_csrf": {staff.counterCSRF()}, "method": {"cash"}}),
+			wantInLang(t, "refund refused", staff.post(salePath+"/refund", url.Values{"_csrf": {staff.counterCSRF()}, "method": {"cash"}}),
 				http.StatusConflict, lang, loc.T("counter.err.already_refunded"))
 
 			day := testShowStart.Add(-2 * time.Hour).Format(time.DateOnly)
-			d = inLang(t, "cash-up", staff.get("/admin/boxoffice/cashup?date="+day), http.StatusOK, lang,
+			d = wantInLang(t, "cash-up", staff.get("/admin/boxoffice/cashup?date="+day), http.StatusOK, lang,
 				loc.T("counter.cashup.title"), loc.T("counter.cashup.net"), loc.T("counter.cashup.csv"),
 				loc.Date(testShowStart.Add(-2*time.Hour), "Monday 2 January 2006"))
 			row := d.Find(`[data-staff="` + staffEmail + `"]`)
@@ -346,7 +317,7 @@ func TestCounterLanguages(t *testing.T) {
 			if bar := ed.Find("nav.admin-bar").Text(); !strings.Contains(bar, "All shows") || !strings.Contains(bar, "Signed in as") {
 				t.Errorf("/admin's admin bar is not English: %q", strings.Join(strings.Fields(bar), " "))
 			}
-			if d := inLang(t, "box office (admin)", admin.get("/admin/boxoffice"), http.StatusOK, lang, loc.T("adminbar.all_shows")); d.Find("nav.admin-bar").AttrOr("aria-label", "") != loc.T("adminbar.label") {
+			if d := wantInLang(t, "box office (admin)", admin.get("/admin/boxoffice"), http.StatusOK, lang, loc.T("adminbar.all_shows")); d.Find("nav.admin-bar").AttrOr("aria-label", "") != loc.T("adminbar.label") {
 				t.Errorf("the counter's admin bar is not named in %s", lang)
 			}
 		})

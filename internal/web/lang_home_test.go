@@ -16,44 +16,6 @@ import (
 	"boxoffice/internal/i18n/i18ntest"
 )
 
-// translatedLangs are the languages other than English every moviegoer
-// page speaks (SPEC §19).
-var translatedLangs = []i18n.Lang{i18n.Hindi, i18n.Tamil}
-
-// inLang is a client whose pages are in lang (the lang cookie ?lang= sets).
-func (a *app) inLang(lang i18n.Lang) *client {
-	c := a.client()
-	c.setCookie("lang", string(lang))
-	return c
-}
-
-// text is s with its white space collapsed.
-func text(s *goquery.Selection) string { return strings.Join(strings.Fields(s.Text()), " ") }
-
-// hooks are the values of attrs on every element of d that has the first.
-func hooks(d *goquery.Selection, attrs ...string) []string {
-	var out []string
-	d.Find("[" + attrs[0] + "]").Each(func(_ int, s *goquery.Selection) {
-		var v []string
-		for _, a := range attrs {
-			val, ok := s.Attr(a)
-			if !ok {
-				val = "(none)"
-			}
-			v = append(v, a+"="+val)
-		}
-		out = append(out, strings.Join(v, " "))
-	})
-	return out
-}
-
-func wantSame(t *testing.T, what string, en, got []string) {
-	t.Helper()
-	if strings.Join(en, "\n") != strings.Join(got, "\n") {
-		t.Errorf("%s changed with the language:\n en: %q\n got: %q", what, en, got)
-	}
-}
-
 // TestListingInHindiAndTamil (SPEC §19): the listing, with shows and for a
 // date without any, its notices and its 400, in Hindi and Tamil show no
 // English interface text; dates read with the language's month and
@@ -88,12 +50,10 @@ func TestListingInHindiAndTamil(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	enRes := a.client().get("/?lang=en")
-	wantStatus(t, enRes, http.StatusOK)
-	en := enRes.doc(t).Selection
-	enShows := hooks(en, "data-show-id", "data-availability", "data-opens-at", "href")
-	enDates := hooks(en, "data-date", "href")
-	if len(enShows) != 4 {
+	showHooks := hooksOf("[data-show-id]", "data-show-id", "data-availability", "data-opens-at", "href")
+	dateHooks := hooksOf("[data-date]", "data-date", "href")
+	en := wantInLang(t, "the listing", a.client().get("/?lang=en"), http.StatusOK, i18n.English).Selection
+	if enShows := hooks(en, showHooks); len(enShows) != 4 {
 		t.Fatalf("the English listing has %d showtimes, want 4: %q", len(enShows), enShows)
 	}
 	enPrice := text(en.Find(`[data-show-id="plenty"] .time-price`))
@@ -110,12 +70,9 @@ func TestListingInHindiAndTamil(t *testing.T) {
 	for _, lang := range translatedLangs {
 		w := want[lang]
 		c := a.inLang(lang)
-		res := c.get("/?city=Chennai")
-		wantStatus(t, res, http.StatusOK)
-		i18ntest.Check(t, "the listing", res.body, lang)
-		d := res.doc(t).Selection
-		wantSame(t, "showtimes' hooks", enShows, hooks(d, "data-show-id", "data-availability", "data-opens-at", "href"))
-		wantSame(t, "the date strip's hooks", enDates, hooks(d, "data-date", "href"))
+		d := wantInLang(t, "the listing", c.get("/?city=Chennai"), http.StatusOK, lang).Selection
+		wantSameHooks(t, "showtimes' hooks", lang, en, d, showHooks)
+		wantSameHooks(t, "the date strip's hooks", lang, en, d, dateHooks)
 		if got := text(d.Find("#listing-date")); got != w.today {
 			t.Errorf("%s: the date shown reads %q, want %q", lang, got, w.today)
 		}
@@ -142,33 +99,26 @@ func TestListingInHindiAndTamil(t *testing.T) {
 		}
 
 		// A date of the strip without shows.
-		res = c.get("/?date=2026-03-16")
-		wantStatus(t, res, http.StatusOK)
-		i18ntest.Check(t, "the listing of a day without shows", res.body, lang)
-		if got := text(res.doc(t).Find(".listing .empty")); got != i18n.For(lang).T("home.nothing_on_date") {
+		day := wantInLang(t, "the listing of a day without shows", c.get("/?date=2026-03-16"), http.StatusOK, lang)
+		if got := text(day.Find(".listing .empty")); got != i18n.For(lang).T("home.nothing_on_date") {
 			t.Errorf("%s: a day without shows says %q", lang, got)
 		}
 
 		// A date out of the strip without shows, and a city without any:
 		// the notices, with the date's month in the language.
-		res = c.get("/?date=2026-01-01&city=Atlantis")
-		wantStatus(t, res, http.StatusOK)
-		i18ntest.Check(t, "the listing's notices", res.body, lang)
-		notice := text(res.doc(t).Find(".notice"))
+		notice := text(wantInLang(t, "the listing's notices", c.get("/?date=2026-01-01&city=Atlantis"), http.StatusOK, lang).Find(".notice"))
 		if lang == i18n.Hindi && !strings.Contains(notice, "Atlantis में अभी कोई शो नहीं है") {
 			t.Errorf("hi: a city without shows: notice %q", notice)
 		}
-		res = c.get("/?date=2026-01-01&city=Chennai")
-		notice = text(res.doc(t).Find(".notice"))
+		notice = text(c.get("/?date=2026-01-01&city=Chennai").doc(t).Find(".notice"))
 		month := map[i18n.Lang]string{i18n.Hindi: "गुरु 1 जन॰ 2026", i18n.Tamil: "வியா. 1 ஜன. 2026"}[lang]
 		if !strings.Contains(notice, month) || strings.Contains(notice, "Jan") {
 			t.Errorf("%s: the notice for 1 January reads %q, want the date as %q", lang, notice, month)
 		}
 
 		// A ?date= that is not a date: a 400 in the language.
-		res = c.get("/?date=tomorrow")
-		wantStatus(t, res, http.StatusBadRequest)
-		i18ntest.Check(t, "the listing's 400", res.body, lang)
+		res := c.get("/?date=tomorrow")
+		wantInLang(t, "the listing's 400", res, http.StatusBadRequest, lang)
 		if !strings.Contains(res.body, i18n.For(lang).F("home.bad_date", "Value", "tomorrow")) {
 			t.Errorf("%s: the 400 does not say, in the language, how to write a date:\n%s", lang, res.body)
 		}
@@ -177,10 +127,8 @@ func TestListingInHindiAndTamil(t *testing.T) {
 	// Nothing scheduled at all.
 	empty := startApp(t, filepath.Join(t.TempDir(), "empty.sqlite"), booking.NewManualClock(testStart))
 	for _, lang := range translatedLangs {
-		res := empty.inLang(lang).get("/")
-		wantStatus(t, res, http.StatusOK)
-		i18ntest.Check(t, "the empty listing", res.body, lang)
-		if got := text(res.doc(t).Find(".listing .empty")); got != i18n.For(lang).T("home.nothing_scheduled") {
+		d := wantInLang(t, "the empty listing", empty.inLang(lang).get("/"), http.StatusOK, lang)
+		if got := text(d.Find(".listing .empty")); got != i18n.For(lang).T("home.nothing_scheduled") {
 			t.Errorf("%s: an empty listing says %q", lang, got)
 		}
 	}
@@ -219,7 +167,7 @@ func TestQueueInHindiAndTamil(t *testing.T) {
 	admin := a.client()
 	admin.mustLogin()
 	id := admin.createOnSale(onSaleForm(1, "2m", testShowID))
-	queueHooks := []string{"data-queue-state", "data-position", "data-ahead", "data-eta-seconds", "data-opens-at", "data-onsale-id"}
+	queueHooks := hooksOf("[data-queue-state]", "data-queue-state", "data-position", "data-ahead", "data-eta-seconds", "data-opens-at", "data-onsale-id")
 
 	// page reads the visitor's queue page in lang and in English (the
 	// cookie switched for one request each), checks the translation and
@@ -230,12 +178,8 @@ func TestQueueInHindiAndTamil(t *testing.T) {
 		en := v.get("/queue/" + id)
 		v.setCookie("lang", string(lang))
 		res := v.get("/queue/" + id)
-		if res.StatusCode != en.StatusCode {
-			t.Fatalf("%s: status %d, English %d", lang, res.StatusCode, en.StatusCode)
-		}
-		i18ntest.Check(t, "the queue page ("+state+")", res.body, lang)
-		d := res.doc(t).Selection
-		wantSame(t, "the queue's hooks ("+state+")", hooks(en.doc(t).Selection, queueHooks...), hooks(d, queueHooks...))
+		d := wantInLang(t, "the queue page ("+state+")", res, en.StatusCode, lang).Selection
+		wantSameHooks(t, "the queue's hooks ("+state+")", lang, en.doc(t).Selection, d, queueHooks)
 		if got := d.Find("[data-queue-state]").AttrOr("data-queue-state", ""); got != state {
 			t.Fatalf("%s: queue state %q, want %q", lang, got, state)
 		}
