@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -210,16 +211,7 @@ func TestFilmReport(t *testing.T) {
 			records = append(records, r)
 		}
 	}
-	major := func(v int64) string { return booking.Money(v).Major("INR") }
-	wantCSV := [][]string{{"film_id", "film", "theatre_id", "theatre", "day", "shows", "admissions", "comps",
-		"gross", "tax", "net", "rent", "currency", "week_of_run", "rent_percent"}}
-	for i := range 7 {
-		day := time.Date(2036, 3, 14+i, 0, 0, 0, 0, time.UTC).Format(booking.DateLayout)
-		r := want[day]
-		wantCSV = append(wantCSV, []string{"monsoon", "'=Monsoon Express", "regal", "Regal", day,
-			strconv.FormatInt(r["shows"], 10), strconv.FormatInt(r["admissions"], 10), strconv.FormatInt(r["comps"], 10),
-			major(r["gross"]), major(r["tax"]), major(r["net"]), major(r["rent"]), "INR", "2", "45"})
-	}
+	wantCSV := filmReportCSV(want, []string{"monsoon", "'=Monsoon Express", "regal", "Regal"}, "2", "45")
 	if diff := cmp.Diff(wantCSV, records); diff != "" {
 		t.Errorf("the film report's CSV (-want +got):\n%s", diff)
 	}
@@ -327,20 +319,29 @@ func TestFilmReportAtTheCounter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	major := func(v int64) string { return booking.Money(v).Major("INR") }
-	wantCSV := [][]string{{"film_id", "film", "theatre_id", "theatre", "day", "shows", "admissions", "comps",
-		"gross", "tax", "net", "rent", "currency", "week_of_run", "rent_percent"}}
-	for i := range 7 {
-		day := time.Date(2036, 3, 14+i, 0, 0, 0, 0, time.UTC).Format(booking.DateLayout)
-		r := want[day]
-		wantCSV = append(wantCSV, []string{"m1", "Monsoon Express", "t1", "Lalbagh Cinemas", day,
-			strconv.FormatInt(r["shows"], 10), strconv.FormatInt(r["admissions"], 10), strconv.FormatInt(r["comps"], 10),
-			major(r["gross"]), major(r["tax"]), major(r["net"]), major(r["rent"]), "INR", "1", "50"})
-	}
+	wantCSV := filmReportCSV(want, []string{"m1", "Monsoon Express", "t1", "Lalbagh Cinemas"}, "1", "50")
 	if diff := cmp.Diff(wantCSV, records); diff != "" {
 		t.Errorf("the film report's CSV (-want +got):\n%s", diff)
 	}
 	if saturday := records[2]; saturday[7] != "2" || saturday[8] != "555.00" || saturday[9] != "84.67" || saturday[11] != "235.17" {
 		t.Errorf("the CSV's Saturday %v; want 2 comps, gross 555.00, tax 84.67, rent 235.17", saturday)
 	}
+}
+
+// filmReportCSV is the film report's CSV of the week from 2036-03-14 as
+// want has its days (cells by column, minor units) for one film at one
+// theatre (film id, film, theatre id, theatre as the CSV writes them),
+// in its week of run at rent percent pct: the header and a row a day.
+func filmReportCSV(want map[string]row, film []string, week, pct string) [][]string {
+	major := func(v int64) string { return booking.Money(v).Major("INR") }
+	rows := [][]string{{"film_id", "film", "theatre_id", "theatre", "day", "shows", "admissions", "comps",
+		"gross", "tax", "net", "rent", "currency", "week_of_run", "rent_percent"}}
+	for i := range 7 {
+		day := time.Date(2036, 3, 14+i, 0, 0, 0, 0, time.UTC).Format(booking.DateLayout)
+		r := want[day]
+		rows = append(rows, append(slices.Clone(film), day,
+			strconv.FormatInt(r["shows"], 10), strconv.FormatInt(r["admissions"], 10), strconv.FormatInt(r["comps"], 10),
+			major(r["gross"]), major(r["tax"]), major(r["net"]), major(r["rent"]), "INR", week, pct))
+	}
+	return rows
 }
